@@ -1,0 +1,150 @@
+"""The static data of one rule set on one map, as arrays for the compiled core.
+
+A :class:`Board` joins a :class:`~ttrsim.maps.MapData` and a
+:class:`~ttrsim.rules.RuleSet`. Rule parameters become one ``int32`` array
+``rp`` indexed by the ``RP_*`` constants, so the kernels read rules as data.
+
+>>> from ttrsim.rules import get_rules
+>>> b = build_board(get_rules("usa"))
+>>> int(b.rp[RP_TRAINS]), int(b.rp[RP_N_DECKS]), len(b.route_len)
+(45, 1, 100)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
+from .maps import MapData, load_map
+from .record import define_record
+from .rules import TIEBREAK_NAMES, RuleSet, RulesError
+
+# --- indices into Board.rp -------------------------------------------------
+(RP_TRAINS, RP_HAND, RP_FACEUP, RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE,
+ RP_DRAW_N, RP_DRAW_KEEP, RP_DRAW_SHUFFLE, RP_LOCO_RESET, RP_MAX_RESETS, RP_END_TRAINS,
+ RP_LOCK_MAXP, RP_LP_PTS, RP_GLOBE_PTS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
+ RP_BONUS_NEEDS_SCORE, RP_TB0, RP_TB1, RP_TB2, RP_MAX_TURNS, RP_STALL_ROUNDS, RP_N_DECKS,
+ RP_N_CARDS, RP_PASSENGERS, N_RP) = range(28)
+
+# tie-break step codes in RP_TB0..RP_TB2 (0 = no step)
+TB_NONE, TB_TICKETS, TB_LONGEST, TB_PASSENGERS = range(4)
+MAX_OFFER = 8          # tickets offered at once (action codec: keep masks of 8 bits)
+MAX_PARALLEL = 3       # tracks between the same two endpoints
+
+
+BOARD_FIELDS = (
+    "rp",             # int32[N_RP] rule parameters (RP_* indices)
+    "card_counts",    # int16[9] cards of each kind in the train deck (colours 0..7, loco 8)
+    "route_a",        # int16[R] endpoint node ids
+    "route_b",        # int16[R]
+    "route_loc_a",    # int16[R] endpoint locations (passenger places)
+    "route_loc_b",    # int16[R]
+    "route_len",      # int16[R] 1..7
+    "route_colour",   # int16[R] 0..7 colour, 8 gray
+    "route_points",   # int16[R] points by the scoring table (R1.4)
+    "route_group",    # int16[R] parallel-track group id
+    "group_routes",   # int16[G, 3] routes of each group, -1 padded
+    "loc_node_start", # int16[L+1] CSR: nodes of location l are loc_nodes[start[l]:start[l+1]]
+    "loc_nodes",      # int16[N]
+    "ticket_a",       # int16[T] endpoint locations
+    "ticket_b",       # int16[T]
+    "ticket_points",  # int16[T]
+    "ticket_deck",    # int16[T] draw pile of the ticket in this rule set, -1 = not used
+    "deck_tickets",   # int16[D, T] tickets of each pile in map order, -1 padded
+    "deck_size",      # int16[D]
+    "pass_setup",     # int16[L] passengers placed on each location at setup (R1.5)
+    "n_nodes",        # int number of graph nodes
+)
+Board = define_record("Board", BOARD_FIELDS, __name__)
+
+
+def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
+    """Compile ``rules`` (and its map, loaded unless given) into a :class:`Board`."""
+    m = map_data if map_data is not None else load_map(rules.map)
+    rp = np.zeros(N_RP, np.int32)
+    scoring = m.scoring.copy()
+    explicit = dict(rules.scoring or ())
+    for length, pts in explicit.items():
+        scoring[length] = pts
+    missing = sorted({int(x) for x in m.route_len if scoring[x] == 0 and int(x) not in explicit})
+    if missing:
+        raise RulesError(f"rule parameter 'scoring' has no points for route length(s) {missing} of map '{m.name}'")
+
+    decks = []
+    tagged_in = {}
+    for d, tag in enumerate(rules.ticket_decks):
+        ids = m.deck(tag)
+        if len(ids) == 0:
+            raise RulesError(f"rule parameter 'ticket_decks': map '{m.name}' has no tickets tagged '{tag}'; "
+                             f"expected one of: {', '.join(m.tags())}")
+        for t in ids:
+            if int(t) in tagged_in:
+                raise RulesError(f"rule parameter 'ticket_decks': ticket {int(t)} is in both '{tagged_in[int(t)]}' "
+                                 f"and '{tag}'; the draw piles must not share tickets")
+            tagged_in[int(t)] = tag
+        decks.append(ids)
+    ticket_deck = np.full(m.n_tickets, -1, np.int16)
+    deck_tickets = np.full((len(decks), m.n_tickets), -1, np.int16)
+    for d, ids in enumerate(decks):
+        ticket_deck[ids] = d
+        deck_tickets[d, :len(ids)] = ids
+
+    passengers_on = rules.passenger_first > 0 and int(m.passengers.sum()) > 0
+    total_pass = int(m.passengers.sum())
+    if passengers_on and total_pass % N_PASSENGER_COLOURS:
+        raise RulesError(f"map '{m.name}': {total_pass} passengers do not split evenly into "
+                         f"{N_PASSENGER_COLOURS} colours")
+
+    tb = [TIEBREAK_NAMES.index(t) + 1 for t in rules.tiebreaks] + [TB_NONE] * 3
+    rp[RP_TRAINS] = rules.trains
+    rp[RP_HAND] = rules.hand_size
+    rp[RP_FACEUP] = rules.face_up
+    rp[RP_SETUP_DEAL] = rules.setup_deal
+    rp[RP_SETUP_KEEP] = rules.setup_keep
+    rp[RP_SETUP_SHUFFLE] = rules.setup_return == "shuffle"
+    rp[RP_DRAW_N] = rules.draw_tickets
+    rp[RP_DRAW_KEEP] = rules.draw_keep
+    rp[RP_DRAW_SHUFFLE] = rules.draw_return == "shuffle"
+    rp[RP_LOCO_RESET] = rules.loco_reset_count
+    rp[RP_MAX_RESETS] = rules.max_loco_resets
+    rp[RP_END_TRAINS] = rules.end_trains
+    rp[RP_LOCK_MAXP] = rules.lock_parallel_max_players
+    rp[RP_LP_PTS] = rules.longest_path_points
+    rp[RP_GLOBE_PTS] = rules.globetrotter_points
+    rp[RP_PASS_FIRST] = rules.passenger_first
+    rp[RP_PASS_SECOND] = rules.passenger_second
+    rp[RP_PASS_ZERO] = rules.passenger_zero_scores
+    rp[RP_BONUS_NEEDS_SCORE] = rules.bonus_needs_score
+    rp[RP_TB0], rp[RP_TB1], rp[RP_TB2] = tb[:3]
+    rp[RP_MAX_TURNS] = rules.max_turns
+    rp[RP_STALL_ROUNDS] = rules.stall_rounds
+    rp[RP_N_DECKS] = len(decks)
+    rp[RP_N_CARDS] = N_COLOURS * rules.cards_per_colour + rules.locomotives
+    rp[RP_PASSENGERS] = passengers_on
+
+    card_counts = np.full(N_CARD_KINDS, rules.cards_per_colour, np.int16)
+    card_counts[N_COLOURS] = rules.locomotives
+
+    n_groups = int(m.route_group.max()) + 1 if m.n_routes else 0
+    group_routes = np.full((n_groups, MAX_PARALLEL), -1, np.int16)
+    for r in range(m.n_routes):
+        row = group_routes[m.route_group[r]]
+        row[np.argmax(row < 0)] = r
+
+    node_loc = np.asarray(m.node_loc)
+    order = np.argsort(node_loc, kind="stable").astype(np.int16)
+    start = np.zeros(m.n_locations + 1, np.int16)
+    np.cumsum(np.bincount(node_loc, minlength=m.n_locations), out=start[1:])
+
+    return Board(
+        rp=rp, card_counts=card_counts,
+        route_a=m.route_a.astype(np.int16), route_b=m.route_b.astype(np.int16),
+        route_loc_a=node_loc[m.route_a].astype(np.int16), route_loc_b=node_loc[m.route_b].astype(np.int16),
+        route_len=m.route_len.astype(np.int16), route_colour=m.route_colour.astype(np.int16),
+        route_points=scoring[m.route_len].astype(np.int16), route_group=m.route_group.astype(np.int16),
+        group_routes=group_routes, loc_node_start=start, loc_nodes=order,
+        ticket_a=m.ticket_a.astype(np.int16), ticket_b=m.ticket_b.astype(np.int16),
+        ticket_points=m.ticket_points.astype(np.int16), ticket_deck=ticket_deck,
+        deck_tickets=deck_tickets, deck_size=np.array([len(d) for d in decks], np.int16),
+        pass_setup=(m.passengers if passengers_on else np.zeros_like(m.passengers)).astype(np.int16),
+        n_nodes=m.n_nodes,
+    )

@@ -1,0 +1,563 @@
+"""The compiled rules core: setup, legal actions, applying an action.
+
+Plain numba functions over a :class:`~ttrsim.board.Board` ``b`` and a
+:class:`~ttrsim.state.GameState` ``s``; no I/O. Legality is separate from
+applying: :func:`legal_actions` writes every legal action into a preallocated
+buffer, :func:`is_legal` checks one action directly from the rules (an
+independent check used by the fuzzer), :func:`apply_action` assumes legality.
+
+>>> from ttrsim.rules import get_rules
+>>> from ttrsim.board import build_board
+>>> from ttrsim.state import allocate_state, PHASE_NAMES, M_PHASE
+>>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
+>>> reset_game(b, s, 7)
+>>> PHASE_NAMES[s.meta[M_PHASE]], int(s.hand.sum()), int(s.offer_n.sum())
+('setup-keep', 8, 6)
+"""
+import numpy as np
+from numba import njit
+
+from .actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, decode_claim, \
+    encode_claim
+from .board import (RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FACEUP, RP_HAND, RP_LOCK_MAXP,
+                    RP_LOCO_RESET, RP_MAX_RESETS, RP_MAX_TURNS, RP_N_DECKS, RP_PASSENGERS, RP_SETUP_DEAL,
+                    RP_SETUP_KEEP, RP_SETUP_SHUFFLE, RP_STALL_ROUNDS, RP_TRAINS)
+from .ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from .rng import rand_below, seed_into, shuffle_range
+from .scoring import final_scoring
+from .state import (END_CAPPED, END_NORMAL, END_RUNNING, END_STALLED, M_ACTIONS, M_COUNTDOWN, M_DECK_N, M_END,
+                    M_FIRST_CARD, M_LAST_ROUTE, M_NPLAYERS, M_PASSES, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER, M_TURN,
+                    PH_DRAW2, PH_KEEP, PH_MAIN, PH_OVER, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
+
+# RNG lanes of one game seed
+LANE_GAME = 0
+LANE_STRATEGY = 1   # + seat
+
+
+# --- train cards ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def draw_top(s):
+    """Take the top card of the deck, reshuffling the discards into a new deck
+    when it is empty (R3.5). Returns the card kind, or -1 if both are empty."""
+    if s.meta[M_DECK_N] == 0:
+        n = 0
+        for kind in range(LOCO + 1):
+            for _ in range(s.discard[kind]):
+                s.deck[n] = kind
+                n += 1
+            s.discard[kind] = 0
+        if n == 0:
+            return -1
+        shuffle_range(s.rng, 0, s.deck, 0, n)
+        s.meta[M_DECK_N] = n
+    s.meta[M_DECK_N] -= 1
+    return s.deck[s.meta[M_DECK_N]]
+
+
+@njit(cache=True)
+def cards_available(s):
+    """Cards in the deck plus the discard pile."""
+    return s.meta[M_DECK_N] + s.discard.sum()
+
+
+@njit(cache=True)
+def faceup_locos(s):
+    n = 0
+    for i in range(s.faceup.shape[0]):
+        if s.faceup[i] == LOCO:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def refill_faceup(b, s):
+    """Fill empty face-up slots from the deck, then apply the locomotive reset
+    (R3.3, R3.4): 3+ face-up locomotives discard the row and deal a new one, at
+    most RP_MAX_RESETS times in a row, never when deck and discards are empty.
+    The check runs only when a card was turned up: a row left with 3
+    locomotives after the last allowed reset stays until a card is taken."""
+    turned = False
+    for i in range(s.faceup.shape[0]):
+        if s.faceup[i] < 0:
+            s.faceup[i] = draw_top(s)
+            turned = turned or s.faceup[i] >= 0
+    resets = 0
+    while turned and faceup_locos(s) >= b.rp[RP_LOCO_RESET] and resets < b.rp[RP_MAX_RESETS] and cards_available(s) > 0:
+        for i in range(s.faceup.shape[0]):
+            if s.faceup[i] >= 0:
+                s.discard[s.faceup[i]] += 1
+            s.faceup[i] = -1
+        for i in range(s.faceup.shape[0]):
+            s.faceup[i] = draw_top(s)
+        resets += 1
+
+
+@njit(cache=True)
+def can_draw_second(s):
+    """R3.6: a second draw exists (deck/discards, or a non-locomotive face up)."""
+    if cards_available(s) > 0:
+        return True
+    for i in range(s.faceup.shape[0]):
+        if s.faceup[i] >= 0 and s.faceup[i] != LOCO:
+            return True
+    return False
+
+
+# --- tickets -------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def tickets_left(s):
+    return s.tk_len.sum()
+
+
+@njit(cache=True)
+def pop_ticket(s, d):
+    t = s.tk_buf[d, s.tk_head[d]]
+    s.tk_head[d] = (s.tk_head[d] + 1) % s.tk_buf.shape[1]
+    s.tk_len[d] -= 1
+    return t
+
+
+@njit(cache=True)
+def push_bottom(s, d, t):
+    s.tk_buf[d, (s.tk_head[d] + s.tk_len[d]) % s.tk_buf.shape[1]] = t
+    s.tk_len[d] += 1
+
+
+@njit(cache=True)
+def shuffle_pile(s, d):
+    """Shuffle the live part of ticket pile ``d`` (ring buffer laid flat first)."""
+    n = s.tk_len[d]
+    cap = s.tk_buf.shape[1]
+    tmp = np.empty(n, np.int16)
+    for i in range(n):
+        tmp[i] = s.tk_buf[d, (s.tk_head[d] + i) % cap]
+    shuffle_range(s.rng, 0, tmp, 0, n)
+    s.tk_head[d] = 0
+    for i in range(n):
+        s.tk_buf[d, i] = tmp[i]
+
+
+@njit(cache=True)
+def mix_range(b, s, n_wanted):
+    """Draw size and the legal range of k (tickets from pile 0) for a ticket draw
+    of ``n_wanted`` (R5.2: fewer left -> draw what remains). Returns (n, lo, hi);
+    with one pile, k = n is the only choice."""
+    n = min(n_wanted, tickets_left(s))
+    if b.rp[RP_N_DECKS] == 1:
+        return n, n, n
+    lo = max(0, n - s.tk_len[1])
+    hi = min(n, s.tk_len[0])
+    return n, lo, hi
+
+
+@njit(cache=True)
+def deal_offer(b, s, p, n, k):
+    """Offer ``n`` tickets to seat ``p``: ``k`` from pile 0, the rest from pile 1."""
+    for i in range(n):
+        s.offer[p, i] = pop_ticket(s, 0 if i < k else 1)
+    s.offer_n[p] = n
+
+
+@njit(cache=True)
+def settle_offer(b, s, p, mask, shuffle_back):
+    """Seat ``p`` keeps the offered tickets in ``mask``; the others go to the
+    bottom of their own pile, or are shuffled back in (R2.2, R5.1)."""
+    for i in range(s.offer_n[p]):
+        t = s.offer[p, i]
+        if mask & (1 << i):
+            s.ticket_holder[t] = p
+        else:
+            push_bottom(s, b.ticket_deck[t], t)
+        s.offer[p, i] = -1
+    s.offer_n[p] = 0
+    if shuffle_back:
+        for d in range(s.tk_len.shape[0]):
+            shuffle_pile(s, d)
+
+
+@njit(cache=True)
+def popcount(x):
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@njit(cache=True)
+def keep_minimum(b, s, p):
+    """Tickets seat ``p`` must keep of its offer (setup or draw minimum, capped by the offer)."""
+    need = b.rp[RP_SETUP_KEEP] if s.meta[M_PHASE] == PH_SETUP_KEEP else b.rp[RP_DRAW_KEEP]
+    return min(need, s.offer_n[p])
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def reset_game(b, s, seed):
+    """Set up a new game from ``seed`` (R2): shuffle and deal train cards, turn
+    up the face-up row, shuffle the ticket piles, place the passengers, and deal
+    the setup tickets (or ask for the short/long mix first, R2.3)."""
+    n_players = s.meta[M_NPLAYERS]
+    s.meta[:] = 0
+    s.meta[M_NPLAYERS] = n_players
+    s.meta[M_COUNTDOWN] = -1
+    s.meta[M_LAST_ROUTE] = -1
+    seed_into(s.rng, 0, seed, LANE_GAME)
+    for p in range(n_players):
+        seed_into(s.srng, p, seed, LANE_STRATEGY + p)
+
+    n = 0
+    for kind in range(LOCO + 1):
+        for _ in range(b.card_counts[kind]):
+            s.deck[n] = kind
+            n += 1
+    shuffle_range(s.rng, 0, s.deck, 0, n)
+    s.meta[M_DECK_N] = n
+    s.discard[:] = 0
+    s.hand[:, :] = 0
+    for p in range(n_players):
+        for _ in range(b.rp[RP_HAND]):
+            c = draw_top(s)
+            if c >= 0:
+                s.hand[p, c] += 1
+    s.faceup[:] = -1
+    refill_faceup(b, s)
+
+    s.trains[:] = b.rp[RP_TRAINS]
+    s.score[:] = 0
+    s.route_owner[:] = -1
+    s.final[:, :] = 0
+
+    s.ticket_holder[:] = -1
+    s.tk_buf[:, :] = -1
+    for d in range(s.tk_buf.shape[0]):
+        m = b.deck_size[d]
+        s.tk_buf[d, :m] = b.deck_tickets[d, :m]
+        s.tk_head[d] = 0
+        s.tk_len[d] = m
+        shuffle_range(s.rng, 0, s.tk_buf[d], 0, m)
+    s.offer[:, :] = -1
+    s.offer_n[:] = 0
+    s.offer_keep[:] = 0
+
+    s.pass_loc[:, :] = 0
+    s.pass_player[:, :] = 0
+    s.pend_loc[:] = -1
+    if b.rp[RP_PASSENGERS]:
+        total = b.pass_setup.sum()
+        bag = np.empty(total, np.int8)
+        for i in range(total):
+            bag[i] = i % N_PASSENGER_COLOURS
+        shuffle_range(s.rng, 0, bag, 0, total)
+        i = 0
+        for loc in range(b.pass_setup.shape[0]):
+            for _ in range(b.pass_setup[loc]):
+                s.pass_loc[loc, bag[i]] += 1
+                i += 1
+
+    if b.rp[RP_N_DECKS] == 1:
+        for p in range(n_players):
+            n_deal, k, _ = mix_range(b, s, b.rp[RP_SETUP_DEAL])
+            deal_offer(b, s, p, n_deal, k)
+        s.meta[M_PHASE] = PH_SETUP_KEEP
+    else:
+        s.meta[M_PHASE] = PH_SETUP_MIX
+    s.meta[M_PLAYER] = 0
+
+
+# --- legality ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def route_open_to(b, s, r, p):
+    """Route ``r`` is free and not closed to seat ``p`` by a parallel track (R4.5)."""
+    if s.route_owner[r] >= 0:
+        return False
+    lock_all = s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
+    g = b.route_group[r]
+    for j in range(b.group_routes.shape[1]):   # index loops: iterating array views is slow in numba
+        other = b.group_routes[g, j]
+        if other >= 0 and other != r:
+            owner = s.route_owner[other]
+            if owner == p or (owner >= 0 and lock_all):
+                return False
+    return True
+
+
+@njit(cache=True)
+def claim_payments(b, s, p, r, out, n):
+    """Append every legal payment for route ``r`` by seat ``p`` to ``out`` from
+    index ``n``; returns the new count (R4.2, R4.3)."""
+    length = b.route_len[r]
+    if s.trains[p] < length or not route_open_to(b, s, r, p):
+        return n
+    locos = s.hand[p, LOCO]
+    col = b.route_colour[r]
+    for c in range(N_COLOURS):
+        if (col != GRAY and c != col) or s.hand[p, c] == 0:
+            continue
+        for k in range(max(0, length - s.hand[p, c]), min(length - 1, locos) + 1):
+            out[n] = encode_claim(r, c, k)
+            n += 1
+    if locos >= length:
+        out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions(b, s, out):
+    """Write the legal actions of the player to act into ``out``; return their
+    count. ``out`` needs room for the whole action space of the board."""
+    phase = s.meta[M_PHASE]
+    p = s.meta[M_PLAYER]
+    n = 0
+    if phase == PH_MAIN or phase == PH_DRAW2:
+        for i in range(s.faceup.shape[0]):
+            c = s.faceup[i]
+            if c >= 0 and (phase == PH_MAIN or c != LOCO):
+                out[n] = A_FACEUP + i
+                n += 1
+        if cards_available(s) > 0:
+            out[n] = A_BLIND
+            n += 1
+        if phase == PH_MAIN:
+            if tickets_left(s) > 0:
+                _, lo, hi = mix_range(b, s, b.rp[RP_DRAW_N])
+                for k in range(lo, hi + 1):
+                    out[n] = A_TICKETS + k
+                    n += 1
+            for r in range(b.route_len.shape[0]):
+                n = claim_payments(b, s, p, r, out, n)
+            if n == 0:
+                out[0] = A_PASS
+                n = 1
+    elif phase == PH_SETUP_MIX:
+        _, lo, hi = mix_range(b, s, b.rp[RP_SETUP_DEAL])
+        for k in range(lo, hi + 1):
+            out[n] = A_TICKETS + k
+            n += 1
+    elif phase == PH_SETUP_KEEP or phase == PH_KEEP:
+        need = keep_minimum(b, s, p)
+        for mask in range(1 << s.offer_n[p]):
+            if popcount(mask) >= need:
+                out[n] = A_KEEP + mask
+                n += 1
+    elif phase == PH_PASSENGER:
+        loc = s.pend_loc[s.meta[M_PEND_I]]
+        for c in range(N_PASSENGER_COLOURS):
+            if s.pass_loc[loc, c] > 0:
+                out[n] = A_PASSENGER + c
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def any_main_action(b, s, p):
+    """Whether seat ``p`` has a legal main action other than passing."""
+    if cards_available(s) > 0 or tickets_left(s) > 0:
+        return True
+    for i in range(s.faceup.shape[0]):
+        if s.faceup[i] >= 0:
+            return True
+    buf = np.empty(80, np.int32)
+    for r in range(b.route_len.shape[0]):
+        if claim_payments(b, s, p, r, buf, 0) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_legal(b, s, a):
+    """Check action ``a`` directly against the rules, without generating the
+    legal set (the fuzzer's independent check of :func:`legal_actions`)."""
+    phase = s.meta[M_PHASE]
+    p = s.meta[M_PLAYER]
+    if phase == PH_OVER or a < 0:
+        return False
+    if a < A_BLIND:
+        if phase != PH_MAIN and phase != PH_DRAW2:
+            return False
+        if a - A_FACEUP >= s.faceup.shape[0]:
+            return False
+        c = s.faceup[a - A_FACEUP]
+        return c >= 0 and not (phase == PH_DRAW2 and c == LOCO)
+    if a == A_BLIND:
+        return (phase == PH_MAIN or phase == PH_DRAW2) and cards_available(s) > 0
+    if a == A_PASS:
+        return phase == PH_MAIN and not any_main_action(b, s, p)
+    if a < A_KEEP:
+        if phase == PH_MAIN:
+            if tickets_left(s) == 0:
+                return False
+            _, lo, hi = mix_range(b, s, b.rp[RP_DRAW_N])
+        elif phase == PH_SETUP_MIX:
+            _, lo, hi = mix_range(b, s, b.rp[RP_SETUP_DEAL])
+        else:
+            return False
+        return lo <= a - A_TICKETS <= hi
+    if a < A_PASSENGER:
+        if phase != PH_SETUP_KEEP and phase != PH_KEEP:
+            return False
+        mask = a - A_KEEP
+        return mask < (1 << s.offer_n[p]) and popcount(mask) >= keep_minimum(b, s, p)
+    if a < A_CLAIM:
+        if phase != PH_PASSENGER:
+            return False
+        c = a - A_PASSENGER
+        return c < N_PASSENGER_COLOURS and s.pass_loc[s.pend_loc[s.meta[M_PEND_I]], c] > 0
+    if phase != PH_MAIN:
+        return False
+    r, c, k = decode_claim(a)
+    if r >= b.route_len.shape[0]:
+        return False
+    length = b.route_len[r]
+    if s.trains[p] < length or not route_open_to(b, s, r, p) or k > s.hand[p, LOCO]:
+        return False
+    if c == PAY_LOCOS_ONLY:
+        return k == length
+    col = b.route_colour[r]
+    return (col == GRAY or col == c) and k < length and s.hand[p, c] >= length - k
+
+
+# --- applying actions ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def end_turn(b, s, passed):
+    """Close the current turn: pass counting and stall (R6.2), the last round
+    (R6.1), the turn cap, then the next seat (or final scoring)."""
+    p = s.meta[M_PLAYER]
+    np_ = s.meta[M_NPLAYERS]
+    s.meta[M_PASSES] = s.meta[M_PASSES] + 1 if passed else 0
+    s.meta[M_TURN] += 1
+    if s.meta[M_COUNTDOWN] > 0:
+        s.meta[M_COUNTDOWN] -= 1
+    elif s.meta[M_COUNTDOWN] < 0 and s.trains[p] <= b.rp[RP_END_TRAINS]:
+        s.meta[M_COUNTDOWN] = np_
+    if s.meta[M_COUNTDOWN] == 0:
+        s.meta[M_END] = END_NORMAL
+    elif s.meta[M_PASSES] >= np_ * b.rp[RP_STALL_ROUNDS]:
+        s.meta[M_END] = END_STALLED
+    elif s.meta[M_TURN] >= b.rp[RP_MAX_TURNS]:
+        s.meta[M_END] = END_CAPPED
+    if s.meta[M_END] != END_RUNNING:
+        s.meta[M_PHASE] = PH_OVER
+        final_scoring(b, s)
+    else:
+        s.meta[M_PLAYER] = (p + 1) % np_
+        s.meta[M_PHASE] = PH_MAIN
+
+
+@njit(cache=True)
+def resolve_passengers(b, s):
+    """Take the pending passengers (R4.6): none left -> skip, one colour -> take
+    it, several -> ask the player (PH_PASSENGER). Ends the turn when done."""
+    p = s.meta[M_PLAYER]
+    while s.meta[M_PEND_I] < s.meta[M_PEND_N]:
+        loc = s.pend_loc[s.meta[M_PEND_I]]
+        n_col = 0
+        last = -1
+        for c in range(N_PASSENGER_COLOURS):
+            if s.pass_loc[loc, c] > 0:
+                n_col += 1
+                last = c
+        if n_col > 1:
+            s.meta[M_PHASE] = PH_PASSENGER
+            return
+        if n_col == 1:
+            s.pass_loc[loc, last] -= 1
+            s.pass_player[p, last] += 1
+        s.meta[M_PEND_I] += 1
+    s.meta[M_PEND_N] = 0
+    s.meta[M_PEND_I] = 0
+    end_turn(b, s, False)
+
+
+@njit(cache=True)
+def take_card(s, p, c):
+    if c >= 0:
+        s.hand[p, c] += 1
+
+
+@njit(cache=True)
+def apply_action(b, s, a):
+    """Apply the legal action ``a`` of the player to act."""
+    phase = s.meta[M_PHASE]
+    p = s.meta[M_PLAYER]
+    s.meta[M_ACTIONS] += 1
+    if a <= A_BLIND:                                   # draw a train card (R3)
+        if a == A_BLIND:
+            c = draw_top(s)
+        else:
+            c = s.faceup[a - A_FACEUP]
+            s.faceup[a - A_FACEUP] = -1
+        take_card(s, p, c)
+        refill_faceup(b, s)
+        if phase == PH_MAIN and not (a != A_BLIND and c == LOCO) and can_draw_second(s):
+            s.meta[M_PHASE] = PH_DRAW2
+            s.meta[M_FIRST_CARD] = c
+        else:
+            end_turn(b, s, False)
+    elif a == A_PASS:
+        end_turn(b, s, True)
+    elif a < A_KEEP:                                   # ticket draw with a short/long mix (R2.3, R5.1)
+        k = a - A_TICKETS
+        if phase == PH_SETUP_MIX:
+            n, _, _ = mix_range(b, s, b.rp[RP_SETUP_DEAL])
+            deal_offer(b, s, p, n, k)
+            if p + 1 < s.meta[M_NPLAYERS]:
+                s.meta[M_PLAYER] = p + 1
+            else:
+                s.meta[M_PLAYER] = 0
+                s.meta[M_PHASE] = PH_SETUP_KEEP
+        else:
+            n, _, _ = mix_range(b, s, b.rp[RP_DRAW_N])
+            deal_offer(b, s, p, n, k)
+            s.meta[M_PHASE] = PH_KEEP
+    elif a < A_PASSENGER:                              # keep tickets (R2.2, R5.1)
+        mask = a - A_KEEP
+        if phase == PH_KEEP:
+            settle_offer(b, s, p, mask, b.rp[RP_DRAW_SHUFFLE] != 0)
+            end_turn(b, s, False)
+        else:
+            s.offer_keep[p] = mask
+            if p + 1 < s.meta[M_NPLAYERS]:
+                s.meta[M_PLAYER] = p + 1
+            else:  # every seat chose privately; now the returns happen, in seat order
+                for q in range(s.meta[M_NPLAYERS]):
+                    settle_offer(b, s, q, s.offer_keep[q], False)
+                if b.rp[RP_SETUP_SHUFFLE]:
+                    for d in range(s.tk_len.shape[0]):
+                        shuffle_pile(s, d)
+                s.meta[M_PLAYER] = 0
+                s.meta[M_PHASE] = PH_MAIN
+    elif a < A_CLAIM:                                  # passenger colour (R4.6)
+        c = a - A_PASSENGER
+        loc = s.pend_loc[s.meta[M_PEND_I]]
+        s.pass_loc[loc, c] -= 1
+        s.pass_player[p, c] += 1
+        s.meta[M_PEND_I] += 1
+        resolve_passengers(b, s)
+    else:                                              # claim a route (R4)
+        r, c, k = decode_claim(a)
+        length = b.route_len[r]
+        if c != PAY_LOCOS_ONLY:
+            s.hand[p, c] -= length - k
+            s.discard[c] += length - k
+        s.hand[p, LOCO] -= k
+        s.discard[LOCO] += k
+        s.route_owner[r] = p
+        s.trains[p] -= length
+        s.score[p] += b.route_points[r]
+        s.meta[M_LAST_ROUTE] = r
+        refill_faceup(b, s)
+        if b.rp[RP_PASSENGERS]:
+            s.pend_loc[0] = b.route_loc_a[r]
+            s.pend_loc[1] = b.route_loc_b[r]
+            s.meta[M_PEND_N] = 2
+            s.meta[M_PEND_I] = 0
+            resolve_passengers(b, s)
+        else:
+            end_turn(b, s, False)

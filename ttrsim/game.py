@@ -1,0 +1,150 @@
+"""The Python game API over the compiled core, for tests, notebooks and
+user-written strategies.
+
+>>> g = Game("usa", n_players=2, seed=7)
+>>> g.phase, g.player
+('setup-keep', 0)
+>>> a = g.legal_actions()[0]
+>>> g.apply(a)
+>>> while not g.over:
+...     g.apply(g.legal_actions()[0])
+>>> sorted(g.result()["seats"][0])[:3]
+['globetrotter', 'longest_bonus', 'longest_path']
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import action_name
+from .board import RP_N_DECKS, build_board
+from .engine import apply_action, is_legal, legal_actions, reset_game
+from .ids import CARD_NAMES, PASSENGER_NAMES
+from .maps import load_map
+from .playout import legal_buffer
+from .rules import RuleSet, RulesError, get_rules
+from .state import (END_NAMES, FINAL_NAMES, M_COUNTDOWN, M_DECK_N, M_END, M_NPLAYERS, M_PEND_I, M_PHASE, M_PLAYER,
+                    M_TURN, PH_OVER, PHASE_NAMES, allocate_state, copy_state)
+
+
+class IllegalAction(ValueError):
+    """The action is not legal in the current state."""
+
+
+class Game:
+    """One game of ``rules`` (a preset name or a :class:`RuleSet`) for
+    ``n_players`` seats, dealt from ``seed``; replaying a seed with the same
+    actions gives the same game."""
+
+    def __init__(self, rules: str | RuleSet = "usa", n_players: int = 2, seed: int = 0,
+                 overrides: dict | None = None):
+        if isinstance(rules, str):
+            rules = get_rules(rules, overrides)
+        if not 2 <= n_players <= 5:
+            raise RulesError(f"players must be 2 to 5 (R1.2), got {n_players}")
+        self.rules = rules
+        self.map = load_map(rules.map)
+        self.board = build_board(rules, self.map)
+        self.state = allocate_state(self.board, n_players)
+        self.seed = seed
+        self._buf = legal_buffer(self.board)
+        self.history: list[int] = []
+        reset_game(self.board, self.state, seed)
+
+    # --- reading the state ---------------------------------------------------------------------
+    @property
+    def n_players(self) -> int:
+        return int(self.state.meta[M_NPLAYERS])
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self.state.meta[M_PHASE]]
+
+    @property
+    def player(self) -> int:
+        """The seat to act."""
+        return int(self.state.meta[M_PLAYER])
+
+    @property
+    def over(self) -> bool:
+        return self.state.meta[M_PHASE] == PH_OVER
+
+    @property
+    def turn(self) -> int:
+        return int(self.state.meta[M_TURN])
+
+    def legal_actions(self) -> list[int]:
+        n = legal_actions(self.board, self.state, self._buf)
+        return [int(a) for a in self._buf[:n]]
+
+    def is_legal(self, action: int) -> bool:
+        return bool(is_legal(self.board, self.state, action))
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action of the seat to act (raises :class:`IllegalAction`)."""
+        if not self.is_legal(action):
+            raise IllegalAction(f"action {action} ({action_name(action)}) is not legal in phase "
+                                f"{self.phase} for seat {self.player}")
+        apply_action(self.board, self.state, action)
+        self.history.append(int(action))
+
+    def copy(self) -> "Game":
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.state = copy_state(self.state)
+        g.history = list(self.history)
+        g._buf = legal_buffer(self.board)
+        return g
+
+    def observation(self, seat: int | None = None) -> dict:
+        """What ``seat`` (default: the seat to act) may see: public information
+        plus its own hand and tickets (R5.3: other tickets are secret)."""
+        s, m = self.state, self.map
+        seat = self.player if seat is None else seat
+        n = self.n_players
+        own_tickets = np.flatnonzero(s.ticket_holder == seat)
+        obs = {
+            "seat": seat,
+            "phase": self.phase,
+            "player": self.player,
+            "turn": self.turn,
+            "last_round": int(s.meta[M_COUNTDOWN]) >= 0,
+            "face_up": [CARD_NAMES[c] if c >= 0 else None for c in s.faceup],
+            "deck_size": int(s.meta[M_DECK_N]),
+            "discard": {CARD_NAMES[k]: int(v) for k, v in enumerate(s.discard) if v},
+            "tickets_left": [int(x) for x in s.tk_len],
+            "routes": {m.route_label(r): int(o) for r, o in enumerate(s.route_owner) if o >= 0},
+            "players": [{"seat": p, "trains": int(s.trains[p]), "score": int(s.score[p]),
+                         "cards": int(s.hand[p].sum()), "tickets": int((s.ticket_holder == p).sum()),
+                         "passengers": {PASSENGER_NAMES[c]: int(v) for c, v in enumerate(s.pass_player[p]) if v}}
+                        for p in range(n)],
+            "hand": {CARD_NAMES[k]: int(v) for k, v in enumerate(s.hand[seat]) if v},
+            "tickets": [self.ticket_label(t) for t in own_tickets],
+            "offer": [self.ticket_label(t) for t in s.offer[seat, :s.offer_n[seat]]],
+        }
+        if self.board.pass_setup.sum():
+            obs["passengers_on_board"] = {
+                m.location_names[loc]: {PASSENGER_NAMES[c]: int(v) for c, v in enumerate(row) if v}
+                for loc, row in enumerate(s.pass_loc) if row.sum()}
+            if self.phase == "passenger":
+                obs["passenger_place"] = m.location_names[s.pend_loc[s.meta[M_PEND_I]]]
+        if int(self.board.rp[RP_N_DECKS]) > 1:
+            obs["ticket_piles"] = list(self.rules.ticket_decks)
+        return obs
+
+    def ticket_label(self, t: int) -> str:
+        m = self.map
+        return (f"{m.location_names[m.ticket_a[t]]}-{m.location_names[m.ticket_b[t]]} "
+                f"{int(m.ticket_points[t])}")
+
+    def result(self) -> dict:
+        """The final score breakdown per seat, the winner seat(s) and the end reason."""
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        f = self.state.final
+        seats = [{name: int(f[p, i]) for i, name in enumerate(FINAL_NAMES)} for p in range(self.n_players)]
+        for p, row in enumerate(seats):
+            row["winner"] = bool(row["winner"])
+            row["passengers_by_colour"] = {PASSENGER_NAMES[c]: int(v)
+                                           for c, v in enumerate(self.state.pass_player[p])}
+        return {"seats": seats, "winners": [p for p, r in enumerate(seats) if r["winner"]],
+                "end": END_NAMES[self.state.meta[M_END]], "turns": self.turn}

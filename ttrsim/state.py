@@ -1,0 +1,110 @@
+"""The game state: one record of typed arrays, each field's encoding beside it.
+
+Scalars live in ``meta`` (``int32``) under the ``M_*`` indices. Card kinds are
+the ids of :mod:`ttrsim.ids` (colours 0..7, locomotive 8). The state holds its
+own random streams (``rng`` for the game, ``srng`` one per seat for
+strategies), so a game is replayable from its seed.
+
+>>> from ttrsim.rules import get_rules
+>>> from ttrsim.board import build_board
+>>> s = allocate_state(build_board(get_rules("usa")), 4)
+>>> s.hand.shape, int(s.meta[M_NPLAYERS])
+((4, 9), 4)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, Board
+from .ids import N_CARD_KINDS, N_PASSENGER_COLOURS
+from .record import define_record
+
+# --- indices into GameState.meta ---------------------------------------------
+(M_NPLAYERS,    # players at the table, 2..5
+ M_PHASE,       # PH_* below
+ M_PLAYER,      # seat to act
+ M_TURN,        # completed turns (all players)
+ M_DECK_N,      # cards in the draw pile; deck[0:M_DECK_N], top = deck[M_DECK_N-1]
+ M_COUNTDOWN,   # -1 until the last round is triggered (R6.1), then turns still to play
+ M_PASSES,      # consecutive passed turns (R6.2)
+ M_END,         # END_* below
+ M_PEND_N,      # passenger pick-ups pending after a claim (R4.6): 0..2
+ M_PEND_I,      # index of the pick-up being resolved
+ M_FIRST_CARD,  # in PH_DRAW2: the card kind taken by the first draw
+ M_LAST_ROUTE,  # last route claimed (for narration and logs), -1 none
+ M_ACTIONS,     # actions applied so far
+ N_META) = range(14)
+
+# phases: who must decide what
+(PH_SETUP_MIX,   # announce the short/long mix of the setup tickets (R2.3), seat by seat
+ PH_SETUP_KEEP,  # keep at least the minimum of the setup tickets (R2.2), seat by seat
+ PH_MAIN,        # choose one of the three actions (R3, R4, R5)
+ PH_DRAW2,       # the second train card (R3.1-R3.3)
+ PH_KEEP,        # keep drawn tickets (R5.1)
+ PH_PASSENGER,   # choose the colour of a passenger (R4.6)
+ PH_OVER) = range(7)
+PHASE_NAMES = ("setup-mix", "setup-keep", "main", "draw2", "keep", "passenger", "over")
+
+END_RUNNING, END_NORMAL, END_STALLED, END_CAPPED = range(4)
+END_NAMES = ("running", "normal", "stalled", "capped")
+
+# --- columns of GameState.final (filled by final scoring) ---------------------
+(F_ROUTES, F_TICKETS_WON, F_TICKETS_LOST, F_N_COMPLETED, F_N_FAILED, F_LP_LEN, F_LP_BONUS,
+ F_GLOBETROTTER, F_PASSENGER_PTS, F_N_PASSENGERS, F_TOTAL, F_WINNER, N_FINAL) = range(13)
+FINAL_NAMES = ("routes", "tickets_won", "tickets_lost", "tickets_completed", "tickets_failed",
+               "longest_path", "longest_bonus", "globetrotter", "passenger_points", "passengers",
+               "total", "winner")
+
+
+STATE_FIELDS = (
+    "meta",           # int32[N_META] scalars, M_* indices
+    "rng",            # uint64[1] game stream: shuffles and passenger setup
+    "srng",           # uint64[P] one strategy stream per seat (never the game stream)
+    "deck",           # int8[n_cards] draw pile, card kinds, top at meta[M_DECK_N]-1
+    "discard",        # int16[9] discard pile, count per card kind (order is irrelevant)
+    "faceup",         # int8[F] face-up cards, card kind or -1 for an empty slot
+    "hand",           # int16[P, 9] cards per player per kind
+    "trains",         # int16[P] trains left
+    "score",          # int32[P] running score: route points so far (R4.4)
+    "route_owner",    # int8[R] seat owning the route, -1 free
+    "tk_buf",         # int16[D, T] ticket piles as ring buffers
+    "tk_head",        # int32[D] index of the top ticket of each pile
+    "tk_len",         # int32[D] tickets in each pile
+    "ticket_holder",  # int8[T] seat holding the ticket, -1 none
+    "offer",          # int16[P, 8] tickets offered to a seat and not yet decided
+    "offer_n",        # int8[P] tickets on offer per seat
+    "offer_keep",     # int16[P] setup keep mask chosen by each seat (applied after all chose)
+    "pass_loc",       # int16[L, 6] passengers still on each location, per colour
+    "pass_player",    # int16[P, 6] passengers collected, per colour (public)
+    "pend_loc",       # int16[2] locations of pending passenger pick-ups
+    "final",          # int32[P, N_FINAL] final score breakdown, F_* columns
+)
+GameState = define_record("GameState", STATE_FIELDS, __name__)
+
+
+def allocate_state(board: Board, n_players: int) -> GameState:
+    """Zeroed arrays for one game; :func:`ttrsim.engine.reset_game` deals it."""
+    n_tickets = board.ticket_a.shape[0]
+    n_decks = board.deck_size.shape[0]
+    n_locs = board.pass_setup.shape[0]
+    meta = np.zeros(N_META, np.int32)
+    meta[M_NPLAYERS] = n_players
+    return GameState(
+        meta=meta, rng=np.zeros(1, np.uint64), srng=np.zeros(n_players, np.uint64),
+        deck=np.zeros(int(board.rp[RP_N_CARDS]), np.int8), discard=np.zeros(N_CARD_KINDS, np.int16),
+        faceup=np.full(int(board.rp[RP_FACEUP]), -1, np.int8),
+        hand=np.zeros((n_players, N_CARD_KINDS), np.int16), trains=np.zeros(n_players, np.int16),
+        score=np.zeros(n_players, np.int32), route_owner=np.full(board.route_len.shape[0], -1, np.int8),
+        tk_buf=np.full((n_decks, n_tickets), -1, np.int16), tk_head=np.zeros(n_decks, np.int32),
+        tk_len=np.zeros(n_decks, np.int32), ticket_holder=np.full(n_tickets, -1, np.int8),
+        offer=np.full((n_players, MAX_OFFER), -1, np.int16), offer_n=np.zeros(n_players, np.int8),
+        offer_keep=np.zeros(n_players, np.int16),
+        pass_loc=np.zeros((n_locs, N_PASSENGER_COLOURS), np.int16),
+        pass_player=np.zeros((n_players, N_PASSENGER_COLOURS), np.int16),
+        pend_loc=np.full(2, -1, np.int16), final=np.zeros((n_players, N_FINAL), np.int32),
+    )
+
+
+def copy_state(s: GameState) -> GameState:
+    """A deep copy (every array copied)."""
+    return GameState(*(a.copy() for a in s))
