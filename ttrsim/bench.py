@@ -1,0 +1,47 @@
+"""Benchmark: complete games per second on one core (setup, play and final
+scoring), with compiled strategies, measured in this process.
+
+>>> rows = run_bench(["usa"], [2], seconds=0.2)
+>>> rows[0]["strategy"], rows[0]["games_per_s"] > 0
+('random', True)
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from strategies import STRATEGY_IDS
+
+from .board import build_board
+from .playout import legal_buffer, play_many
+from .rules import get_rules, preset_names
+from .state import allocate_state
+
+
+def bench_one(rules: str, players: int, strategy: str = "random", seconds: float = 2.0) -> dict:
+    b = build_board(get_rules(rules))
+    s = allocate_state(b, players)
+    ids = np.full(players, STRATEGY_IDS[strategy], np.int64)
+    params = np.zeros((players, 1))
+    buf = legal_buffer(b)
+    batch = 16
+    play_many(b, s, np.arange(batch, dtype=np.int64), ids, params, buf, np.zeros((batch, players), np.int32))
+    games, seed = 0, 1_000_000
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        seeds = np.arange(seed, seed + batch, dtype=np.int64)
+        play_many(b, s, seeds, ids, params, buf, np.zeros((batch, players), np.int32))
+        games += batch
+        seed += batch
+        batch = min(batch * 2, 4096)
+    elapsed = time.perf_counter() - start
+    return {"rules": rules, "players": players, "strategy": strategy, "games": games,
+            "seconds": round(elapsed, 3), "games_per_s": round(games / elapsed, 1)}
+
+
+def run_bench(rules: list[str], players: list[int], seconds: float = 2.0, strategy: str = "random") -> list[dict]:
+    """Games per second per core for each rule set and player count."""
+    if rules == ["all"]:
+        rules = preset_names()
+    return [bench_one(r, p, strategy, seconds) for r in rules for p in players]
