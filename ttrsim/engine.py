@@ -287,23 +287,32 @@ def route_open_to(b, s, r, p):
 
 
 @njit(cache=True)
-def claim_payments(b, s, p, r, out, n):
-    """Append every legal payment for route ``r`` by seat ``p`` to ``out`` from
-    index ``n``; returns the new count (R4.2, R4.3)."""
-    length = b.route_len[r]
-    if s.trains[p] < length or not route_open_to(b, s, r, p):
-        return n
-    locos = s.hand[p, LOCO]
-    col = b.route_colour[r]
-    for c in range(N_COLOURS):
-        if (col != GRAY and c != col) or s.hand[p, c] == 0:
+def claim_actions(b, s, p, out, n):
+    """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
+    R4.5) to ``out`` from index ``n``; return the new count. The arrays are
+    read into locals once: the loop is the hot spot of random play."""
+    route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
+    trains = s.trains[p]
+    locos = np.int64(s.hand[p, LOCO])
+    hand = s.hand
+    for r in range(route_len.shape[0]):
+        length = np.int64(route_len[r])
+        if owner[r] >= 0 or trains < length or not route_open_to(b, s, r, p):
             continue
-        for k in range(max(0, length - s.hand[p, c]), min(length - 1, locos) + 1):
-            out[n] = encode_claim(r, c, k)
+        col = route_colour[r]
+        c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
+        for c in range(c_lo, c_hi):
+            h = np.int64(hand[p, c])
+            if h == 0:
+                continue
+            k_lo = max(0, length - h)
+            k_hi = min(length - 1, locos)
+            for k in range(k_lo, k_hi + 1):
+                out[n] = encode_claim(r, c, k)
+                n += 1
+        if locos >= length:
+            out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
             n += 1
-    if locos >= length:
-        out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
-        n += 1
     return n
 
 
@@ -329,8 +338,7 @@ def legal_actions(b, s, out):
                 for k in range(lo, hi + 1):
                     out[n] = A_TICKETS + k
                     n += 1
-            for r in range(b.route_len.shape[0]):
-                n = claim_payments(b, s, p, r, out, n)
+            n = claim_actions(b, s, p, out, n)
             if n == 0:
                 out[0] = A_PASS
                 n = 1
@@ -362,11 +370,8 @@ def any_main_action(b, s, p):
     for i in range(s.faceup.shape[0]):
         if s.faceup[i] >= 0:
             return True
-    buf = np.empty(80, np.int32)
-    for r in range(b.route_len.shape[0]):
-        if claim_payments(b, s, p, r, buf, 0) > 0:
-            return True
-    return False
+    buf = np.empty(80 * b.route_len.shape[0], np.int32)
+    return claim_actions(b, s, p, buf, 0) > 0
 
 
 @njit(cache=True)

@@ -134,7 +134,7 @@ def fuzz_seeds(b, s, seeds, legal, counts, first_seed):
     ``first_seed[v]`` keeps the first seed that showed it (-1 none)."""
     kind_count = np.zeros(LOCO + 1, np.int64)
     found = np.zeros(N_VIOLATIONS, np.int64)
-    params = np.zeros(0, np.float64)
+    params = np.zeros((s.meta[M_NPLAYERS], 1), np.float64)
     for i in range(seeds.shape[0]):
         found[:] = 0
         fuzz_game(b, s, seeds[i], legal, kind_count, found, params)

@@ -27,12 +27,11 @@ def legal_buffer(b):
 @njit(cache=True)
 def play_game(b, s, seed, strategy_ids, params, legal):
     """Play game ``seed`` to the end; seat ``p`` uses ``strategy_ids[p]`` with
-    ``params[p]``. The final breakdown is in ``s.final``."""
+    ``params[p]`` (a float64 row per seat). The final breakdown is in ``s.final``."""
     reset_game(b, s, seed)
     while s.meta[M_PHASE] != PH_OVER:
         n = legal_actions(b, s, legal)
-        p = s.meta[M_PLAYER]
-        a = choose(strategy_ids[p], b, s, legal, n, params[p])
+        a = choose(strategy_ids[s.meta[M_PLAYER]], b, s, legal, n, params)
         apply_action(b, s, a)
 
 
