@@ -24,15 +24,35 @@ from .state import (F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAI
 @njit(cache=True)
 def longest_trail(edge_a, edge_b, edge_w, n_nodes):
     """Heaviest trail (each edge at most once, nodes may repeat) in a multigraph
-    given as edge lists (R6.5). Exhaustive depth-first search with an explicit
-    stack; fine for one player's network (at most 45 edges)."""
+    given as edge lists with positive weights (R6.5).
+
+    A component whose nodes all have even degree has an Euler circuit: its
+    trail is all of it. Otherwise a heaviest trail starts at a node of odd
+    degree (one starting at an even node could be extended there), so the
+    exhaustive depth-first search starts only from odd nodes."""
     m = edge_a.shape[0]
     if m == 0:
         return 0
     deg = np.zeros(n_nodes, np.int64)
+    comp = np.arange(n_nodes)
     for e in range(m):
         deg[edge_a[e]] += 1
         deg[edge_b[e]] += 1
+        x = uf_find(comp, edge_a[e])
+        y = uf_find(comp, edge_b[e])
+        if x != y:
+            comp[x] = y
+    comp_weight = np.zeros(n_nodes, np.int64)
+    comp_odd = np.zeros(n_nodes, np.bool_)
+    for e in range(m):
+        comp_weight[uf_find(comp, edge_a[e])] += edge_w[e]
+    for v in range(n_nodes):
+        if deg[v] % 2:
+            comp_odd[uf_find(comp, v)] = True
+    best = 0
+    for v in range(n_nodes):
+        if comp[v] == v and not comp_odd[v] and comp_weight[v] > best:
+            best = comp_weight[v]
     max_deg = deg.max()
     adj = np.empty((n_nodes, max_deg), np.int64)
     fill = np.zeros(n_nodes, np.int64)
@@ -45,9 +65,8 @@ def longest_trail(edge_a, edge_b, edge_w, n_nodes):
     stack_node = np.empty(m + 1, np.int64)
     stack_ptr = np.empty(m + 1, np.int64)
     stack_edge = np.empty(m + 1, np.int64)
-    best = 0
     for start in range(n_nodes):
-        if deg[start] == 0:
+        if deg[start] % 2 == 0:
             continue
         depth = 0
         stack_node[0] = start
