@@ -1,0 +1,213 @@
+"""Compiled game loop that records every turn and every ticket offer.
+
+The log is a record of two preallocated ``int32`` tables (rows x columns, the
+``T_*`` and ``O_*`` column indices below) filled by :func:`play_logged_many`;
+the experiment runner turns them into the ``turns`` and ``tickets`` Parquet
+tables. A turn row is written when the turn ends, with the state after it.
+
+>>> from ttrsim.rules import get_rules
+>>> from ttrsim.board import build_board
+>>> from ttrsim.state import allocate_state
+>>> from ttrsim.playout import legal_buffer
+>>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
+>>> log = allocate_log(2000, 9000)
+>>> results = np.zeros((1, 2, N_FINAL), np.int32); meta = np.zeros((1, N_GAME_COLS), np.int32)
+>>> play_logged_many(b, s, np.array([3]), np.zeros(2, np.int64), np.zeros((2, 1)), legal_buffer(b),
+...                  log, results, meta, True)
+1
+>>> int(log.n_turns[0]) == int(meta[0, G_TURNS])
+True
+"""
+import numpy as np
+from numba import njit
+
+from strategies.dispatch import choose
+
+from .actions import A_BLIND, A_CLAIM, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, decode_claim
+from .board import RP_MAX_TURNS
+from .engine import apply_action, legal_actions, reset_game
+from .ids import LOCO, N_PASSENGER_COLOURS
+from .record import define_record
+from .scoring import player_components, ticket_completed
+from .state import (M_END, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, N_FINAL, PH_KEEP, PH_MAIN, PH_OVER,
+                    PH_SETUP_KEEP)
+
+# turn kinds
+K_CARDS, K_CLAIM, K_TICKETS, K_PASS = range(4)
+KIND_NAMES = ("cards", "claim", "tickets", "pass")
+SOURCE_NAMES = ("face-up", "blind")
+
+# --- columns of Log.turns -------------------------------------------------------------
+(T_GAME,        # index of the game in the call (the runner maps it to the game id)
+ T_TURN,        # turn number, 0-based over all players
+ T_SEAT,
+ T_KIND,        # K_*
+ T_ROUTE,       # claimed route, -1
+ T_PAY_COLOUR,  # card colour paid (0..7), 8 = locomotives only, -1
+ T_LOCOS,       # locomotives paid
+ T_CARD1,       # first card drawn (kind), -1
+ T_SRC1,        # 0 face-up, 1 blind, -1
+ T_CARD2,
+ T_SRC2,
+ T_TK_DRAWN,    # tickets drawn
+ T_TK_KEPT,     # tickets kept
+ T_TK_PILE0,    # tickets taken from pile 0 (Germany: short)
+ T_PASS1,       # passenger colours taken, -1
+ T_PASS2,
+ T_SCORE,       # running score after the turn
+ T_TRAINS,      # trains after the turn
+ T_HAND,        # cards in hand after the turn
+ N_TURN_COLS) = range(20)
+
+# --- columns of Log.offers ------------------------------------------------------------
+(O_GAME, O_SEAT, O_TICKET,
+ O_TURN,        # -1 at setup, else the turn number
+ O_KEPT,        # 1 kept, 0 returned
+ O_COMPLETED,   # kept and completed at the end (0 for returned tickets)
+ N_OFFER_COLS) = range(7)
+
+# --- columns of the per-game meta table ------------------------------------------------
+G_END, G_TURNS, N_GAME_COLS = range(3)
+
+LOG_FIELDS = (
+    "turns",      # int32[capacity, N_TURN_COLS]
+    "n_turns",    # int64[1] rows used
+    "offers",     # int32[capacity, N_OFFER_COLS]
+    "n_offers",   # int64[1] rows used
+)
+Log = define_record("Log", LOG_FIELDS, __name__)
+
+
+def allocate_log(turn_capacity: int, offer_capacity: int):
+    return Log(turns=np.zeros((turn_capacity, N_TURN_COLS), np.int32), n_turns=np.zeros(1, np.int64),
+               offers=np.zeros((offer_capacity, N_OFFER_COLS), np.int32), n_offers=np.zeros(1, np.int64))
+
+
+@njit(cache=True)
+def _new_turn(log, s, game):
+    row = log.n_turns[0]
+    log.n_turns[0] += 1
+    t = log.turns
+    for c in range(N_TURN_COLS):
+        t[row, c] = -1
+    t[row, T_GAME] = game
+    t[row, T_TURN] = s.meta[M_TURN]
+    t[row, T_SEAT] = s.meta[M_PLAYER]
+    t[row, T_LOCOS] = 0
+    t[row, T_TK_DRAWN] = 0
+    t[row, T_TK_KEPT] = 0
+    t[row, T_TK_PILE0] = 0
+    return row
+
+
+@njit(cache=True)
+def _record_choice(log, s, b, row, phase, p, a):
+    """Fill the turn row with what action ``a`` (about to be applied) says."""
+    t = log.turns
+    if a <= A_BLIND:
+        t[row, T_KIND] = K_CARDS
+        col = T_CARD1 if t[row, T_SRC1] < 0 else T_CARD2
+        t[row, col + 1] = 1 if a == A_BLIND else 0
+        if a < A_BLIND:
+            t[row, col] = s.faceup[a]
+    elif a == A_PASS:
+        t[row, T_KIND] = K_PASS
+    elif a < A_KEEP:
+        if phase == PH_MAIN:
+            t[row, T_KIND] = K_TICKETS
+            t[row, T_TK_PILE0] = a - A_TICKETS
+    elif a < A_PASSENGER:
+        if phase == PH_KEEP:
+            mask = a - A_KEEP
+            t[row, T_TK_DRAWN] = s.offer_n[p]
+            kept = 0
+            for i in range(s.offer_n[p]):
+                kept += (mask >> i) & 1
+            t[row, T_TK_KEPT] = kept
+    elif a >= A_CLAIM:
+        r, c, k = decode_claim(a)
+        t[row, T_KIND] = K_CLAIM
+        t[row, T_ROUTE] = r
+        t[row, T_PAY_COLOUR] = c
+        t[row, T_LOCOS] = k
+
+
+@njit(cache=True)
+def play_logged(b, s, game, seed, strategy_ids, params, legal, log, with_turns, hand_before, pass_before):
+    """Play one game recording turns (if ``with_turns``) and ticket offers."""
+    reset_game(b, s, seed)
+    row = -1
+    first_offer = log.n_offers[0]
+    while s.meta[M_PHASE] != PH_OVER:
+        n = legal_actions(b, s, legal)
+        p = s.meta[M_PLAYER]
+        phase = s.meta[M_PHASE]
+        a = choose(strategy_ids[p], b, s, legal, n, params)
+        if phase == PH_SETUP_KEEP or phase == PH_KEEP:
+            for i in range(s.offer_n[p]):
+                o = log.n_offers[0]
+                log.n_offers[0] += 1
+                log.offers[o, O_GAME] = game
+                log.offers[o, O_SEAT] = p
+                log.offers[o, O_TICKET] = s.offer[p, i]
+                log.offers[o, O_TURN] = -1 if phase == PH_SETUP_KEEP else s.meta[M_TURN]
+                log.offers[o, O_KEPT] = ((a - A_KEEP) >> i) & 1
+                log.offers[o, O_COMPLETED] = 0
+        if with_turns:
+            if phase == PH_MAIN:
+                row = _new_turn(log, s, game)
+                for c in range(N_PASSENGER_COLOURS):
+                    pass_before[c] = s.pass_player[p, c]
+            for k in range(LOCO + 1):
+                hand_before[k] = s.hand[p, k]
+            _record_choice(log, s, b, row, phase, p, a)
+        turn_before = s.meta[M_TURN]
+        apply_action(b, s, a)
+        if with_turns:
+            t = log.turns
+            if a == A_BLIND:                          # the blind card is the kind that grew
+                col = T_CARD2 if t[row, T_SRC2] == 1 else T_CARD1
+                for k in range(LOCO + 1):
+                    if s.hand[p, k] > hand_before[k]:
+                        t[row, col] = k
+            if s.meta[M_TURN] != turn_before:         # the turn ended: the state after it
+                j = T_PASS1
+                for c in range(N_PASSENGER_COLOURS):
+                    for _ in range(s.pass_player[p, c] - pass_before[c]):
+                        t[row, j] = c
+                        j += 1
+                t[row, T_SCORE] = s.score[p]
+                t[row, T_TRAINS] = s.trains[p]
+                t[row, T_HAND] = s.hand[p].sum()
+    parent = np.empty(b.n_nodes, np.int64)
+    for p in range(s.meta[M_NPLAYERS]):
+        player_components(b, s, p, parent)
+        for o in range(first_offer, log.n_offers[0]):
+            if log.offers[o, O_SEAT] == p and log.offers[o, O_KEPT] == 1:
+                log.offers[o, O_COMPLETED] = 1 if ticket_completed(b, s, log.offers[o, O_TICKET], parent) else 0
+
+
+@njit(cache=True)
+def play_logged_many(b, s, seeds, strategy_ids, params, legal, log, results, game_meta, with_turns):
+    """Play one game per seed while the log has room for another game; returns
+    the number of games played. ``results[i]`` gets game i's final table and
+    ``game_meta[i]`` its end reason and turn count."""
+    hand_before = np.zeros(LOCO + 1, np.int64)
+    pass_before = np.zeros(N_PASSENGER_COLOURS, np.int64)
+    n_players = s.meta[M_NPLAYERS]
+    max_turns = b.rp[RP_MAX_TURNS]
+    offer_room = 8 * (max_turns + n_players)   # at most 8 tickets offered per turn or setup
+    done = 0
+    for i in range(seeds.shape[0]):
+        if with_turns and log.turns.shape[0] - log.n_turns[0] < max_turns + 1:
+            break
+        if log.offers.shape[0] - log.n_offers[0] < offer_room:
+            break
+        play_logged(b, s, i, seeds[i], strategy_ids, params, legal, log, with_turns, hand_before, pass_before)
+        for p in range(n_players):
+            for c in range(N_FINAL):
+                results[i, p, c] = s.final[p, c]
+        game_meta[i, G_END] = s.meta[M_END]
+        game_meta[i, G_TURNS] = s.meta[M_TURN]
+        done += 1
+    return done
