@@ -8,6 +8,10 @@ from numba import njit
 from ttrsim.rng import rand_below
 from ttrsim.state import M_PLAYER
 
+from strategies.spec import StrategySpec
+
+SPEC = StrategySpec("random", "uniform over the legal actions")
+
 
 @njit(cache=True)
 def choose(b, s, legal, n_legal, params):

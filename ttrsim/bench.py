@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from strategies import STRATEGY_IDS
+from strategies import param_row, strategy_id
 
 from .board import build_board
 from .playout import legal_buffer, play_many
@@ -22,8 +22,8 @@ from .state import allocate_state
 def bench_one(rules: str, players: int, strategy: str = "random", seconds: float = 2.0) -> dict:
     b = build_board(get_rules(rules))
     s = allocate_state(b, players)
-    ids = np.full(players, STRATEGY_IDS[strategy], np.int64)
-    params = np.zeros((players, 1))
+    ids = np.full(players, strategy_id(strategy), np.int64)
+    params = np.tile(param_row(strategy), (players, 1))
     buf = legal_buffer(b)
     batch = 16
     play_many(b, s, np.arange(batch, dtype=np.int64), ids, params, buf, np.zeros((batch, players), np.int32))

@@ -23,7 +23,7 @@ from .rules import TIEBREAK_NAMES, RuleSet, RulesError
  RP_DRAW_N, RP_DRAW_KEEP, RP_DRAW_SHUFFLE, RP_LOCO_RESET, RP_MAX_RESETS, RP_END_TRAINS,
  RP_LOCK_MAXP, RP_LP_PTS, RP_GLOBE_PTS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
  RP_BONUS_NEEDS_SCORE, RP_TB0, RP_TB1, RP_TB2, RP_MAX_TURNS, RP_STALL_ROUNDS, RP_N_DECKS,
- RP_N_CARDS, RP_PASSENGERS, N_RP) = range(28)
+ RP_N_CARDS, RP_PASSENGERS, RP_FIRST_SEAT, N_RP) = range(29)
 
 # tie-break step codes in RP_TB0..RP_TB2 (0 = no step)
 TB_NONE, TB_TICKETS, TB_LONGEST, TB_PASSENGERS = range(4)
@@ -52,6 +52,8 @@ BOARD_FIELDS = (
     "deck_tickets",   # int16[D, T] tickets of each pile in map order, -1 padded
     "deck_size",      # int16[D]
     "pass_setup",     # int16[L] passengers placed on each location at setup (R1.5)
+    "node_route_start",  # int16[N+1] CSR: routes touching node v are node_routes[start[v]:start[v+1]]
+    "node_routes",    # int16[2R]
     "n_nodes",        # int number of graph nodes
 )
 Board = define_record("Board", BOARD_FIELDS, __name__)
@@ -72,7 +74,7 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
     decks = []
     tagged_in = {}
     for d, tag in enumerate(rules.ticket_decks):
-        ids = m.deck(tag)
+        ids = m.deck(tag) if tag in m.tags() else ()
         if len(ids) == 0:
             raise RulesError(f"rule parameter 'ticket_decks': map '{m.name}' has no tickets tagged '{tag}'; "
                              f"expected one of: {', '.join(m.tags())}")
@@ -120,6 +122,7 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
     rp[RP_N_DECKS] = len(decks)
     rp[RP_N_CARDS] = N_COLOURS * rules.cards_per_colour + rules.locomotives
     rp[RP_PASSENGERS] = passengers_on
+    rp[RP_FIRST_SEAT] = rules.first_seat
 
     card_counts = np.full(N_CARD_KINDS, rules.cards_per_colour, np.int16)
     card_counts[N_COLOURS] = rules.locomotives
@@ -135,6 +138,11 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
     start = np.zeros(m.n_locations + 1, np.int16)
     np.cumsum(np.bincount(node_loc, minlength=m.n_locations), out=start[1:])
 
+    ends = np.concatenate([m.route_a, m.route_b]).astype(np.int64)
+    node_routes = np.argsort(ends, kind="stable") % max(m.n_routes, 1)
+    node_route_start = np.zeros(m.n_nodes + 1, np.int16)
+    np.cumsum(np.bincount(ends, minlength=m.n_nodes), out=node_route_start[1:])
+
     return Board(
         rp=rp, card_counts=card_counts,
         route_a=m.route_a.astype(np.int16), route_b=m.route_b.astype(np.int16),
@@ -146,5 +154,6 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         ticket_points=m.ticket_points.astype(np.int16), ticket_deck=ticket_deck,
         deck_tickets=deck_tickets, deck_size=np.array([len(d) for d in decks], np.int16),
         pass_setup=(m.passengers if passengers_on else np.zeros_like(m.passengers)).astype(np.int16),
+        node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),
         n_nodes=m.n_nodes,
     )

@@ -19,15 +19,16 @@ from numba import njit
 
 from .actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, decode_claim, \
     encode_claim
-from .board import (RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FACEUP, RP_HAND, RP_LOCK_MAXP,
-                    RP_LOCO_RESET, RP_MAX_RESETS, RP_MAX_TURNS, RP_N_DECKS, RP_PASSENGERS, RP_SETUP_DEAL,
-                    RP_SETUP_KEEP, RP_SETUP_SHUFFLE, RP_STALL_ROUNDS, RP_TRAINS)
+from .board import (RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FIRST_SEAT, RP_HAND,
+                    RP_LOCK_MAXP, RP_LOCO_RESET, RP_MAX_RESETS, RP_MAX_TURNS, RP_N_DECKS, RP_PASSENGERS,
+                    RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE, RP_STALL_ROUNDS, RP_TRAINS)
 from .ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
-from .rng import rand_below, seed_into, shuffle_range
+from .rng import seed_into, shuffle_range
 from .scoring import final_scoring
 from .state import (END_CAPPED, END_NORMAL, END_RUNNING, END_STALLED, M_ACTIONS, M_COUNTDOWN, M_DECK_N, M_END,
-                    M_FIRST_CARD, M_LAST_ROUTE, M_NPLAYERS, M_PASSES, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER, M_TURN,
-                    PH_DRAW2, PH_KEEP, PH_MAIN, PH_OVER, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
+                    M_FIRST_CARD, M_LAST_ROUTE, M_NPLAYERS, M_PASSES, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER,
+                    M_RESETS, M_RESHUFFLES, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_OVER, PH_PASSENGER, PH_SETUP_KEEP,
+                    PH_SETUP_MIX)
 
 # RNG lanes of one game seed
 LANE_GAME = 0
@@ -51,6 +52,7 @@ def draw_top(s):
             return -1
         shuffle_range(s.rng, 0, s.deck, 0, n)
         s.meta[M_DECK_N] = n
+        s.meta[M_RESHUFFLES] += 1
     s.meta[M_DECK_N] -= 1
     return s.deck[s.meta[M_DECK_N]]
 
@@ -91,6 +93,7 @@ def refill_faceup(b, s):
         for i in range(s.faceup.shape[0]):
             s.faceup[i] = draw_top(s)
         resets += 1
+        s.meta[M_RESETS] += 1
 
 
 @njit(cache=True)
@@ -258,14 +261,21 @@ def reset_game(b, s, seed):
                 s.pass_loc[loc, bag[i]] += 1
                 i += 1
 
+    first = first_seat(b, s)
     if b.rp[RP_N_DECKS] == 1:
-        for p in range(n_players):
+        for i in range(n_players):
             n_deal, k, _ = mix_range(b, s, b.rp[RP_SETUP_DEAL])
-            deal_offer(b, s, p, n_deal, k)
+            deal_offer(b, s, (first + i) % n_players, n_deal, k)
         s.meta[M_PHASE] = PH_SETUP_KEEP
     else:
         s.meta[M_PHASE] = PH_SETUP_MIX
-    s.meta[M_PLAYER] = 0
+    s.meta[M_PLAYER] = first
+
+
+@njit(cache=True)
+def first_seat(b, s):
+    """The seat that starts setup and play (R2.5)."""
+    return b.rp[RP_FIRST_SEAT] % s.meta[M_NPLAYERS]
 
 
 # --- legality ------------------------------------------------------------------------------------
@@ -512,10 +522,8 @@ def apply_action(b, s, a):
         if phase == PH_SETUP_MIX:
             n, _, _ = mix_range(b, s, b.rp[RP_SETUP_DEAL])
             deal_offer(b, s, p, n, k)
-            if p + 1 < s.meta[M_NPLAYERS]:
-                s.meta[M_PLAYER] = p + 1
-            else:
-                s.meta[M_PLAYER] = 0
+            s.meta[M_PLAYER] = (p + 1) % s.meta[M_NPLAYERS]
+            if s.meta[M_PLAYER] == first_seat(b, s):
                 s.meta[M_PHASE] = PH_SETUP_KEEP
         else:
             n, _, _ = mix_range(b, s, b.rp[RP_DRAW_N])
@@ -528,15 +536,16 @@ def apply_action(b, s, a):
             end_turn(b, s, False)
         else:
             s.offer_keep[p] = mask
-            if p + 1 < s.meta[M_NPLAYERS]:
-                s.meta[M_PLAYER] = p + 1
-            else:  # every seat chose privately; now the returns happen, in seat order
-                for q in range(s.meta[M_NPLAYERS]):
+            n_players = s.meta[M_NPLAYERS]
+            s.meta[M_PLAYER] = (p + 1) % n_players
+            first = first_seat(b, s)
+            if s.meta[M_PLAYER] == first:  # every seat chose privately; now the returns, in seat order
+                for i in range(n_players):
+                    q = (first + i) % n_players
                     settle_offer(b, s, q, s.offer_keep[q], False)
                 if b.rp[RP_SETUP_SHUFFLE]:
                     for d in range(s.tk_len.shape[0]):
                         shuffle_pile(s, d)
-                s.meta[M_PLAYER] = 0
                 s.meta[M_PHASE] = PH_MAIN
     elif a < A_CLAIM:                                  # passenger colour (R4.6)
         c = a - A_PASSENGER

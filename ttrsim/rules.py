@@ -46,6 +46,8 @@ PARAMS: tuple[Param, ...] = (
     Param("locomotives", 14, "R1.1", "locomotive cards", lo=0, hi=100),
     Param("hand_size", 4, "R2.1", "train cards dealt to each player", lo=0, hi=20),
     Param("face_up", 5, "R2.1", "face-up train cards", lo=1, hi=8),
+    Param("first_seat", 0, "R2.5", "the seat that starts (seat order is clockwise from it)", choice=True,
+          lo=0, hi=4),
     Param("setup_deal", 3, "R2.2", "tickets dealt to each player at setup", lo=1, hi=8),
     Param("setup_keep", 2, "R2.2", "tickets a player keeps at least at setup", lo=1, hi=8),
     Param("setup_return", "bottom", "R2.2", "returned setup tickets: 'bottom' of their deck, or 'shuffle' back in"),
@@ -106,6 +108,7 @@ class RuleSet:
     locomotives: int
     hand_size: int
     face_up: int
+    first_seat: int
     setup_deal: int
     setup_keep: int
     setup_return: str

@@ -33,7 +33,9 @@ from .record import define_record
  M_FIRST_CARD,  # in PH_DRAW2: the card kind taken by the first draw
  M_LAST_ROUTE,  # last route claimed (for narration and logs), -1 none
  M_ACTIONS,     # actions applied so far
- N_META) = range(14)
+ M_RESETS,      # face-up rows reset so far (R3.4)
+ M_RESHUFFLES,  # discard piles shuffled into a new deck so far (R3.5)
+ N_META) = range(16)
 
 # phases: who must decide what
 (PH_SETUP_MIX,   # announce the short/long mix of the setup tickets (R2.3), seat by seat

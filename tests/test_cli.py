@@ -1,0 +1,399 @@
+"""The ``ttrsim`` command line (click's CliRunner) and the narrator.
+
+``ttrsim play`` must narrate exactly the game ``ttrsim.playout.play_game``
+plays for the seed; the other commands are thin shells over the library whose
+errors become one-line messages with exit code 1.
+"""
+import importlib
+import json
+import re
+import shutil
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from ttrsim.actions import A_BLIND, A_TICKETS, encode_claim
+from ttrsim.board import build_board
+from ttrsim.cli import main
+from ttrsim.ids import BLUE, LOCO
+from ttrsim.maps import MAPS_DIR
+from ttrsim.narrate import narrate_action, narrate_turn, play_narrated, Step
+from ttrsim.playout import legal_buffer, play_game
+from ttrsim.rules import get_rules, preset_names
+from ttrsim.state import F_TOTAL, allocate_state, copy_state
+
+from conftest import put_hand, route_id, setup_game
+
+
+@pytest.fixture(scope="module")
+def runner():
+    return CliRunner()
+
+
+def run(runner, *args):
+    return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def compiled_totals(rules, n_players, seed, names=("random",)):
+    """Final totals of ``play_game`` for ``seed``, strategy ``names`` (one for
+    every seat or one per seat) with their default parameters."""
+    import strategies
+    names = list(names) * n_players if len(names) == 1 else list(names)
+    b = build_board(get_rules(rules))
+    s = allocate_state(b, n_players)
+    ids = np.array([strategies.STRATEGY_IDS[n] for n in names], np.int64)
+    row = getattr(strategies, "param_row", None)
+    params = np.array([row(n) for n in names]) if row else np.zeros((n_players, 1))
+    play_game(b, s, seed, ids, params, legal_buffer(b))
+    return s.final[:n_players, F_TOTAL].tolist()
+
+
+def table_totals(output):
+    """Totals column of the score table: the last number on each seat row."""
+    totals = {}
+    for line in output.splitlines():
+        m = re.match(r"^\s*(\d)\s+-?\d+\s", line)
+        if m and "seat" not in line:
+            cells = line.split()
+            totals[int(m.group(1))] = int(cells[-2] if cells[-1] == "winner" else cells[-1])
+    return [totals[p] for p in sorted(totals)]
+
+
+# --------------------------------------------------------------------------- play
+
+@pytest.fixture(scope="module")
+def germany7(runner):
+    res = run(runner, "play", "--rules", "germany", "--players", 4, "--seed", 7)
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def test_play_is_deterministic_for_a_seed(runner, germany7):
+    again = run(runner, "play", "--rules", "germany", "--players", 4, "--seed", 7)
+    assert again.output == germany7
+    other = run(runner, "play", "--rules", "germany", "--players", 4, "--seed", 8)
+    assert other.exit_code == 0
+    assert other.output != germany7
+
+
+def unwrap(text):
+    """Lines with the wrapped continuations (indented, not a '*' note) joined back."""
+    out = []
+    for line in text.splitlines():
+        if out and line.startswith("    ") and not line.startswith("    * "):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
+def test_play_shows_setup_turns_table_and_end_reason(germany7):
+    lines = unwrap(germany7)
+    assert lines[0].startswith("Ticket to Ride: germany")
+    assert lines[1].startswith("Face-up row: ")
+    assert any(line.startswith("Passengers (60): ") for line in lines)
+    setup = [line for line in lines if line.startswith("Setup seat ")]
+    assert len(setup) == 4 and all("announced" in line and "kept" in line for line in setup)  # R2.3
+    turns = [line for line in lines if re.match(r"^T\d+ seat [0-3]: ", line)]
+    assert turns[0].startswith("T1 seat 0: ")
+    # one line per turn, numbered 1..N without gaps
+    assert [int(line.split()[0][1:]) for line in turns] == list(range(1, len(turns) + 1))
+    assert any("claimed" in line and "passenger" in line for line in turns)   # R4.6 pick-ups are told
+    assert any("drew tickets (" in line and "short" in line and "long" in line for line in turns)
+    assert any("last round: seat" in line for line in lines)                   # R6.1
+    assert any(line.startswith("Game over after ") for line in lines)
+    assert "globe-" in germany7 and "passengers" in germany7 and "total" in germany7
+    assert lines[-1].startswith("end: normal after ")
+    assert re.search(r"winners?: seat \d", lines[-1])
+    assert "winner" in germany7
+
+
+@pytest.mark.parametrize("rules,n_players,seed", [("germany", 4, 7)] + [
+    (r, n, seed) for r, n, seed in zip(preset_names(), (2, 3, 5, 4, 2), (1, 2, 3, 4, 5))])
+def test_play_final_totals_equal_play_game(runner, rules, n_players, seed):
+    """The narrated game is the compiled game loop's game for that seed."""
+    res = run(runner, "play", "--rules", rules, "--players", n_players, "--seed", seed)
+    assert res.exit_code == 0, res.output
+    want = compiled_totals(rules, n_players, seed)
+    assert table_totals(res.output) == want
+    lines = []
+    g = play_narrated(rules, n_players, seed, out=lines.append)
+    assert [row["total"] for row in g.result()["seats"]] == want
+    assert "\n".join(lines) + "\n" == res.output
+
+
+def test_play_with_every_strategy_equals_play_game(runner):
+    """Every registered strategy, one per seat, replayed through the Game API."""
+    import strategies
+    names = list(strategies.STRATEGY_NAMES)
+    for i in range(0, len(names), 4):
+        seats = names[i:i + 4]
+        if len(seats) == 1:
+            seats = seats + ["random"]
+        res = run(runner, "play", "--rules", "germany", "--players", len(seats), "--seed", 11 + i,
+                  "--strategy", ",".join(seats), "-q")
+        assert res.exit_code == 0, res.output
+        assert table_totals(res.output) == compiled_totals("germany", len(seats), 11 + i, seats)
+
+
+def test_play_quiet_prints_only_the_final_table(runner, germany7):
+    res = run(runner, "play", "--rules", "germany", "--players", 4, "--seed", 7, "--quiet")
+    assert res.exit_code == 0
+    assert "T1 seat" not in res.output and "Setup" not in res.output
+    assert res.output.splitlines()[1].lstrip().startswith("seat")
+    assert germany7.endswith(res.output)
+    assert table_totals(res.output) == compiled_totals("germany", 4, 7)
+
+
+def test_play_per_seat_strategies_and_overrides(runner):
+    res = run(runner, "play", "--players", 3, "--seed", 2, "--strategy", "random,random,random",
+              "--set", "globetrotter_points=15", "-q")
+    assert res.exit_code == 0, res.output
+    assert "+15" in res.output or "+0" in res.output
+    bad = run(runner, "play", "--strategy", "greedy")
+    assert bad.exit_code == 1
+    assert "unknown strategy 'greedy'" in bad.output
+    bad = run(runner, "play", "--set", "trainz=40")
+    assert bad.exit_code == 1
+    assert bad.output.strip() == "Error: rule parameter 'trainz' is unknown; did you mean 'trains'?"
+
+
+def test_unknown_preset_is_a_one_line_error_with_a_suggestion(runner):
+    for args in (["play", "--rules", "germny"], ["rules", "germny"], ["fuzz", "--rules", "germny"],
+                 ["bench", "--rules", "usa,germny"]):
+        res = run(runner, *args)
+        assert res.exit_code == 1, args
+        assert res.output.strip().splitlines() == ["Error: unknown rule set 'germny'; did you mean 'germany'?"]
+
+
+@pytest.mark.parametrize("args", [["play", "--players", 6], ["play", "--players", 1],
+                                  ["fuzz", "--players", "2,7"], ["bench", "--players", "0"]])
+def test_bad_player_count(runner, args):
+    """R1.2: 2 to 5 players."""
+    res = run(runner, *args)
+    assert res.exit_code == 1
+    assert len(res.output.strip().splitlines()) == 1
+    assert "players must be 2 to 5 (R1.2)" in res.output
+
+
+def test_players_not_a_number(runner):
+    res = run(runner, "fuzz", "--players", "2,x")
+    assert res.exit_code == 1 and "'x' is not a number" in res.output
+
+
+# --------------------------------------------------------------------------- narration of single actions
+
+def test_narrate_claim_with_passengers():
+    """R4.2, R4.4, R4.6: payment, points, trains left and the passengers taken."""
+    g = setup_game("germany", 2, seed=3)
+    p = g.player
+    r = route_id(g, "Berlin", "Leipzig")
+    length = int(g.board.route_len[r])
+    colour = int(g.board.route_colour[r])
+    pay = BLUE if colour == 8 else colour
+    put_hand(g, p, {pay: length - 1, LOCO: 1})
+    steps = []
+    a = encode_claim(r, pay, 1)
+    before = copy_state(g.state)
+    g.apply(a)
+    steps.append(Step(before, a, copy_state(g.state)))
+    while g.phase == "passenger":
+        before = copy_state(g.state)
+        a = g.legal_actions()[0]
+        g.apply(a)
+        steps.append(Step(before, a, copy_state(g.state)))
+    line = narrate_turn(g, steps)[0]
+    assert line.startswith(f"T1 seat {p}: claimed {g.map.route_label(r)} with ")
+    assert f"{length - 1} " in line and "+ 1 locomotive," in line
+    assert f"{int(g.board.route_points[r])} points" in line
+    assert f"{45 - length} trains left" in line
+    taken = int(steps[0].before.pass_loc.sum() - g.state.pass_loc.sum())
+    assert line.count("(Berlin)") + line.count("(Leipzig)") == taken
+
+
+def test_narrate_card_draws_and_ticket_draw():
+    """R3.1 and R5.1 phrases."""
+    g = setup_game("usa", 2, seed=5)
+    before = copy_state(g.state)
+    g.apply(A_BLIND)
+    after = copy_state(g.state)
+    text = narrate_action(g, before, after, A_BLIND)
+    gained = int(np.flatnonzero(after.hand[0] - before.hand[0])[0])
+    from ttrsim.ids import CARD_NAMES
+    assert text == f"blind {CARD_NAMES[gained]}"
+    slot = 0
+    card = CARD_NAMES[g.state.faceup[slot]]
+    before = copy_state(g.state)
+    g.apply(slot)
+    assert narrate_action(g, before, copy_state(g.state), slot) == f"{card} (face-up)"
+    # seat 1 draws tickets and keeps the first
+    steps = []
+    for a in (A_TICKETS + 3, None):
+        a = a if a is not None else g.legal_actions()[0]
+        before = copy_state(g.state)
+        g.apply(a)
+        steps.append(Step(before, a, copy_state(g.state)))
+    line = narrate_turn(g, steps)[0]
+    assert line.startswith("T2 seat 1: drew tickets (3), kept ")
+    assert "returned" in line
+
+
+# --------------------------------------------------------------------------- rules and maps
+
+def test_rules_lists_presets_and_parameters(runner):
+    res = run(runner, "rules")
+    assert res.exit_code == 0
+    for name in preset_names():
+        assert f"  {name} " in res.output
+    assert "[choice]" in res.output and "max_loco_resets" in res.output and "R3.4" in res.output
+
+
+def test_rules_preset_full_list(runner):
+    res = run(runner, "rules", "germany")
+    assert res.exit_code == 0
+    rows = {line.split()[0]: line for line in res.output.splitlines()[3:] if line.startswith("  ")
+            and not line.startswith("  (")}
+    assert set(rows) == set(get_rules("germany").params())
+    assert "20 *" in rows["passenger_first"] and "R6.7" in rows["passenger_first"]
+    assert "[choice]" in rows["max_turns"]
+
+
+def test_rules_json(runner):
+    data = json.loads(run(runner, "rules", "--json").output)
+    assert [p["name"] for p in data["presets"]] == preset_names()
+    assert {p["name"] for p in data["parameters"]} >= {"trains", "globetrotter_points"}
+    assert all({"rule", "description", "choice", "default"} <= set(p) for p in data["parameters"])
+    one = json.loads(run(runner, "rules", "usa-mega", "--json").output)
+    values = {p["name"]: p["value"] for p in one["parameters"]}
+    assert values["setup_deal"] == 5 and values["globetrotter_points"] == 10
+    assert values == json.loads(json.dumps(get_rules("usa-mega").params()))
+
+
+def test_maps_text_and_json(runner):
+    """R1.3 counts as the command reports them."""
+    res = run(runner, "maps")
+    assert res.exit_code == 0
+    assert re.search(r"germany\s+35\s+5\s+110\s+313\s+21\s+2\s", res.output)
+    assert re.search(r"usa\s+36\s+0\s+100\s+309\s+22\s+0\s", res.output)
+    data = {m["name"]: m for m in json.loads(run(runner, "maps", "--json").output)}
+    assert data["germany"]["passengers"] == 60
+    assert data["germany"]["tickets_by_tag"] == {"long": 34, "short": 55}
+    assert data["usa"]["tickets_by_tag"]["base"] == 30
+    assert data["usa"]["double"] == 22 and data["usa"]["spaces"] == 309
+
+
+# --------------------------------------------------------------------------- validate-map
+
+def test_validate_good_map(runner, tmp_path):
+    path = tmp_path / "my_usa.yaml"
+    shutil.copy(MAPS_DIR / "usa.yaml", path)
+    res = run(runner, "validate-map", path)
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith(f"{path}: ok (100 routes, 99 tickets")
+
+
+def test_validate_bad_map(runner, tmp_path):
+    text = (MAPS_DIR / "usa.yaml").read_text(encoding="utf-8")
+    first_route = re.search(r"^\s*- \[([^,\]]+),", text[text.index("routes:"):], re.M).group(1)
+    start = text.index("routes:")
+    bad = text[:start] + text[start:].replace(f"[{first_route},", "[Atlantis,", 1)
+    path = tmp_path / "broken.yaml"
+    path.write_text(bad, encoding="utf-8")
+    res = run(runner, "validate-map", path)
+    assert res.exit_code == 1
+    problem = [line for line in res.output.splitlines() if line.startswith("broken.yaml: routes[0]")]
+    assert len(problem) == 1 and "Atlantis" in problem[0]
+    assert res.output.splitlines()[-1] == f"Error: {path}: invalid map (1 problem)"
+
+
+def test_validate_missing_and_malformed_map(runner, tmp_path):
+    res = run(runner, "validate-map", tmp_path / "nope.yaml")
+    assert res.exit_code == 1 and "nope.yaml: (file): not found" in res.output
+    path = tmp_path / "odd.txt"            # any extension: the argument is always a path
+    path.write_text("name: [unclosed\n", encoding="utf-8")
+    res = run(runner, "validate-map", path)
+    assert res.exit_code == 1 and "odd.txt: line" in res.output and "malformed YAML" in res.output
+
+
+# --------------------------------------------------------------------------- fuzz and bench (faked)
+
+def optional_module(name):
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        pytest.skip(f"{name} is not available yet ({e}); its CLI test needs it")
+
+
+def test_fuzz_table_json_and_exit_code(runner, monkeypatch):
+    fuzz = optional_module("ttrsim.fuzz")
+    calls = []
+
+    def fake(rules, players, games, seed=0, progress=True, **kw):
+        calls.append((rules, players, games, seed, progress))
+        return [{"rules": r, "players": p, "games": games, "violations": 2 if (r, p) == ("usa", 3) else 0,
+                 "examples": ["cards not 110: seed 17", "score: seed 18"] if (r, p) == ("usa", 3) else []}
+                for r in rules for p in players]
+
+    monkeypatch.setattr(fuzz, "run_fuzz", fake)
+    res = run(runner, "fuzz", "--rules", "usa,germany", "--players", "2,3", "--games", 10, "--seed", 5)
+    assert calls[0][:4] == (["usa", "germany"], [2, 3], 10, 5)
+    assert res.exit_code == 1
+    assert "cards not 110: seed 17" in res.output and "score: seed 18" in res.output
+    assert res.output.splitlines()[-1] == "fuzz: 40 games, 2 violations"
+    ok = run(runner, "fuzz", "--rules", "germany", "--players", 4, "--games", 3)
+    assert ok.exit_code == 0 and ok.output.splitlines()[-1] == "fuzz: 3 games, 0 violations"
+    res = run(runner, "fuzz", "--rules", "all", "--players", 2, "--games", 3, "--json")
+    data = json.loads(res.output)
+    assert [d["rules"] for d in data] == preset_names()
+    assert all({"rules", "players", "games", "violations"} <= set(d) for d in data)
+    assert calls[-1][4] is False          # no progress bar in JSON mode
+
+
+def test_bench_table_and_json(runner, monkeypatch):
+    bench = optional_module("ttrsim.bench")
+
+    def fake(rules, players, seconds=2.0, **kw):
+        return [{"rules": r, "players": p, "strategy": "random", "games_per_s": 1234.5, "games": 10}
+                for r in rules for p in players]
+
+    monkeypatch.setattr(bench, "run_bench", fake)
+    res = run(runner, "bench", "--rules", "usa", "--players", "2,4", "--seconds", 0.1)
+    assert res.exit_code == 0
+    assert re.search(r"usa\s+2\s+random\s+1,234", res.output)
+    data = json.loads(run(runner, "bench", "--rules", "germany", "--players", 4, "--json").output)
+    assert data == [{"rules": "germany", "players": 4, "strategy": "random", "games_per_s": 1234.5}]
+
+
+# --------------------------------------------------------------------------- the group
+
+def test_version_and_help(runner):
+    res = run(runner, "--version")
+    assert res.exit_code == 0 and res.output.startswith("ttrsim, version ")
+    for cmd in ("play", "rules", "maps", "validate-map", "fuzz", "bench"):
+        res = run(runner, cmd, "--help")
+        assert res.exit_code == 0 and "Examples:" in res.output, cmd
+    assert "Examples:" in run(runner, "--help").output
+
+
+def test_narrated_resets_and_reshuffles_follow_the_engine(monkeypatch):
+    """R3.4, R3.5: the narrator reports a face-up reset / a reshuffle exactly
+    for the steps where the engine's counters (M_RESETS, M_RESHUFFLES) grew."""
+    from ttrsim import narrate
+    from ttrsim.state import M_RESETS, M_RESHUFFLES
+
+    seen = {"resets": 0, "reshuffles": 0}
+    original = narrate.Narrator.step
+
+    def counting_step(self, before, action, after):
+        seen["resets"] += int(after.meta[M_RESETS] > before.meta[M_RESETS])
+        seen["reshuffles"] += int(after.meta[M_RESHUFFLES] > before.meta[M_RESHUFFLES])
+        return original(self, before, action, after)
+
+    monkeypatch.setattr(narrate.Narrator, "step", counting_step)
+    lines = []
+    for rules, n, seed in (("germany", 4, 7), ("usa", 2, 1), ("usa-mega", 5, 2)):
+        play_narrated(rules, n, seed, out=lines.append)
+    assert seen["resets"] > 0 and seen["reshuffles"] > 0
+    assert sum("the row was reset" in line for line in lines) == seen["resets"]
+    assert sum("shuffled into a new deck" in line for line in lines) == seen["reshuffles"]

@@ -1,0 +1,434 @@
+"""The ``ttrsim`` command line: a thin shell over the library.
+
+Every command's work is done by library functions; this module parses
+options, prints tables or JSON, and turns library errors (``RulesError``,
+``MapError``, ``ValueError``) into one-line ``Error: ...`` messages with exit
+code 1.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import click
+
+from .rules import PARAMS, PRESETS, RulesError, describe_presets, get_rules, preset_names
+
+PLAYERS_RANGE = (2, 5)
+
+
+# --------------------------------------------------------------------------- helpers
+
+def one_line(err: Exception) -> str:
+    """A library error as one line (a MapError lists several problems: the
+    first, and how many more)."""
+    problems = getattr(err, "problems", None)
+    if problems:
+        more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" \
+            if len(problems) > 1 else ""
+        return problems[0] + more
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def library_errors(fn):
+    """Run a command, turning library errors into ``click.ClickException``."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except click.ClickException:
+            raise
+        except (RulesError, ValueError) as e:   # MapError is a ValueError
+            raise click.ClickException(one_line(e)) from None
+    return wrapper
+
+
+def parse_rules_list(text: str) -> list[str]:
+    """``all`` or ``PRESET[,PRESET...]``, each checked (unknown names raise RulesError)."""
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise RulesError("--rules needs 'all' or preset names separated by commas")
+    if names == ["all"]:
+        return preset_names()
+    for n in names:
+        get_rules(n)
+    return names
+
+
+def parse_players_list(text: str) -> list[int]:
+    """``2,3,4`` -> [2, 3, 4], each in 2..5 (R1.2)."""
+    out = []
+    for t in (t.strip() for t in text.split(",")):
+        if not t:
+            continue
+        try:
+            n = int(t)
+        except ValueError:
+            raise RulesError(f"--players: '{t}' is not a number; expected player counts like 2,3,4") from None
+        check_players(n)
+        out.append(n)
+    if not out:
+        raise RulesError("--players needs at least one player count, e.g. 2,4")
+    return out
+
+
+def check_players(n: int) -> int:
+    lo, hi = PLAYERS_RANGE
+    if not lo <= n <= hi:
+        raise RulesError(f"players must be {lo} to {hi} (R1.2), got {n}")
+    return n
+
+
+def parse_overrides(items) -> dict:
+    """``KEY=VALUE`` pairs; values are read as YAML (``15``, ``true``, ``[a, b]``)."""
+    import yaml
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"--set '{item}': expected PARAMETER=VALUE, e.g. globetrotter_points=15")
+        try:
+            out[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise RulesError(f"--set '{item}': the value is not valid YAML") from None
+    return out
+
+
+def value_text(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return ",".join(str(x) for x in v) if v else "[]"
+    if isinstance(v, dict):
+        return " ".join(f"{k}:{x}" for k, x in v.items())
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def table(headers: list[str], rows: list[list], right: set[int] = frozenset()) -> list[str]:
+    """A plain text table; columns in ``right`` are right-aligned."""
+    cells = [[str(c) for c in row] for row in rows]
+    widths = [max([len(headers[i])] + [len(r[i]) for r in cells]) for i in range(len(headers))]
+
+    def fmt(row):
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+    return [fmt(headers), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells]
+
+
+def echo_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError, version as pkg_version
+    try:
+        return pkg_version("ttrsim")
+    except PackageNotFoundError:   # running from a source tree
+        return "unknown"
+
+
+# --------------------------------------------------------------------------- the group
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(version(), "--version", prog_name="ttrsim")
+def main():
+    """ttrsim: a fast, headless Monte Carlo simulator for Ticket to Ride
+    (USA, USA 1910, Mega, Big Cities, Germany with passengers).
+
+    \b
+    Examples:
+      ttrsim play --rules germany --players 4 --seed 7
+      ttrsim rules germany
+      ttrsim maps
+      ttrsim fuzz --rules all --players 2,3,4,5 --games 1000
+      ttrsim bench --rules usa,germany --players 2,4
+    """
+
+
+# --------------------------------------------------------------------------- play
+
+@main.command()
+@click.option("--rules", "rules_name", default="usa", show_default=True, metavar="PRESET",
+              help="Rule set preset (see `ttrsim rules`).")
+@click.option("--players", default=2, show_default=True, type=int, help="Number of players, 2 to 5.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Game seed; the same seed replays the same game.")
+@click.option("--strategy", default="random", show_default=True, metavar="NAME[,NAME...]",
+              help="Compiled strategy for every seat, or one per seat separated by commas.")
+@click.option("--set", "sets", multiple=True, metavar="PARAM=VALUE",
+              help="Override a rule parameter (repeatable), e.g. --set globetrotter_points=15.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final score table and the end reason.")
+@library_errors
+def play(rules_name, players, seed, strategy, sets, quiet):
+    """Play one game with compiled strategies and narrate it turn by turn.
+
+    The game is exactly the one the compiled game loop (ttrsim.playout.play_game)
+    plays for the seed: each decision is the strategy's choice, replayed
+    through the Python Game API. The narrator is omniscient: it shows every
+    hand and ticket. Output: the setup (face-up row, passengers, each seat's
+    hand and tickets dealt and kept, Germany's announced short/long mix), one
+    line per turn with notes for face-up resets, reshuffles and the last
+    round, then each seat's tickets and the score table.
+
+    \b
+    Examples:
+      ttrsim play --rules germany --players 4 --seed 7
+      ttrsim play --rules usa-1910 --players 3 --seed 12 --quiet
+      ttrsim play --rules usa --set globetrotter_points=15 --seed 1
+    """
+    from .narrate import play_narrated
+
+    check_players(players)
+    strategies = [s.strip() for s in strategy.split(",") if s.strip()]
+    play_narrated(rules_name, players, seed, strategies or ["random"], parse_overrides(sets),
+                  out=click.echo, quiet=quiet)
+
+
+# --------------------------------------------------------------------------- rules
+
+def param_rows(values: dict, defaults: dict | None = None) -> list[list[str]]:
+    rows = []
+    for p in PARAMS:
+        v = values[p.name]
+        changed = defaults is not None and v != defaults[p.name]
+        rows.append([p.name, value_text(v) + (" *" if changed else ""), p.rule,
+                     "[choice]" if p.choice else "", p.doc])
+    return rows
+
+
+@main.command("rules")
+@click.argument("preset", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@library_errors
+def rules_cmd(preset, as_json):
+    """List the rule set presets and their parameters (R7).
+
+    Without PRESET: each preset with the parameters it changes, then every
+    parameter with its default, rule id and description. With PRESET: that
+    preset's full parameter list (values differing from the default are marked
+    *). [choice] marks a rule RULES.md chose where the texts do not settle it.
+
+    \b
+    Examples:
+      ttrsim rules
+      ttrsim rules germany
+      ttrsim rules usa-mega --json
+    """
+    defaults = {p.name: p.default for p in PARAMS}
+    defaults = {k: (list(v) if isinstance(v, tuple) else v) for k, v in defaults.items()}
+    meta = [{"name": p.name, "default": defaults[p.name], "rule": p.rule, "description": p.doc,
+             "choice": p.choice, "min": p.lo, "max": p.hi} for p in PARAMS]
+    if preset is None:
+        presets = describe_presets()
+        if as_json:
+            echo_json({"presets": presets, "parameters": meta})
+            return
+        click.echo("Presets (parameters that differ from the defaults):")
+        for d in presets:
+            changed = [f"{k}={value_text(d[k])}" for k in defaults if d[k] != defaults[k]]
+            click.echo(f"  {d['name']:<14} {d['doc']}")
+            if changed:
+                click.echo(textwrap.fill(", ".join(changed), 100, initial_indent=" " * 17,
+                                         subsequent_indent=" " * 17, break_on_hyphens=False))
+        click.echo("")
+        click.echo("Parameters (defaults):")
+        for line in table(["parameter", "default", "rule", "", "description"], param_rows(defaults)):
+            click.echo("  " + line)
+        click.echo("")
+        click.echo("Show one preset in full: ttrsim rules PRESET")
+        return
+    rules = get_rules(preset)
+    values = rules.params()
+    if as_json:
+        echo_json({"name": preset, "doc": PRESETS[preset]["doc"],
+                   "parameters": [{**m, "value": values[m["name"]]} for m in meta]})
+        return
+    click.echo(f"{preset}: {PRESETS[preset]['doc']}")
+    for line in table(["parameter", "value", "rule", "", "description"], param_rows(values, defaults)):
+        click.echo("  " + line)
+    click.echo("  (* differs from the default)")
+
+
+# --------------------------------------------------------------------------- maps
+
+def map_summary(m) -> dict:
+    """Counts of one loaded map (R1.3)."""
+    import numpy as np
+    from collections import Counter
+
+    sizes = Counter(np.bincount(m.route_group).tolist()) if m.n_routes else Counter()
+    return {
+        "name": m.name,
+        "path": m.path,
+        "cities": int((~m.location_is_country).sum()),
+        "countries": int(m.location_is_country.sum()),
+        "border_points": m.n_nodes - int((~m.location_is_country).sum()),
+        "routes": m.n_routes,
+        "spaces": int(m.route_len.sum()),
+        "double": int(sizes.get(2, 0)),
+        "triple": int(sizes.get(3, 0)),
+        "route_lengths": f"{int(m.route_len.min())}-{int(m.route_len.max())}" if m.n_routes else "-",
+        "tickets": m.n_tickets,
+        "tickets_by_tag": {tag: len(m.deck(tag)) for tag in m.tags()},
+        "passengers": int(m.passengers.sum()),
+    }
+
+
+@main.command("maps")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@library_errors
+def maps_cmd(as_json):
+    """List the packaged maps with their counts: cities, countries, routes,
+    spaces (trains to fill every route), double and triple route groups,
+    tickets per deck tag and passengers.
+
+    \b
+    Examples:
+      ttrsim maps
+      ttrsim maps --json
+    """
+    from .maps import available_maps, load_map
+
+    rows = [map_summary(load_map(name)) for name in available_maps()]
+    if as_json:
+        echo_json(rows)
+        return
+    headers = ["map", "cities", "countries", "routes", "spaces", "double", "triple", "lengths", "tickets",
+               "passengers"]
+    body = [[r["name"], r["cities"], r["countries"], r["routes"], r["spaces"], r["double"], r["triple"],
+             r["route_lengths"], r["tickets"], r["passengers"]] for r in rows]
+    for line in table(headers, body, right=set(range(1, len(headers)))):
+        click.echo(line)
+    click.echo("")
+    click.echo("Tickets per deck tag (a ticket may carry several tags):")
+    for r in rows:
+        click.echo(f"  {r['name']}: " + ", ".join(f"{t} {n}" for t, n in r["tickets_by_tag"].items()))
+
+
+# --------------------------------------------------------------------------- validate-map
+
+@main.command("validate-map")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def validate_map(file):
+    """Load and validate a custom map file (YAML, the format of the packaged
+    usa.yaml and germany.yaml; see ttrsim.maps).
+
+    Prints "FILE: ok (...)" with its counts, or every problem found, one line
+    each ("<file>: <entry>: <what is wrong; what was expected>"), and exits
+    with code 1.
+
+    \b
+    Examples:
+      ttrsim validate-map my_map.yaml
+      ttrsim validate-map maps/europe.yml
+    """
+    from .maps import MapError, load_map
+
+    try:
+        m = load_map(file)
+    except MapError as e:
+        for line in e.problems:
+            click.echo(line, err=True)
+        n = len(e.problems)
+        raise click.ClickException(f"{file}: invalid map ({n} problem{'s' if n != 1 else ''})") from None
+    s = map_summary(m)
+    tags = ", ".join(f"{t} {n}" for t, n in s["tickets_by_tag"].items())
+    extra = f", {s['countries']} countries" if s["countries"] else ""
+    extra += f", {s['passengers']} passengers" if s["passengers"] else ""
+    click.echo(f"{file}: ok ({s['routes']} routes, {s['tickets']} tickets [{tags}], {s['cities']} cities{extra}, "
+               f"{s['spaces']} spaces, {s['double']} double / {s['triple']} triple)")
+
+
+# --------------------------------------------------------------------------- fuzz
+
+@main.command()
+@click.option("--rules", "rules_text", default="all", show_default=True, metavar="all|PRESET[,PRESET]",
+              help="Rule sets to fuzz.")
+@click.option("--players", "players_text", default="2,3,4,5", show_default=True, metavar="N[,N]",
+              help="Player counts to fuzz.")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="Games per rule set and player count.")
+@click.option("--seed", default=0, show_default=True, type=int, help="First seed (games use seed, seed+1, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar on stderr (default: when stderr is a terminal and not --json).")
+@library_errors
+def fuzz(rules_text, players_text, games, seed, as_json, progress):
+    """Play random games and check the rule invariants after every action.
+
+    Prints, per rule set and player count, the games played, the violations
+    and the first examples (each names a seed: replay it with `ttrsim play`),
+    then "fuzz: G games, V violations". Exits with code 1 if any invariant was
+    violated.
+
+    \b
+    Examples:
+      ttrsim fuzz --rules all --players 2,3,4,5 --games 10000
+      ttrsim fuzz --rules germany --players 4 --games 500 --seed 100
+      ttrsim fuzz --rules usa,usa-mega --games 200 --json
+    """
+    rules = parse_rules_list(rules_text)
+    players = parse_players_list(players_text)
+    from .fuzz import run_fuzz
+
+    if progress is None:
+        progress = not as_json and sys.stderr.isatty()
+    rows = run_fuzz(rules, players, games, seed=seed, progress=progress)
+    total_games = sum(int(r["games"]) for r in rows)
+    total_viol = sum(int(r["violations"]) for r in rows)
+    if as_json:
+        echo_json(rows)
+    else:
+        body = [[r["rules"], r["players"], r["games"], r["violations"],
+                 (r.get("examples") or ["-"])[0]] for r in rows]
+        for line in table(["rules", "players", "games", "violations", "first example"], body, right={1, 2, 3}):
+            click.echo(line)
+        for r in rows:
+            examples = r.get("examples") or []
+            for ex in examples[1:5]:
+                click.echo(f"  {r['rules']} {r['players']}p: {ex}")
+        click.echo(f"fuzz: {total_games} games, {total_viol} violations")
+    if total_viol:
+        sys.exit(1)
+
+
+# --------------------------------------------------------------------------- bench
+
+@main.command()
+@click.option("--rules", "rules_text", default="all", show_default=True, metavar="all|PRESET[,PRESET]",
+              help="Rule sets to time.")
+@click.option("--players", "players_text", default="2,4", show_default=True, metavar="N[,N]",
+              help="Player counts to time.")
+@click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+              help="Seconds of play per rule set and player count.")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@library_errors
+def bench(rules_text, players_text, seconds, as_json):
+    """Time complete games (setup, play, final scoring) with compiled
+    strategies on one core: games per second per rule set and player count.
+
+    \b
+    Examples:
+      ttrsim bench
+      ttrsim bench --rules usa,germany --players 2,4 --seconds 5
+      ttrsim bench --rules germany --json
+    """
+    rules = parse_rules_list(rules_text)
+    players = parse_players_list(players_text)
+    from .bench import run_bench
+
+    rows = run_bench(rules, players, seconds=seconds)
+    if as_json:
+        echo_json([{k: r[k] for k in ("rules", "players", "strategy", "games_per_s")} for r in rows])
+        return
+    body = [[r["rules"], r["players"], r["strategy"], f"{float(r['games_per_s']):,.0f}"] for r in rows]
+    for line in table(["rules", "players", "strategy", "games/s (1 core)"], body, right={1, 3}):
+        click.echo(line)
+
+
+if __name__ == "__main__":   # pragma: no cover
+    main()

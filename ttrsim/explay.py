@@ -1,0 +1,60 @@
+"""Compiled chunk loop of the experiment runner.
+
+:func:`play_chunk` is :func:`ttrsim.turnlog.play_logged_many` with a seating
+per game (each game its own strategy ids and parameter rows) and a few more
+end-of-game outputs the ``players`` table needs that the final table ``F_*``
+does not hold: trains and cards left and passengers per colour (``X_*``
+columns of ``extra``). Like ``play_logged_many`` it stops when the log has no
+room for another game and returns the number of games played; the caller
+flushes the log and calls again from there.
+"""
+import numpy as np
+from numba import njit
+
+from .board import RP_MAX_TURNS
+from .ids import LOCO, N_PASSENGER_COLOURS
+from .state import M_END, M_NPLAYERS, M_TURN, N_FINAL
+from .turnlog import G_END, G_TURNS, play_logged
+
+# --- columns of the per-seat extra table -------------------------------------------
+X_TRAINS = 0                      # trains left
+X_CARDS = 1                       # train cards in hand at the end
+X_PASS0 = 2                       # passengers collected, colour c at X_PASS0 + c (ttrsim.ids.PASSENGER_NAMES)
+N_EXTRA = X_PASS0 + N_PASSENGER_COLOURS
+
+
+@njit(cache=True)
+def play_chunk(b, s, start, seeds, seating, strategy_ids, params, legal, log, results, extra, game_meta,
+               with_turns):
+    """Play games ``start, start+1, ...`` of ``seeds`` while the log has room;
+    game i uses seating ``seating[i]``: ``strategy_ids[seating[i]]`` (one id per
+    seat) and ``params[seating[i]]`` (a float64 row per seat). The log's game
+    column holds the index i. Returns the index after the last game played."""
+    hand_before = np.zeros(LOCO + 1, np.int64)
+    pass_before = np.zeros(N_PASSENGER_COLOURS, np.int64)
+    n_players = s.meta[M_NPLAYERS]
+    max_turns = b.rp[RP_MAX_TURNS]
+    offer_room = 8 * (max_turns + n_players)   # at most 8 tickets offered per turn or setup
+    i = start
+    while i < seeds.shape[0]:
+        if with_turns and log.turns.shape[0] - log.n_turns[0] < max_turns + 1:
+            break
+        if log.offers.shape[0] - log.n_offers[0] < offer_room:
+            break
+        k = seating[i]
+        play_logged(b, s, i, seeds[i], strategy_ids[k], params[k], legal, log, with_turns, hand_before,
+                    pass_before)
+        for p in range(n_players):
+            for c in range(N_FINAL):
+                results[i, p, c] = s.final[p, c]
+            extra[i, p, X_TRAINS] = s.trains[p]
+            cards = 0
+            for c in range(LOCO + 1):
+                cards += s.hand[p, c]
+            extra[i, p, X_CARDS] = cards
+            for c in range(N_PASSENGER_COLOURS):
+                extra[i, p, X_PASS0 + c] = s.pass_player[p, c]
+        game_meta[i, G_END] = s.meta[M_END]
+        game_meta[i, G_TURNS] = s.meta[M_TURN]
+        i += 1
+    return i
