@@ -299,25 +299,31 @@ def route_open_to(b, s, r, p):
 @njit(cache=True)
 def claim_actions(b, s, p, out, n):
     """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
-    R4.5) to ``out`` from index ``n``; return the new count. The arrays are
-    read into locals once: the loop is the hot spot of random play."""
+    R4.5) to ``out`` from index ``n``; return the new count. This loop is the
+    hot spot of random play: arrays are read into locals once, and gray
+    routes try only the colours the player holds."""
     route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
     trains = s.trains[p]
     locos = np.int64(s.hand[p, LOCO])
-    hand = s.hand
+    held = np.empty(N_COLOURS, np.int64)      # colours in hand, then their counts
+    count = np.empty(N_COLOURS, np.int64)
+    n_held = 0
+    for c in range(N_COLOURS):
+        if s.hand[p, c] > 0:
+            held[n_held] = c
+            count[n_held] = s.hand[p, c]
+            n_held += 1
     for r in range(route_len.shape[0]):
         length = np.int64(route_len[r])
         if owner[r] >= 0 or trains < length or not route_open_to(b, s, r, p):
             continue
         col = route_colour[r]
-        c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
-        for c in range(c_lo, c_hi):
-            h = np.int64(hand[p, c])
-            if h == 0:
+        k_hi = min(length - 1, locos)
+        for i in range(n_held):
+            c = held[i]
+            if col != GRAY and c != col:
                 continue
-            k_lo = max(0, length - h)
-            k_hi = min(length - 1, locos)
-            for k in range(k_lo, k_hi + 1):
+            for k in range(max(0, length - count[i]), k_hi + 1):
                 out[n] = encode_claim(r, c, k)
                 n += 1
         if locos >= length:

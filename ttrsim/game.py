@@ -66,7 +66,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.state.meta[M_PHASE] == PH_OVER
+        return bool(self.state.meta[M_PHASE] == PH_OVER)
 
     @property
     def turn(self) -> int:
@@ -113,6 +113,8 @@ class Game:
             "discard": {CARD_NAMES[k]: int(v) for k, v in enumerate(s.discard) if v},
             "tickets_left": [int(x) for x in s.tk_len],
             "routes": {m.route_label(r): int(o) for r, o in enumerate(s.route_owner) if o >= 0},
+            "route_owner": s.route_owner.tolist(),        # by route id, -1 free
+            "route_lengths": self.map.route_len.tolist(),
             "players": [{"seat": p, "trains": int(s.trains[p]), "score": int(s.score[p]),
                          "cards": int(s.hand[p].sum()), "tickets": int((s.ticket_holder == p).sum()),
                          "passengers": {PASSENGER_NAMES[c]: int(v) for c, v in enumerate(s.pass_player[p]) if v}}

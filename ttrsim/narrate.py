@@ -19,7 +19,6 @@ True
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -34,7 +33,7 @@ from .ids import CARD_NAMES, LOCO, PASSENGER_NAMES
 from .rules import PRESETS
 from .state import (END_NORMAL, M_COUNTDOWN, M_DECK_N, M_END, M_PEND_I, M_PHASE, M_PLAYER, M_RESETS, M_RESHUFFLES,
                     M_TURN, PH_OVER,
-                    PH_SETUP_KEEP, PH_SETUP_MIX, GameState, copy_state)
+                    PH_SETUP_KEEP, PH_SETUP_MIX, GameState)
 
 END_TEXT = {
     "normal": "normal end (the last round was played out, R6.1)",
@@ -402,43 +401,22 @@ def play_narrated(rules, n_players: int, seed: int = 0, strategies: Sequence[str
     ``play_game`` plays for ``s`` (same strategies and parameters).
     ``params`` is the strategies' float64 parameter table, one row per seat
     (default: each strategy's defaults)."""
-    import strategies as registry
-    from strategies.dispatch import choose
+    from .pyplay import play, seat_list
 
-    from .engine import legal_actions
-    from .game import Game
-    from .playout import legal_buffer
-
-    g = Game(rules, n_players, seed, overrides)
-    names = list(strategies) * n_players if len(strategies) == 1 else list(strategies)
-    if len(names) != n_players:
-        raise ValueError(f"give one strategy or one per seat ({n_players}), got {len(strategies)}")
-    for name in names:
-        if name not in registry.STRATEGY_IDS:
-            close = difflib.get_close_matches(name, list(registry.STRATEGY_IDS), n=1)
-            hint = f"did you mean '{close[0]}'?" if close else \
-                f"expected one of: {', '.join(registry.STRATEGY_IDS)}"
-            raise ValueError(f"unknown strategy '{name}'; {hint}")
-    ids = np.array([registry.STRATEGY_IDS[n] for n in names], np.int64)
-    if params is None:
-        param_row = getattr(registry, "param_row", None)
-        params = (np.array([param_row(n) for n in names]) if param_row is not None
-                  else np.zeros((n_players, 1)))
-    buf = legal_buffer(g.board)
-    narrator = Narrator(g)
+    names = seat_list(strategies, n_players)
     emit = (lambda line: None) if quiet else out
-    for line in narrator.start(names):
-        emit(line)
-    before = copy_state(g.state)
-    while not g.over:
-        n = legal_actions(g.board, g.state, buf)
-        p = g.player
-        a = int(choose(ids[p], g.board, g.state, buf, n, params))
-        g.apply(a)
-        after = copy_state(g.state)     # snapshots: the narrator diffs states of one turn
-        for line in narrator.step(before, a, after):
+    narrators = []
+
+    def start(game):
+        narrators.append(Narrator(game))
+        for line in narrators[0].start(names):
             emit(line)
-        before = after
-    for line in narrator.finish(quiet=quiet):
+
+    def step(before, action, after):
+        for line in narrators[0].step(before, action, after):
+            emit(line)
+
+    g = play(rules, n_players, seed, names, params, overrides, on_start=start, on_step=step)
+    for line in narrators[0].finish(quiet=quiet):
         out(line)
     return g
