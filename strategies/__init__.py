@@ -32,8 +32,9 @@ class StrategyError(ValueError):
 
 
 def _specs():
-    from . import random_strategy
-    specs = [random_strategy.SPEC]
+    from . import destination_hungry, greedy, long_route, one_step, random_strategy, route_focus
+    specs = [random_strategy.SPEC, destination_hungry.SPEC, route_focus.SPEC, one_step.SPEC, long_route.SPEC,
+             greedy.SPEC]
     return {s.name: s for s in specs}
 
 

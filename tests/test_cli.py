@@ -151,9 +151,9 @@ def test_play_per_seat_strategies_and_overrides(runner):
               "--set", "globetrotter_points=15", "-q")
     assert res.exit_code == 0, res.output
     assert "+15" in res.output or "+0" in res.output
-    bad = run(runner, "play", "--strategy", "greedy")
+    bad = run(runner, "play", "--strategy", "gredy")
     assert bad.exit_code == 1
-    assert "unknown strategy 'greedy'" in bad.output
+    assert "unknown strategy 'gredy'; did you mean 'greedy'?" in bad.output
     bad = run(runner, "play", "--set", "trainz=40")
     assert bad.exit_code == 1
     assert bad.output.strip() == "Error: rule parameter 'trainz' is unknown; did you mean 'trains'?"

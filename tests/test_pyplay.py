@@ -48,3 +48,13 @@ def test_bad_seat_is_a_clear_error():
         play("usa", 2, 0, ["randon"])
     with pytest.raises(ValueError, match="choose"):
         play("usa", 2, 0, [object(), "random"])
+
+
+@pytest.mark.parametrize("rules,players", [("usa", 4), ("germany", 3)])
+def test_python_example_plays_exactly_like_its_compiled_twin(rules, players):
+    """The protocol loses nothing: GreedyLongest (Python) and greedy (compiled)
+    make the same decisions, so the games are identical."""
+    for seed in range(3):
+        py = play(rules, players, seed, [GreedyLongest()] + ["random"] * (players - 1))
+        nb = play(rules, players, seed, ["greedy"] + ["random"] * (players - 1))
+        assert py.history == nb.history

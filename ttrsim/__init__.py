@@ -1,0 +1,28 @@
+"""ttrsim: a fast, headless Monte Carlo simulator for Ticket to Ride.
+
+Importing the package points numba's on-disk cache at a folder keyed by a hash
+of the sources of ``ttrsim`` and ``strategies``. Numba checks only the
+timestamp of a function's own file, so a compiled caller (the game loop) would
+otherwise keep running stale copies of an edited strategy or rule helper.
+"""
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+__version__ = "0.1.0"
+
+
+def _source_keyed_cache_dir() -> str:
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha1()
+    for folder in (here, here.parent / "strategies"):
+        for f in sorted(folder.rglob("*.py")):
+            digest.update(f.relative_to(folder.parent).as_posix().encode())
+            digest.update(f.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "ttrsim")
+    return os.path.join(base, f"numba-{digest.hexdigest()[:16]}")
+
+
+numba.config.CACHE_DIR = _source_keyed_cache_dir()

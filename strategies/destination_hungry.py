@@ -1,0 +1,185 @@
+"""``destination_hungry``: the Destination Hungry agent of de Mesentier Silva,
+Lee, Togelius and Nealen, "AI-based Playtesting of Contemporary Board Games"
+(FDG 2017), as defined in issue 3.
+
+Its *plan* is a network joining every city of its unfinished tickets by
+shortest paths, cost = trains (:func:`strategies.paths.plan_network`; own
+routes cost 0, other players' routes and tracks closed by R4.5 are impassable,
+routes longer than its trains left too). Tickets no path can reach any more are
+left out of the plan.
+
+* Choosing tickets (setup and draws): for every legal keep set it plans the
+  network of its unfinished tickets plus the set, and keeps the set with the
+  best (ticket points + route points of the plan's new routes) / trains needed
+  among sets whose plan needs at most ``trains - keep_margin`` trains and
+  reaches every city; if none qualifies, the set with the smallest plan.
+* Main phase: if its planned trains are below ``trains - draw_margin`` it draws
+  tickets; otherwise it claims the longest route of its plan it can pay; with
+  no plan left it claims the longest route it can pay; otherwise it draws the
+  colour its plan needs most (the colour with the largest shortfall of planned
+  route lengths over cards in hand; a gray route counts for the colour it holds
+  most of), face-up if shown, else blind.
+* Second card: the same colour rule (blind when nothing is needed).
+* Germany: the short/long mix takes ``setup_long`` / ``draw_long`` tickets
+  from the long pile; a passenger is taken in the colour it holds most of.
+* Claims pay with the fewest locomotives, a gray route in the colour held most.
+
+Interpretations: the ratio counts the points of the held unfinished tickets
+too (the plan covers them), and ``(ticket + route points) / max(trains, 1)``;
+ties between routes go to the lowest route id.
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.actions import A_KEEP, A_PASSENGER
+from ttrsim.ids import GRAY, N_COLOURS
+from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
+
+from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, has_action, most_held_colour,
+                              own_components, passenger_action, pay_action, plan_network, plan_tickets,
+                              route_cost_for, ticket_mix_action, unfinished_tickets)
+from strategies.spec import Param, StrategySpec
+
+SPEC = StrategySpec(
+    "destination_hungry",
+    "de Mesentier Silva et al. (FDG 2017) Destination Hungry: hoards tickets whose joint shortest-path plan "
+    "fits its trains, builds that plan, draws the colours it needs",
+    params=(
+        Param("keep_margin", 5, "a ticket set qualifies if its plan needs at most trains left minus this"),
+        Param("draw_margin", 8, "draws tickets while its planned trains are below trains left minus this"),
+        Param("setup_long", 1, "Germany: setup tickets taken from the long pile (the rest short)"),
+        Param("draw_long", 1, "Germany: tickets taken from the long pile on an in-play ticket draw"),
+        Param("forest", 0, "1: plan each ticket's path separately (Steiner forest) instead of one network "
+                           "joining all ticket cities (0, the published definition)"),
+    ),
+)
+P_KEEP_MARGIN, P_DRAW_MARGIN, P_SETUP_LONG, P_DRAW_LONG, P_FOREST = range(5)
+
+
+@njit(cache=True)
+def _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, prev, done):
+    """Plan the network of ``tickets[:n_t]``; returns (trains, unreached)."""
+    if forest:
+        for i in range(n_t):
+            ta[i] = b.ticket_a[tickets[i]]
+            tb[i] = b.ticket_b[tickets[i]]
+        return plan_tickets(b, cost, ta, tb, n_t, in_plan, routes, dist, prev, done)
+    for i in range(n_t):
+        locs[2 * i] = b.ticket_a[tickets[i]]
+        locs[2 * i + 1] = b.ticket_b[tickets[i]]
+    return plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done)
+
+
+@njit(cache=True)
+def choose(b, s, legal, n_legal, params):
+    me = s.meta[M_PLAYER]
+    phase = s.meta[M_PHASE]
+    a = -1
+    if phase == PH_SETUP_MIX:
+        a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_SETUP_LONG]))
+    elif phase == PH_PASSENGER:
+        a = passenger_action(s, me, legal, n_legal)
+    else:
+        a = _decide(b, s, me, phase, legal, n_legal, params)
+    if a < 0 or not has_action(legal, n_legal, a):
+        a = fallback_action(legal, n_legal)
+    return a
+
+
+@njit(cache=True)
+def _decide(b, s, me, phase, legal, n_legal, params):
+    n_routes = b.route_len.shape[0]
+    n_nodes = b.n_nodes
+    n_tk = b.ticket_a.shape[0]
+    forest = params[me, P_FOREST] != 0
+    cost = np.empty(n_routes, np.float64)
+    route_cost_for(b, s, me, COST_TRAINS, cost)
+    dist = np.empty(n_nodes, np.float64)
+    prev = np.empty(n_nodes, np.int64)
+    done = np.empty(n_nodes, np.bool_)
+    parent = np.empty(n_nodes, np.int64)
+    in_plan = np.zeros(n_routes, np.bool_)
+    routes = np.empty(n_routes, np.int64)
+    tickets = np.empty(n_tk + 8, np.int64)
+    locs = np.empty(2 * (n_tk + 8), np.int64)
+    ta = np.empty(n_tk + 8, np.int64)
+    tb = np.empty(n_tk + 8, np.int64)
+    own_components(b, s, me, parent)
+    n_held = unfinished_tickets(b, s, me, parent, tickets)
+    trains = s.trains[me]
+
+    if phase == PH_SETUP_KEEP or phase == PH_KEEP:
+        held_pts = 0
+        for i in range(n_held):
+            held_pts += b.ticket_points[tickets[i]]
+        margin = params[me, P_KEEP_MARGIN]
+        best_a = -1
+        best_ratio = -INF
+        small_a = -1
+        small_cost = INF
+        for i in range(n_legal):
+            act = legal[i]
+            if act < A_KEEP or act >= A_PASSENGER:
+                continue
+            mask = act - A_KEEP
+            n_t = n_held
+            pts = held_pts
+            for j in range(s.offer_n[me]):
+                if mask & (1 << j):
+                    t = s.offer[me, j]
+                    tickets[n_t] = t
+                    n_t += 1
+                    pts += b.ticket_points[t]
+            c, miss = _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, prev, done)
+            value = np.float64(pts)
+            for r in range(n_routes):
+                if in_plan[r] and s.route_owner[r] != me:
+                    value += b.route_points[r]
+            if miss == 0 and c <= trains - margin:
+                ratio = value / max(c, 1.0)
+                if ratio > best_ratio:
+                    best_ratio = ratio
+                    best_a = act
+            size = c + 1000.0 * miss
+            if size < small_cost:
+                small_cost = size
+                small_a = act
+        return best_a if best_a >= 0 else small_a
+
+    c, _ = _plan(b, cost, tickets, n_held, forest, in_plan, locs, ta, tb, routes, dist, prev, done)
+    if phase == PH_MAIN and c < trains - params[me, P_DRAW_MARGIN]:
+        a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_DRAW_LONG]))
+        if a >= 0:
+            return a
+    plan_left = False
+    for r in range(n_routes):
+        if in_plan[r] and s.route_owner[r] < 0:
+            plan_left = True
+            break
+    if phase == PH_MAIN:
+        pick = -1
+        pick_a = -1
+        for r in range(n_routes):
+            if cost[r] > 0 and (in_plan[r] or not plan_left) and (pick < 0 or b.route_len[r] > b.route_len[pick]):
+                a = pay_action(b, s, me, r)
+                if a >= 0:
+                    pick = r
+                    pick_a = a
+        if pick_a >= 0:
+            return pick_a
+    if not plan_left:
+        return fallback_action(legal, n_legal)
+    need = np.zeros(N_COLOURS, np.int64)
+    gray_to = most_held_colour(s, me)
+    for r in range(n_routes):
+        if in_plan[r] and s.route_owner[r] < 0:
+            col = b.route_colour[r]
+            need[gray_to if col == GRAY else col] += b.route_len[r]
+    colour = -1
+    most = 0
+    for col in range(N_COLOURS):
+        short = need[col] - s.hand[me, col]
+        if short > most:
+            most = short
+            colour = col
+    return draw_colour_action(s, legal, n_legal, colour, False)

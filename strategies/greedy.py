@@ -1,0 +1,40 @@
+"""``greedy``: the compiled twin of :class:`strategies.python_example.GreedyLongest`
+and the worked example of a compiled strategy (see docs/strategies.md).
+
+Keep every offered ticket; claim the longest route it can pay, with as few
+locomotives as possible; otherwise draw blind; otherwise the first legal action.
+"""
+from numba import njit
+
+from ttrsim.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASSENGER, decode_claim
+
+from .spec import StrategySpec
+
+SPEC = StrategySpec("greedy", "claims the longest route it can pay, else draws blind; keeps every ticket")
+
+
+@njit(cache=True)
+def choose(b, s, legal, n_legal, params):
+    best_keep = -1
+    best_claim = -1
+    best_key = -1
+    blind = False
+    for i in range(n_legal):
+        a = legal[i]
+        if A_KEEP <= a < A_PASSENGER:
+            best_keep = max(best_keep, a)
+        elif a >= A_CLAIM:
+            r, c, k = decode_claim(a)
+            key = 16 * b.route_len[r] + (15 - k)        # longest route, then fewest locomotives
+            if key > best_key:
+                best_key = key
+                best_claim = a
+        elif a == A_BLIND:
+            blind = True
+    if best_keep >= 0:
+        return best_keep
+    if best_claim >= 0:
+        return best_claim
+    if blind:
+        return A_BLIND
+    return legal[0]

@@ -1,0 +1,158 @@
+"""``long_route``: the Long Route agent of de Mesentier Silva et al.
+(FDG 2017), as defined in issue 3.
+
+Its plan is a network joining the cities of its unfinished tickets
+(:func:`strategies.paths.plan_network`, cost = trains) over routes of length
+``min_len`` (3) or more only, plus its own routes (free).
+
+* Tickets: keeps the fewest tickets allowed, the cheapest: the keep set whose
+  plan (with its unfinished tickets) needs the fewest trains, a city the plan
+  cannot reach costing 1000 (ties: more points). Never draws tickets in play.
+* Main phase: the candidates are the free routes of its plan while the plan
+  has any (``plan_first`` = 1), else every free route of length ``min_len``
+  or more; once no such route fits its trains, every free route. Only routes
+  it may claim and that fit its trains count. It claims the longest candidate
+  it can pay now (ties: planned first, then the lowest id); if it can pay none
+  it draws the colour of the longest candidate (gray: the colour it holds most
+  of), face-up if shown, else blind.
+* Second card: the same target colour; blind otherwise.
+* Germany: ``setup_long`` tickets from the long pile (default 0: all short,
+  the cheap ones); a passenger in the colour it holds most of.
+* Claims pay with the fewest locomotives, a gray route in the colour held most.
+
+Interpretation: "plans only over routes of length 3 or more" is read as the
+plan choosing which long routes to take first (``plan_first``); with
+``plan_first`` = 0 the plan only breaks ties between equally long routes.
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.actions import A_KEEP, A_PASSENGER
+from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
+
+from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, has_action, min_keep_count,
+                              own_components, passenger_action, pay_action, plan_network, popcount, route_cost_for,
+                              route_draw_colour, ticket_mix_action, unfinished_tickets)
+from strategies.spec import Param, StrategySpec
+
+SPEC = StrategySpec(
+    "long_route",
+    "de Mesentier Silva et al. (FDG 2017) Long Route: few cheap tickets, plans over long routes only, claims "
+    "the longest routes it can",
+    params=(
+        Param("min_len", 3, "plans only over routes at least this long, and prefers them when claiming"),
+        Param("plan_first", 1, "1: claims/collects for routes of its plan while it has any; 0: the plan only "
+                               "breaks ties"),
+        Param("setup_long", 0, "Germany: setup tickets taken from the long pile (the rest short)"),
+    ),
+)
+P_MIN_LEN, P_PLAN_FIRST, P_SETUP_LONG = range(3)
+
+
+@njit(cache=True)
+def choose(b, s, legal, n_legal, params):
+    me = s.meta[M_PLAYER]
+    phase = s.meta[M_PHASE]
+    if phase == PH_SETUP_MIX:
+        a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_SETUP_LONG]))
+    elif phase == PH_PASSENGER:
+        a = passenger_action(s, me, legal, n_legal)
+    else:
+        a = _decide(b, s, me, phase, legal, n_legal, params)
+    if a < 0 or not has_action(legal, n_legal, a):
+        a = fallback_action(legal, n_legal)
+    return a
+
+
+@njit(cache=True)
+def _decide(b, s, me, phase, legal, n_legal, params):
+    n_routes = b.route_len.shape[0]
+    n_nodes = b.n_nodes
+    n_tk = b.ticket_a.shape[0]
+    min_len = np.int64(params[me, P_MIN_LEN])
+    claimable = np.empty(n_routes, np.float64)        # every route it may claim (> 0), own (0)
+    route_cost_for(b, s, me, COST_TRAINS, claimable)
+    cost = np.empty(n_routes, np.float64)             # the plan's graph: long routes and own routes
+    for r in range(n_routes):
+        c = claimable[r]
+        cost[r] = c if (c == 0 or b.route_len[r] >= min_len) else -1.0
+    dist = np.empty(n_nodes, np.float64)
+    prev = np.empty(n_nodes, np.int64)
+    done = np.empty(n_nodes, np.bool_)
+    parent = np.empty(n_nodes, np.int64)
+    in_plan = np.zeros(n_routes, np.bool_)
+    tickets = np.empty(n_tk + 8, np.int64)
+    locs = np.empty(2 * (n_tk + 8), np.int64)
+    own_components(b, s, me, parent)
+    n_held = unfinished_tickets(b, s, me, parent, tickets)
+
+    if phase == PH_SETUP_KEEP or phase == PH_KEEP:
+        need = min_keep_count(legal, n_legal)
+        best_a = -1
+        best_key = INF
+        for i in range(n_legal):
+            act = legal[i]
+            if act < A_KEEP or act >= A_PASSENGER or popcount(act - A_KEEP) != need:
+                continue
+            mask = act - A_KEEP
+            n_t = n_held
+            pts = 0
+            for j in range(s.offer_n[me]):
+                if mask & (1 << j):
+                    t = s.offer[me, j]
+                    tickets[n_t] = t
+                    n_t += 1
+                    pts += b.ticket_points[t]
+            for k in range(n_t):
+                locs[2 * k] = b.ticket_a[tickets[k]]
+                locs[2 * k + 1] = b.ticket_b[tickets[k]]
+            c, miss = plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done)
+            key = c + 1000.0 * miss - 1e-3 * pts
+            if key < best_key:
+                best_key = key
+                best_a = act
+        return best_a
+
+    for k in range(n_held):
+        locs[2 * k] = b.ticket_a[tickets[k]]
+        locs[2 * k + 1] = b.ticket_b[tickets[k]]
+    plan_network(b, cost, locs, 2 * n_held, in_plan, dist, prev, done)
+    plan_left = False
+    long_left = False
+    for r in range(n_routes):
+        if s.route_owner[r] < 0 and cost[r] > 0:
+            if in_plan[r]:
+                plan_left = True
+            long_left = True        # cost > 0: free, open, >= min_len and fits the trains
+    plan_only = plan_left and params[me, P_PLAN_FIRST] != 0
+    main = phase == PH_MAIN
+    pay_r = -1
+    pay_a = -1
+    tgt_r = -1
+    for r in range(n_routes):
+        if claimable[r] <= 0:
+            continue                # own, taken, closed or longer than its trains
+        if long_left and b.route_len[r] < min_len:
+            continue                # short routes only once no long route fits any more
+        if plan_only and not in_plan[r]:
+            continue
+        if tgt_r < 0 or _better(b, in_plan, r, tgt_r):
+            tgt_r = r
+        if main and (pay_r < 0 or _better(b, in_plan, r, pay_r)):
+            a = pay_action(b, s, me, r)
+            if a >= 0:
+                pay_r = r
+                pay_a = a
+    if pay_a >= 0:
+        return pay_a
+    if tgt_r < 0:
+        return fallback_action(legal, n_legal)
+    return draw_colour_action(s, legal, n_legal, route_draw_colour(b, s, me, tgt_r), False)
+
+
+@njit(cache=True)
+def _better(b, in_plan, r, than):
+    """Longer, then planned (lower id already wins ties by scan order)."""
+    if b.route_len[r] != b.route_len[than]:
+        return b.route_len[r] > b.route_len[than]
+    return in_plan[r] and not in_plan[than]

@@ -1,0 +1,154 @@
+"""``route_focus``: the Route Focus agent of de Mesentier Silva et al.
+(FDG 2017), as defined in issue 3.
+
+* Tickets: keeps every ticket at setup; on later draws keeps the minimum,
+  choosing the tickets whose fewest-routes paths are shortest (unreachable
+  ones last, then more points).
+* Main phase: for each unfinished ticket it takes the path with the fewest
+  routes (ties: fewest trains; own routes free, other players' routes and
+  closed tracks impassable, routes longer than its trains left excluded).
+  Each free route scores its route points + ``ticket_weight`` (2) x the points
+  of every ticket whose path uses it. It claims the best-scoring route it can
+  pay, otherwise draws that route's colour (gray: the colour it holds most of),
+  face-up if shown, else blind.
+* Second card: the same target colour; blind otherwise.
+* Germany: ``setup_long`` / ``draw_long`` tickets from the long pile; a
+  passenger in the colour it holds most of.
+* Claims pay with the fewest locomotives, a gray route in the colour held most.
+
+Interpretations: while some ticket path exists only routes on a ticket path
+are candidates (``path_only`` = 1; 0 lets any payable route compete on
+route points); with no reachable unfinished ticket every free route is a
+candidate (by route points) and it draws tickets if every player has at least
+``draw_min_trains`` trains (the definition keeps "the minimum on later draws"
+but does not say when it draws). Ties go to the lowest route id.
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.actions import A_KEEP, A_PASSENGER
+from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
+
+from strategies.paths import (COST_ROUTES_TRAINS, draw_colour_action, fallback_action, has_action, keep_all_action,
+                              min_keep_count, own_components, passenger_action, path_between, pay_action, popcount,
+                              route_cost_for, route_draw_colour, ticket_mix_action, unfinished_tickets)
+from strategies.spec import Param, StrategySpec
+
+SPEC = StrategySpec(
+    "route_focus",
+    "de Mesentier Silva et al. (FDG 2017) Route Focus: scores routes by the fewest-routes paths of its "
+    "tickets and claims or collects for the best one",
+    params=(
+        Param("ticket_weight", 2, "a route on a ticket's path scores route points + this x the ticket's points"),
+        Param("path_only", 1, "1: while a ticket path exists only its routes are claimed; 0: any route competes"),
+        Param("draw_min_trains", 8, "with no reachable unfinished ticket it draws tickets while every player "
+                                    "has at least this many trains (above 45: never)"),
+        Param("setup_long", 1, "Germany: setup tickets taken from the long pile (the rest short)"),
+        Param("draw_long", 0, "Germany: tickets taken from the long pile on an in-play ticket draw"),
+    ),
+)
+P_WEIGHT, P_PATH_ONLY, P_DRAW_MIN, P_SETUP_LONG, P_DRAW_LONG = range(5)
+
+
+@njit(cache=True)
+def choose(b, s, legal, n_legal, params):
+    me = s.meta[M_PLAYER]
+    phase = s.meta[M_PHASE]
+    if phase == PH_SETUP_MIX:
+        a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_SETUP_LONG]))
+    elif phase == PH_SETUP_KEEP:
+        a = keep_all_action(legal, n_legal)
+    elif phase == PH_PASSENGER:
+        a = passenger_action(s, me, legal, n_legal)
+    else:
+        a = _decide(b, s, me, phase, legal, n_legal, params)
+    if a < 0 or not has_action(legal, n_legal, a):
+        a = fallback_action(legal, n_legal)
+    return a
+
+
+@njit(cache=True)
+def _decide(b, s, me, phase, legal, n_legal, params):
+    n_routes = b.route_len.shape[0]
+    n_nodes = b.n_nodes
+    cost = np.empty(n_routes, np.float64)
+    route_cost_for(b, s, me, COST_ROUTES_TRAINS, cost)
+    dist = np.empty(n_nodes, np.float64)
+    prev = np.empty(n_nodes, np.int64)
+    done = np.empty(n_nodes, np.bool_)
+    routes = np.empty(n_routes, np.int64)
+
+    if phase == PH_KEEP:
+        need = min_keep_count(legal, n_legal)
+        best_a = -1
+        best_key = 1e300
+        for i in range(n_legal):
+            act = legal[i]
+            if act < A_KEEP or act >= A_PASSENGER or popcount(act - A_KEEP) != need:
+                continue
+            mask = act - A_KEEP
+            key = 0.0
+            for j in range(s.offer_n[me]):
+                if mask & (1 << j):
+                    t = s.offer[me, j]
+                    n, c = path_between(b, cost, b.ticket_a[t], b.ticket_b[t], routes, dist, prev, done)
+                    key += (1e6 if n < 0 else c) - 1e-3 * b.ticket_points[t]
+            if key < best_key:
+                best_key = key
+                best_a = act
+        return best_a
+
+    parent = np.empty(n_nodes, np.int64)
+    tickets = np.empty(b.ticket_a.shape[0], np.int64)
+    own_components(b, s, me, parent)
+    n_t = unfinished_tickets(b, s, me, parent, tickets)
+    bonus = np.zeros(n_routes, np.float64)
+    weight = params[me, P_WEIGHT]
+    n_paths = 0
+    for i in range(n_t):
+        t = tickets[i]
+        n, _ = path_between(b, cost, b.ticket_a[t], b.ticket_b[t], routes, dist, prev, done)
+        if n < 0:
+            continue
+        n_paths += 1
+        for j in range(n):
+            r = routes[j]
+            if s.route_owner[r] < 0:
+                bonus[r] += weight * b.ticket_points[t]
+    if phase == PH_MAIN and n_paths == 0:
+        enough = True
+        lim = params[me, P_DRAW_MIN]
+        for q in range(s.meta[M_NPLAYERS]):
+            if s.trains[q] < lim:
+                enough = False
+        if enough:
+            a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_DRAW_LONG]))
+            if a >= 0:
+                return a
+    path_only = params[me, P_PATH_ONLY] != 0 and n_paths > 0
+    main = phase == PH_MAIN
+    pay_r = -1
+    pay_a = -1
+    pay_score = -1.0
+    tgt_r = -1
+    tgt_score = -1.0
+    for r in range(n_routes):
+        if cost[r] <= 0:
+            continue                            # own or not claimable
+        if path_only and bonus[r] <= 0:
+            continue
+        score = b.route_points[r] + bonus[r]
+        if score > tgt_score:
+            tgt_score = score
+            tgt_r = r
+        if main and score > pay_score:
+            a = pay_action(b, s, me, r)
+            if a >= 0:
+                pay_score = score
+                pay_r = r
+                pay_a = a
+    if pay_r >= 0:
+        return pay_a
+    if tgt_r < 0:
+        return fallback_action(legal, n_legal)
+    return draw_colour_action(s, legal, n_legal, route_draw_colour(b, s, me, tgt_r), False)
