@@ -32,9 +32,9 @@ class StrategyError(ValueError):
 
 
 def _specs():
-    from . import destination_hungry, greedy, long_route, one_step, random_strategy, route_focus
+    from . import destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
     specs = [random_strategy.SPEC, destination_hungry.SPEC, route_focus.SPEC, one_step.SPEC, long_route.SPEC,
-             greedy.SPEC]
+             greedy.SPEC, planner.SPEC, planner.PASSENGER_HUNTER_SPEC]
     return {s.name: s for s in specs}
 
 

@@ -2,7 +2,7 @@
 (the order of ``strategies.STRATEGY_NAMES``)."""
 from numba import njit
 
-from . import destination_hungry, greedy, long_route, one_step, random_strategy, route_focus
+from . import destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
 
 
 @njit(cache=True)
@@ -18,4 +18,6 @@ def choose(strategy_id, b, s, legal, n_legal, params):
         return long_route.choose(b, s, legal, n_legal, params)
     if strategy_id == 5:
         return greedy.choose(b, s, legal, n_legal, params)
+    if strategy_id == 6 or strategy_id == 7:      # planner and its passenger_hunter parameter set
+        return planner.choose(b, s, legal, n_legal, params)
     return random_strategy.choose(b, s, legal, n_legal, params)

@@ -430,5 +430,9 @@ def bench(rules_text, players_text, seconds, as_json):
         click.echo(line)
 
 
+from .run_cli import run  # noqa: E402  (the experiment runner's command lives in its own module)
+
+main.add_command(run)
+
 if __name__ == "__main__":   # pragma: no cover
     main()

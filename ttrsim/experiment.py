@@ -199,6 +199,12 @@ def read_experiment_file(path) -> dict:
                               "expected a UTF-8 experiment YAML file") from None
     try:
         doc = yaml.load(text, Loader=_Loader)
+    except yaml.constructor.ConstructorError as e:
+        if e.problem and e.problem.startswith("duplicate key"):
+            raise ExperimentError(f"{name}: line {e.problem_mark.line + 1}: {e.problem}; expected each key once") \
+                from None
+        raise ExperimentError(f"{name}: line {e.problem_mark.line + 1}: malformed YAML ({e.problem}); "
+                              "expected a YAML mapping of experiment keys") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(file)"
@@ -213,7 +219,8 @@ def read_experiment_file(path) -> dict:
 
 def load_experiment(path_or_dict, overrides: dict | None = None, base_dir=None) -> Experiment:
     """Load and validate an experiment (a YAML path or a dict); ``overrides``
-    replace top-level keys (command-line flags, API keywords; ``None`` = keep)."""
+    replace top-level keys (command-line flags, API keywords; ``None`` = keep;
+    ``games`` also drops the file's ``stop`` rule)."""
     if isinstance(path_or_dict, dict):
         doc, source = dict(path_or_dict), "<dict>"
         base = Path(base_dir) if base_dir is not None else Path.cwd()
@@ -223,6 +230,8 @@ def load_experiment(path_or_dict, overrides: dict | None = None, base_dir=None) 
     for key, value in (overrides or {}).items():
         if value is not None:
             doc[key] = value
+            if key == "games":          # a number of games given over the file replaces its stop rule
+                doc.pop("stop", None)
     return _Validator(source, base).validate(doc)
 
 
@@ -335,7 +344,7 @@ class _Validator:
             self.fail(other, f"not used with seating: {seating}; expected '{field_name}'"
                       + (" (or seating: round_robin)" if other == "pool" else ""))
         if doc.get(field_name) is None:
-            self.fail(field_name, f"missing; expected a list of strategies"
+            self.fail(field_name, "missing; expected a list of strategies"
                       + (" (the round-robin pool)" if seating == "round_robin" else ", one per seat"))
         entrants = self.entrants(field_name, doc[field_name])
         if seating == "round_robin":
@@ -574,6 +583,9 @@ class _Validator:
             self.fail(where, f"{players} players need {rules.setup_deal * players} setup tickets but rule set "
                              f"'{rules.preset}' on map '{m.name}' has {n_tickets}; expected at most "
                              f"{n_tickets // rules.setup_deal} players")
+        if rules.max_turns > 32767:
+            self.fail("rule_overrides.max_turns", f"experiments record turn numbers as int16; expected at most "
+                                                  f"32767, got {rules.max_turns}")
         n_cards = 8 * rules.cards_per_colour + rules.locomotives
         need = rules.hand_size * players + rules.face_up
         if need > n_cards:

@@ -1,0 +1,62 @@
+"""The catalogue of bad experiment files (tests/bad_experiments/): each file's
+first line ``# expect: MESSAGE`` is the exact one-line error (``{here}`` = the
+catalogue folder, ``{cwd}`` = the folder the run starts in). Nothing is
+written on any error."""
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ttrsim.experiment import ExperimentError
+from ttrsim.run_cli import run
+from ttrsim.runner import run_experiment
+
+HERE = Path(__file__).resolve().parent / "bad_experiments"
+FILES = sorted(HERE.glob("*.yaml"))
+
+
+def expected(path: Path, cwd: Path) -> str:
+    first = path.read_text().splitlines()[0]
+    assert first.startswith("# expect: "), f"{path.name}: first line must be '# expect: MESSAGE'"
+    return first[len("# expect: "):].replace("{here}", str(HERE)).replace("{cwd}", str(cwd))
+
+
+def snapshot(root: Path):
+    return sorted((str(p.relative_to(root)), p.stat().st_size) for p in root.rglob("*"))
+
+
+def test_the_catalogue_covers_every_kind_of_mistake():
+    names = {f.stem for f in FILES}
+    for kind in ("malformed", "unknown_key", "unknown_rules", "unknown_map_file", "unknown_strategy",
+                 "unknown_strategy_parameter", "unknown_rule_parameter", "players_type", "rule_value_type",
+                 "players_rule_set", "lineup_size", "games_zero", "games_negative", "unwritable_output"):
+        assert kind in names
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_bad_file_gives_its_one_line_message_and_writes_nothing(path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "occupied").mkdir()
+    (tmp_path / "occupied" / "notes.txt").write_text("not results")
+    before = snapshot(tmp_path)
+    with pytest.raises(ExperimentError) as e:
+        run_experiment(path, progress=False, echo=False)
+    msg = str(e.value)
+    assert msg == expected(path, tmp_path)
+    assert "\n" not in msg and msg.startswith(path.name + ": ")
+    assert snapshot(tmp_path) == before
+
+
+def test_cli_prints_the_message_with_exit_code_1(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = HERE / "unknown_key.yaml"
+    r = CliRunner().invoke(run, [str(path), "--no-progress"])
+    assert r.exit_code == 1
+    assert r.output.strip() == "Error: " + expected(path, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ExperimentError, match=r"^nope\.yaml: \(file\): not found at .*; expected an experiment "
+                                              r"YAML file$"):
+        run_experiment(tmp_path / "nope.yaml", progress=False, echo=False)
