@@ -182,3 +182,36 @@ def summary_from_tables(path) -> list[dict]:
         stats[int(point)] = st
     values = {p["point"]: p["values"] for p in manifest["config"]["points"]}
     return summary_rows(labels, stats, values)
+
+
+def head_to_head(path) -> list[dict]:
+    """For every ordered pair of labels (A, B): A's mean win share in the games
+    where A and B both sat at the table, with the same block-clustered 95%
+    interval as the win rates. Read from a results folder's ``players`` table;
+    meant for 2-player experiments (with more players a game counts for every
+    pair at its table)."""
+    import json
+    from pathlib import Path
+
+    import polars as pl
+    path = Path(path)
+    manifest = json.loads((path / "manifest.json").read_text())
+    stride = manifest["layout"]["stride"]
+    block = manifest["layout"]["block_size"]
+    p = (pl.scan_parquet(str(path / "players" / "*.parquet"))
+         .select("game", "strategy", pl.col("win_share").cast(pl.Float64))
+         .with_columns(pl.col("strategy").cast(pl.String),
+                       ((pl.col("game").cast(pl.Int64) % stride) // block).alias("blk")))
+    pairs = (p.join(p.select("game", pl.col("strategy").alias("opponent")), on="game")
+             .filter(pl.col("strategy") != pl.col("opponent"))
+             .group_by("strategy", "opponent", "blk")
+             .agg(pl.col("win_share").sum().alias("W"), pl.len().alias("C"))
+             .with_columns((pl.col("W") / pl.col("C")).alias("m"))
+             .group_by("strategy", "opponent")
+             .agg(pl.col("C").sum().alias("n"), pl.col("W").sum().alias("w"), pl.len().alias("nb"),
+                  pl.col("m").sum().alias("s1"), (pl.col("m") ** 2).sum().alias("s2"))
+             .sort("strategy", "opponent").collect())
+    lo, hi = interval(pairs["n"], pairs["w"], pairs["nb"], pairs["s1"], pairs["s2"])
+    return [{"strategy": r["strategy"], "opponent": r["opponent"], "games": int(r["n"]),
+             "win_rate": r["w"] / r["n"], "low": float(lo[i]), "high": float(hi[i])}
+            for i, r in enumerate(pairs.iter_rows(named=True))]
