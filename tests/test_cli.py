@@ -353,8 +353,8 @@ def test_fuzz_table_json_and_exit_code(runner, monkeypatch):
 def test_bench_table_and_json(runner, monkeypatch):
     bench = optional_module("ttrsim.bench")
 
-    def fake(rules, players, seconds=2.0, **kw):
-        return [{"rules": r, "players": p, "strategy": "random", "games_per_s": 1234.5, "games": 10}
+    def fake(rules, players, seconds=2.0, strategy="random"):
+        return [{"rules": r, "players": p, "strategy": strategy, "games_per_s": 1234.5, "games": 10}
                 for r in rules for p in players]
 
     monkeypatch.setattr(bench, "run_bench", fake)
@@ -363,6 +363,11 @@ def test_bench_table_and_json(runner, monkeypatch):
     assert re.search(r"usa\s+2\s+random\s+1,234", res.output)
     data = json.loads(run(runner, "bench", "--rules", "germany", "--players", 4, "--json").output)
     assert data == [{"rules": "germany", "players": 4, "strategy": "random", "games_per_s": 1234.5}]
+    data = json.loads(run(runner, "bench", "--rules", "usa", "--players", 4, "--strategy", "all", "--json").output)
+    from strategies import STRATEGY_NAMES
+    assert [row["strategy"] for row in data] == list(STRATEGY_NAMES)
+    bad = run(runner, "bench", "--strategy", "planer")
+    assert bad.exit_code == 1 and "did you mean 'planner'" in bad.output
 
 
 # --------------------------------------------------------------------------- the group

@@ -404,24 +404,33 @@ def fuzz(rules_text, players_text, games, seed, as_json, progress):
 @click.option("--players", "players_text", default="2,4", show_default=True, metavar="N[,N]",
               help="Player counts to time.")
 @click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
-              help="Seconds of play per rule set and player count.")
+              help="Seconds of play per rule set, player count and strategy.")
+@click.option("--strategy", "strategy_text", default="random", show_default=True, metavar="all|NAME[,NAME]",
+              help="Strategies to time, each in self-play at every seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @library_errors
-def bench(rules_text, players_text, seconds, as_json):
+def bench(rules_text, players_text, seconds, strategy_text, as_json):
     """Time complete games (setup, play, final scoring) with compiled
-    strategies on one core: games per second per rule set and player count.
+    strategies on one core: games per second per rule set, player count and
+    strategy (self-play).
 
     \b
     Examples:
       ttrsim bench
       ttrsim bench --rules usa,germany --players 2,4 --seconds 5
-      ttrsim bench --rules germany --json
+      ttrsim bench --rules usa --players 4 --strategy all --json
     """
+    from strategies import STRATEGY_NAMES, strategy_id
+
     rules = parse_rules_list(rules_text)
     players = parse_players_list(players_text)
+    names = [t.strip() for t in strategy_text.split(",") if t.strip()]
+    names = list(STRATEGY_NAMES) if names == ["all"] else names
+    for name in names:
+        strategy_id(name)
     from .bench import run_bench
 
-    rows = run_bench(rules, players, seconds=seconds)
+    rows = [row for name in names for row in run_bench(rules, players, seconds=seconds, strategy=name)]
     if as_json:
         echo_json([{k: r[k] for k in ("rules", "players", "strategy", "games_per_s")} for r in rows])
         return
