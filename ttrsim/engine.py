@@ -300,30 +300,29 @@ def route_open_to(b, s, r, p):
 def claim_actions(b, s, p, out, n):
     """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
     R4.5) to ``out`` from index ``n``; return the new count. This loop is the
-    hot spot of random play: arrays are read into locals once, and gray
-    routes try only the colours the player holds."""
+    hot spot of random play: a route the hand cannot pay is skipped before
+    anything else is checked."""
     route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
     trains = s.trains[p]
     locos = np.int64(s.hand[p, LOCO])
-    held = np.empty(N_COLOURS, np.int64)      # colours in hand, then their counts
-    count = np.empty(N_COLOURS, np.int64)
-    n_held = 0
+    most = 0                                    # the largest colour group in hand
     for c in range(N_COLOURS):
-        if s.hand[p, c] > 0:
-            held[n_held] = c
-            count[n_held] = s.hand[p, c]
-            n_held += 1
+        most = max(most, np.int64(s.hand[p, c]))
     for r in range(route_len.shape[0]):
         length = np.int64(route_len[r])
-        if owner[r] >= 0 or trains < length or not route_open_to(b, s, r, p):
+        if owner[r] >= 0 or trains < length:
             continue
         col = route_colour[r]
+        can = most if col == GRAY else np.int64(s.hand[p, col])
+        if can + locos < length or not route_open_to(b, s, r, p):   # unpayable: most routes, most turns
+            continue
         k_hi = min(length - 1, locos)
-        for i in range(n_held):
-            c = held[i]
-            if col != GRAY and c != col:
+        c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
+        for c in range(c_lo, c_hi):
+            h = np.int64(s.hand[p, c])
+            if h == 0:
                 continue
-            for k in range(max(0, length - count[i]), k_hi + 1):
+            for k in range(max(0, length - h), k_hi + 1):
                 out[n] = encode_claim(r, c, k)
                 n += 1
         if locos >= length:
