@@ -71,6 +71,7 @@ from numba import njit
 
 from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY
 from ttrsim.board import RP_DRAW_N, RP_LOCK_MAXP, RP_N_DECKS, RP_SETUP_DEAL
+from ttrsim.engine import popcount
 from ttrsim.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.scoring import locations_joined, player_components, uf_find
 from ttrsim.state import M_NPLAYERS, M_PHASE, PH_SETUP_MIX
@@ -674,15 +675,6 @@ def keep_all_action(legal, n_legal):
 
 
 @njit(cache=True)
-def popcount(x):
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
-@njit(cache=True)
 def min_keep_count(legal, n_legal):
     """The fewest tickets any legal keep action keeps (99 if none)."""
     m = 99
@@ -691,3 +683,28 @@ def min_keep_count(legal, n_legal):
         if A_KEEP <= a < A_PASSENGER:
             m = min(m, popcount(a - A_KEEP))
     return m
+
+
+@njit(cache=True)
+def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done):
+    """The keep action that keeps the minimum number of offered tickets, choosing
+    those with the cheapest paths under ``cost`` (unreachable ones last; ties to
+    the higher points). -1 if no keep action is legal."""
+    need = min_keep_count(legal, n_legal)
+    best_a = -1
+    best_key = 1e300
+    for i in range(n_legal):
+        act = legal[i]
+        if act < A_KEEP or act >= A_PASSENGER or popcount(act - A_KEEP) != need:
+            continue
+        mask = act - A_KEEP
+        key = 0.0
+        for j in range(s.offer_n[me]):
+            if mask & (1 << j):
+                t = s.offer[me, j]
+                n, c = path_between(b, cost, b.ticket_a[t], b.ticket_b[t], routes, dist, prev, done)
+                key += (1e6 if n < 0 else c) - 1e-3 * b.ticket_points[t]
+        if key < best_key:
+            best_key = key
+            best_a = act
+    return best_a

@@ -26,11 +26,10 @@ but does not say when it draws). Ties go to the lowest route id.
 import numpy as np
 from numba import njit
 
-from ttrsim.actions import A_KEEP, A_PASSENGER
 from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
 
 from strategies.paths import (COST_ROUTES_TRAINS, draw_colour_action, fallback_action, has_action, keep_all_action,
-                              min_keep_count, own_components, passenger_action, path_between, pay_action, popcount,
+                              keep_cheapest_minimum, own_components, passenger_action, path_between, pay_action,
                               route_cost_for, route_draw_colour, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
@@ -79,24 +78,7 @@ def _decide(b, s, me, phase, legal, n_legal, params):
     routes = np.empty(n_routes, np.int64)
 
     if phase == PH_KEEP:
-        need = min_keep_count(legal, n_legal)
-        best_a = -1
-        best_key = 1e300
-        for i in range(n_legal):
-            act = legal[i]
-            if act < A_KEEP or act >= A_PASSENGER or popcount(act - A_KEEP) != need:
-                continue
-            mask = act - A_KEEP
-            key = 0.0
-            for j in range(s.offer_n[me]):
-                if mask & (1 << j):
-                    t = s.offer[me, j]
-                    n, c = path_between(b, cost, b.ticket_a[t], b.ticket_b[t], routes, dist, prev, done)
-                    key += (1e6 if n < 0 else c) - 1e-3 * b.ticket_points[t]
-            if key < best_key:
-                best_key = key
-                best_a = act
-        return best_a
+        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
 
     parent = np.empty(n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
