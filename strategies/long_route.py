@@ -28,11 +28,11 @@ import numpy as np
 from numba import njit
 
 from ttrsim.actions import A_KEEP, A_PASSENGER
-from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
+from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, has_action, min_keep_count,
-                              own_components, passenger_action, pay_action, plan_network, popcount, route_cost_for,
-                              route_draw_colour, ticket_mix_action, unfinished_tickets)
+from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
+                              min_keep_count, own_components, pay_action, plan_network, popcount, route_cost_for,
+                              route_draw_colour, routine_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -53,15 +53,10 @@ P_MIN_LEN, P_PLAN_FIRST, P_SETUP_LONG = range(3)
 def choose(b, s, legal, n_legal, params):
     me = s.meta[M_PLAYER]
     phase = s.meta[M_PHASE]
-    if phase == PH_SETUP_MIX:
-        a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_SETUP_LONG]))
-    elif phase == PH_PASSENGER:
-        a = passenger_action(s, me, legal, n_legal)
-    else:
+    handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), False)
+    if not handled:
         a = _decide(b, s, me, phase, legal, n_legal, params)
-    if a < 0 or not has_action(legal, n_legal, a):
-        a = fallback_action(legal, n_legal)
-    return a
+    return legal_or_fallback(a, legal, n_legal)
 
 
 @njit(cache=True)

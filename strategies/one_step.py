@@ -22,11 +22,11 @@
 import numpy as np
 from numba import njit
 
-from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
+from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN
 
-from strategies.paths import (COST_TRAINS, draw_colour_action, fallback_action, has_action, keep_all_action,
-                              keep_cheapest_minimum, own_components, passenger_action, path_between, pay_action,
-                              route_cost_for, route_draw_colour, ticket_mix_action, unfinished_tickets)
+from strategies.paths import (COST_TRAINS, draw_colour_action, fallback_action, keep_cheapest_minimum,
+                              legal_or_fallback, own_components, path_between, pay_action, route_cost_for,
+                              route_draw_colour, routine_action, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -47,17 +47,10 @@ P_DRAW_MIN, P_SETUP_LONG, P_DRAW_LONG = range(3)
 def choose(b, s, legal, n_legal, params):
     me = s.meta[M_PLAYER]
     phase = s.meta[M_PHASE]
-    if phase == PH_SETUP_MIX:
-        a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_SETUP_LONG]))
-    elif phase == PH_SETUP_KEEP:
-        a = keep_all_action(legal, n_legal)
-    elif phase == PH_PASSENGER:
-        a = passenger_action(s, me, legal, n_legal)
-    else:
+    handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), True)
+    if not handled:
         a = _decide(b, s, me, phase, legal, n_legal, params)
-    if a < 0 or not has_action(legal, n_legal, a):
-        a = fallback_action(legal, n_legal)
-    return a
+    return legal_or_fallback(a, legal, n_legal)
 
 
 @njit(cache=True)

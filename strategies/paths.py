@@ -74,7 +74,7 @@ from ttrsim.board import RP_DRAW_N, RP_LOCK_MAXP, RP_N_DECKS, RP_SETUP_DEAL
 from ttrsim.engine import popcount
 from ttrsim.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.scoring import locations_joined, player_components, uf_find
-from ttrsim.state import M_NPLAYERS, M_PHASE, PH_SETUP_MIX
+from ttrsim.state import M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
 
 INF = 1e18
 
@@ -708,3 +708,26 @@ def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, do
             best_key = key
             best_a = act
     return best_a
+
+
+@njit(cache=True)
+def routine_action(b, s, me, phase, legal, n_legal, n_long, keep_all_at_setup):
+    """The published agents' shared handling of the routine phases: the
+    Germany setup mix (``n_long`` from the long pile), passenger colours, and
+    with ``keep_all_at_setup`` keeping every setup ticket. Returns
+    ``(handled, action)``; the agent decides itself when not handled."""
+    if phase == PH_SETUP_MIX:
+        return True, ticket_mix_action(b, s, legal, n_legal, n_long)
+    if phase == PH_PASSENGER:
+        return True, passenger_action(s, me, legal, n_legal)
+    if phase == PH_SETUP_KEEP and keep_all_at_setup:
+        return True, keep_all_action(legal, n_legal)
+    return False, -1
+
+
+@njit(cache=True)
+def legal_or_fallback(a, legal, n_legal):
+    """``a`` if it is one of ``legal[:n_legal]``, else :func:`fallback_action`."""
+    if a < 0 or not has_action(legal, n_legal, a):
+        return fallback_action(legal, n_legal)
+    return a
