@@ -90,6 +90,23 @@ def new_work(b):
     return np.empty(n, np.float64), np.empty(n, np.int64), np.empty(n, np.bool_)
 
 
+@njit(cache=True)
+def pop_nearest(front, n_front, dist):
+    """Remove and return the frontier node with the smallest ``dist`` (the first
+    such in frontier order); returns ``(node, new frontier size)``."""
+    bi = 0
+    best = dist[front[0]]
+    for i in range(1, n_front):
+        d = dist[front[i]]
+        if d < best:
+            best = d
+            bi = i
+    u = front[bi]
+    n_front -= 1
+    front[bi] = front[n_front]
+    return u, n_front
+
+
 # --- costs ---------------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -164,16 +181,7 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, term):
             n_front += 1
     use_term = term.shape[0] > 0
     while n_front > 0:
-        bi = 0
-        best = dist[front[0]]
-        for i in range(1, n_front):
-            d = dist[front[i]]
-            if d < best:
-                best = d
-                bi = i
-        u = front[bi]
-        n_front -= 1
-        front[bi] = front[n_front]
+        u, n_front = pop_nearest(front, n_front, dist)
         done[u] = True
         for i in range(s_lo, s_hi):
             if loc_nodes[i] == u:
@@ -188,7 +196,7 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, term):
             v = rb[r] if ra[r] == u else ra[r]
             if done[v]:
                 continue
-            nd = best + c
+            nd = dist[u] + c
             if nd < dist[v]:
                 if dist[v] >= INF:
                     front[n_front] = v
@@ -373,16 +381,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     while joined < n_distinct:
         found = -1
         while n_front > 0:
-            bi = 0
-            best = dist[front[0]]
-            for i in range(1, n_front):
-                d = dist[front[i]]
-                if d < best:
-                    best = d
-                    bi = i
-            u = front[bi]
-            n_front -= 1
-            front[bi] = front[n_front]
+            u, n_front = pop_nearest(front, n_front, dist)
             done[u] = True
             if term[u] >= 0:
                 found = u
@@ -393,7 +392,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
                 if c < 0:
                     continue
                 v = rb[r] if ra[r] == u else ra[r]
-                nd = best + c
+                nd = dist[u] + c
                 if nd < dist[v]:
                     if dist[v] >= INF or done[v]:
                         done[v] = False
