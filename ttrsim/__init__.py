@@ -4,6 +4,8 @@ Importing the package points numba's on-disk cache at a folder keyed by a hash
 of the sources of ``ttrsim`` and ``strategies``. Numba checks only the
 timestamp of a function's own file, so a compiled caller (the game loop) would
 otherwise keep running stale copies of an edited strategy or rule helper.
+The pure-Python shell (CLI, experiment runner, reports) is left out of the
+hash, so editing it does not recompile the engine.
 """
 import hashlib
 import os
@@ -14,11 +16,18 @@ import numba
 __version__ = "0.1.0"
 
 
+# Modules and subpackages no compiled code imports: editing them never needs a recompile.
+_SHELL = frozenset({"cli.py", "run_cli.py", "experiment.py", "runner.py", "summary.py", "tables.py",
+                    "narrate.py", "report"})
+
+
 def _source_keyed_cache_dir() -> str:
     here = Path(__file__).resolve().parent
     digest = hashlib.sha1()
     for folder in (here, here.parent / "strategies"):
         for f in sorted(folder.rglob("*.py")):
+            if folder == here and f.relative_to(here).parts[0] in _SHELL:
+                continue
             digest.update(f.relative_to(folder.parent).as_posix().encode())
             digest.update(f.read_bytes())
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "ttrsim")
