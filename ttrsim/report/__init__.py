@@ -1,0 +1,15 @@
+"""Reports on a results folder: statistics as polars DataFrames (this package),
+charts and the report document (``charts``, ``boardmap``, ``document``).
+
+>>> from ttrsim.report import Results, win_rates, ticket_value   # doctest: +SKIP
+>>> res = Results.open("results/quickstart")                      # doctest: +SKIP
+>>> win_rates(res)                                                # doctest: +SKIP
+
+The functions and their columns are listed in ``ttrsim/report/API.md``.
+"""
+from .dataset import Results, ResultsError
+from .strategies import (end_reasons, game_length, head_to_head, ratings, score_components, score_histogram,
+                         seat_advantage, win_rates)
+
+__all__ = ["Results", "ResultsError", "win_rates", "head_to_head", "ratings", "seat_advantage",
+           "score_components", "score_histogram", "game_length", "end_reasons"]
