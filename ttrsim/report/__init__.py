@@ -10,6 +10,8 @@ The functions and their columns are listed in ``ttrsim/report/API.md``.
 from .dataset import Results, ResultsError
 from .strategies import (end_reasons, game_length, head_to_head, ratings, score_components, score_histogram,
                          seat_advantage, win_rates)
+from .tickets import ticket_decks, ticket_value
 
 __all__ = ["Results", "ResultsError", "win_rates", "head_to_head", "ratings", "seat_advantage",
-           "score_components", "score_histogram", "game_length", "end_reasons"]
+           "score_components", "score_histogram", "game_length", "end_reasons",
+           "ticket_value", "ticket_decks"]

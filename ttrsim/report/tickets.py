@@ -1,0 +1,192 @@
+"""Ticket value: how often each ticket is offered, kept and completed, what it
+is worth when kept, whether keeping it goes with winning, and its points against
+its shortest path on the empty board; and the same summarised by deck.
+
+**Shortest path** (``shortest_path``): the fewest trains joining the ticket's
+two ends over the map's routes with nobody's trains on the board (Dijkstra,
+route length as the weight). A country end (Germany, R6.4) is the set of its
+border points; border points are dead ends, so a path never passes through a
+country. :func:`shortest_path_routes` also gives, per ticket, the routes that lie
+on *some* shortest path (used by ``routes.blocking``).
+
+**Win rate of the keepers against their baseline.** ``win_rate_kept`` is the
+mean win share of the seats that kept the ticket; ``baseline`` is the mean, over
+the same keepers, of their strategy's overall win rate at that point (what those
+keepers would win without knowing which ticket they held); ``lift`` =
+``win_rate_kept - baseline``. A positive lift says good players keep it, or it
+helps: it is an association, not a causal effect.
+
+>>> from ttrsim.report import Results, ticket_value                   # doctest: +SKIP
+>>> ticket_value(Results.open("results/quickstart")).sort("lift")     # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import functools
+import heapq
+
+import numpy as np
+import polars as pl
+
+from .dataset import Results
+
+__all__ = ["ticket_value", "ticket_decks", "shortest_path_routes", "ticket_shortest_paths"]
+
+
+# --------------------------------------------------------------------------- shortest paths
+
+
+def _distances(m, sources) -> np.ndarray:
+    """Fewest trains from the node set ``sources`` to every node; country border
+    points other than the sources are reached but never passed through."""
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(m.n_nodes)]
+    for a, b, ln in zip(m.route_a.tolist(), m.route_b.tolist(), m.route_len.tolist()):
+        adj[a].append((b, ln))
+        adj[b].append((a, ln))
+    dead = m.location_is_country[m.node_loc]
+    dist = np.full(m.n_nodes, np.inf)
+    heap = []
+    for s in sources:
+        dist[s] = 0.0
+        heap.append((0.0, int(s)))
+    heapq.heapify(heap)
+    src = set(int(s) for s in sources)
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u] or (dead[u] and u not in src):
+            continue
+        for v, ln in adj[u]:
+            if d + ln < dist[v]:
+                dist[v] = d + ln
+                heapq.heappush(heap, (d + ln, v))
+    return dist
+
+
+def ticket_shortest_paths(m) -> np.ndarray:
+    """Shortest path (trains, empty board) of every ticket of map ``m``; inf if unreachable."""
+    return _ticket_paths(m)[0]
+
+
+def shortest_path_routes(m) -> np.ndarray:
+    """bool ``[tickets, routes]``: route r lies on some shortest path of ticket t
+    (empty board; parallel tracks of a route on the path all count)."""
+    return _ticket_paths(m)[1]
+
+
+@functools.lru_cache(maxsize=8)
+def _ticket_paths(m):
+    """(lengths [T], on-path mask [T, R]) of a map (MapData hashes by identity)."""
+    T, R = m.n_tickets, m.n_routes
+    length = np.full(T, np.inf)
+    on = np.zeros((T, R), bool)
+    ra, rb, rl = (np.asarray(x, np.int64) for x in (m.route_a, m.route_b, m.route_len))
+    dead = np.asarray(m.location_is_country)[np.asarray(m.node_loc)]
+    for t in range(T):
+        A = m.location_nodes(int(m.ticket_a[t]))
+        B = m.location_nodes(int(m.ticket_b[t]))
+        dA, dB = _distances(m, A), _distances(m, B)
+        D = dB[A].min()
+        length[t] = D
+        if not np.isfinite(D):
+            continue
+        inA = np.isin(np.arange(m.n_nodes), A)
+        inB = np.isin(np.arange(m.n_nodes), B)
+        # direction u -> v: u may be passed through (or is a source), v likewise (or is a target)
+        okA = ~dead | inA
+        okB = ~dead | inB
+        fwd = (dA[ra] + rl + dB[rb] == D) & okA[ra] & okB[rb]
+        bwd = (dA[rb] + rl + dB[ra] == D) & okA[rb] & okB[ra]
+        on[t] = fwd | bwd
+    return length, on
+
+
+# --------------------------------------------------------------------------- ticket value
+
+
+_VALUE_SCHEMA = {"point": pl.UInt16, "ticket": pl.Int16, "from": pl.String, "to": pl.String, "points": pl.Int16,
+                 "decks": pl.String, "shortest_path": pl.Int64, "offered": pl.Int64, "kept": pl.Int64,
+                 "keep_rate": pl.Float64, "completed": pl.Int64, "completion_rate": pl.Float64,
+                 "mean_net_points": pl.Float64, "win_rate_kept": pl.Float64, "baseline": pl.Float64,
+                 "lift": pl.Float64}
+
+
+def _strategy_rates(res: Results) -> pl.LazyFrame:
+    """point, strategy (String), rate: each strategy's overall mean win share."""
+    return (res.scan("players").group_by("point", pl.col("strategy").cast(pl.String))
+            .agg(pl.col("win_share").cast(pl.Float64).mean().alias("rate")))
+
+
+def _ticket_sums(res: Results) -> pl.DataFrame:
+    """Per point and ticket: offered, kept, completed, net points and win sums of the keepers."""
+    t = res.scan("tickets").select("point", "game", "seat", "ticket", "kept", "completed", "points")
+    offered = t.group_by("point", "ticket").agg(pl.len().cast(pl.Int64).alias("offered"))
+    players = (res.scan("players").select("game", "seat", pl.col("strategy").cast(pl.String),
+                                          pl.col("win_share").cast(pl.Float64)))
+    done = pl.col("completed").fill_null(False)
+    kept = (t.filter(pl.col("kept"))
+            .join(players, on=["game", "seat"], how="left")
+            .join(_strategy_rates(res), on=["point", "strategy"], how="left")
+            .group_by("point", "ticket")
+            .agg(pl.len().cast(pl.Int64).alias("kept"), done.sum().cast(pl.Int64).alias("completed"),
+                 pl.when(done).then(pl.col("points")).otherwise(-pl.col("points")).cast(pl.Float64).sum()
+                 .alias("net"),
+                 pl.col("win_share").sum().alias("wins"), pl.col("rate").sum().alias("base")))
+    return (offered.join(kept, on=["point", "ticket"], how="left")
+            .with_columns(pl.col("kept", "completed").fill_null(0), pl.col("net", "wins", "base").fill_null(0.0))
+            .collect())
+
+
+def ticket_value(res: Results) -> pl.DataFrame:
+    """Per point and ticket offered at least once.
+
+    Columns: point, ticket, from, to, points, decks (comma-separated deck tags),
+    shortest_path (trains on the empty board), offered (times offered, at setup
+    or in a draw), kept, keep_rate (kept / offered), completed (kept and
+    completed), completion_rate (completed / kept), mean_net_points (over kept:
+    +points if completed else -points), win_rate_kept (mean win share of the
+    keepers), baseline (mean of the keepers' strategies' overall win rates),
+    lift (win_rate_kept - baseline). Rates are null when their denominator is 0.
+    """
+    res = Results.open(res)
+    sums = _ticket_sums(res)
+    if sums.height == 0:
+        return pl.DataFrame(schema=_VALUE_SCHEMA)
+    length = ticket_shortest_paths(res.map)
+    dim = (res.dim("tickets").with_columns(pl.col("ticket").cast(pl.Int16))
+           .with_columns(pl.Series("shortest_path", [None if not np.isfinite(x) else int(x) for x in
+                                                     length[res.dim("tickets")["ticket"].to_numpy()]],
+                                   dtype=pl.Int64)))
+    k = pl.col("kept").cast(pl.Float64)
+    kept_rate = lambda c: pl.when(pl.col("kept") > 0).then(pl.col(c) / k).otherwise(None)  # noqa: E731
+    df = (sums.with_columns(pl.col("ticket").cast(pl.Int16))
+          .join(dim, on="ticket", how="left")
+          .with_columns((k / pl.col("offered")).alias("keep_rate"), kept_rate("completed").alias("completion_rate"),
+                        kept_rate("net").alias("mean_net_points"), kept_rate("wins").alias("win_rate_kept"),
+                        kept_rate("base").alias("baseline"))
+          .with_columns((pl.col("win_rate_kept") - pl.col("baseline")).alias("lift")))
+    return df.select([pl.col(c).cast(d) for c, d in _VALUE_SCHEMA.items()]).sort("point", "ticket")
+
+
+def ticket_decks(res: Results) -> pl.DataFrame:
+    """Ticket value summarised per deck tag (``base``, ``1910``, ``mega``,
+    ``bigcities``, ``short``, ``long``): a ticket with several tags counts in each.
+
+    Columns: point, deck, tickets (distinct tickets of the deck offered),
+    offered, keep_rate, completion_rate (of kept), mean_net_points (over kept).
+    """
+    res = Results.open(res)
+    schema = {"point": pl.UInt16, "deck": pl.String, "tickets": pl.Int64, "offered": pl.Int64,
+              "keep_rate": pl.Float64, "completion_rate": pl.Float64, "mean_net_points": pl.Float64}
+    sums = _ticket_sums(res)
+    if sums.height == 0:
+        return pl.DataFrame(schema=schema)
+    tags = (res.dim("tickets").select(pl.col("ticket").cast(pl.Int16), pl.col("decks").str.split(",").alias("deck"))
+            .explode("deck"))
+    df = (sums.with_columns(pl.col("ticket").cast(pl.Int16)).join(tags, on="ticket")
+          .group_by("point", "deck")
+          .agg(pl.len().cast(pl.Int64).alias("tickets"), pl.col("offered").sum(), pl.col("kept").sum(),
+               pl.col("completed").sum(), pl.col("net").sum()))
+    k = pl.col("kept").cast(pl.Float64)
+    df = df.with_columns((k / pl.col("offered")).alias("keep_rate"),
+                         pl.when(k > 0).then(pl.col("completed") / k).alias("completion_rate"),
+                         pl.when(k > 0).then(pl.col("net") / k).alias("mean_net_points"))
+    return df.select([pl.col(c).cast(d) for c, d in schema.items()]).sort("point", "deck")
