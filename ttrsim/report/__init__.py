@@ -4,14 +4,24 @@ charts and the report document (``charts``, ``boardmap``, ``document``).
 >>> from ttrsim.report import Results, win_rates, ticket_value   # doctest: +SKIP
 >>> res = Results.open("results/quickstart")                      # doctest: +SKIP
 >>> win_rates(res)                                                # doctest: +SKIP
+>>> win_rates(res).to_pandas()                                    # doctest: +SKIP
 
 The functions and their columns are listed in ``ttrsim/report/API.md``.
 """
 from .dataset import Results, ResultsError
+from .passengers import (majority_outcomes, passenger_decisive, passenger_points, passengers_by_routes,
+                         passengers_vs_routes)
+from .routes import blocking, route_claimers, route_contention
 from .strategies import (end_reasons, game_length, head_to_head, ratings, score_components, score_histogram,
                          seat_advantage, win_rates)
+from .sweeps import sweep_keys, swept_win_rates, with_sweep_values
 from .tickets import ticket_decks, ticket_value
 
-__all__ = ["Results", "ResultsError", "win_rates", "head_to_head", "ratings", "seat_advantage",
-           "score_components", "score_histogram", "game_length", "end_reasons",
-           "ticket_value", "ticket_decks"]
+__all__ = ["Results", "ResultsError",
+           "win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
+           "game_length", "end_reasons",
+           "ticket_value", "ticket_decks",
+           "route_contention", "route_claimers", "blocking",
+           "majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
+           "passengers_by_routes",
+           "sweep_keys", "swept_win_rates", "with_sweep_values"]

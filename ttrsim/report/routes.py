@@ -1,0 +1,184 @@
+"""Route contention from the turn log: how often and how early each route is
+claimed, by whom, how often more than one track of a double/triple route is
+taken, and how often a claim blocks another seat's ticket.
+
+All three need the ``turns`` table (experiments run with ``log: true``); without
+it they raise :class:`~ttrsim.report.dataset.ResultsError`.
+
+**Claim turn** is given in *rounds*: ``turn // players`` (round 0 is every
+seat's first turn), so maps and player counts compare.
+
+**Blocking.** A claim *blocks* when its route lies on a shortest path (empty
+board, in trains; :func:`ttrsim.report.tickets.shortest_path_routes`) between the
+two ends of a ticket that another seat holds at that moment: kept by that seat
+at setup, or drawn in an earlier turn. Approximations, all from what the tables
+record:
+
+* *open at that moment*: the tables say whether a ticket was completed at the
+  end, not when. ``blocking_claims`` counts only tickets that ended
+  uncompleted, which were certainly open at the claim (a lower bound);
+  ``blocking_claims_any`` counts every held ticket, including ones already
+  completed before the claim (an upper bound).
+* *shortest path on the empty board*: the holder's actual plan, and routes
+  already claimed, are ignored; every shortest path counts (ties included).
+* a track of a double route counts even if its twin stays open to the holder.
+
+A claim is counted once however many tickets it touches. The computation is
+vectorised: per batch of part files, a games x tickets array of holders and a
+route -> tickets on-path list, expanded for every claim with numpy.
+
+>>> from ttrsim.report import Results, route_contention               # doctest: +SKIP
+>>> route_contention(Results.open("results/quickstart")).sort("claim_rate")   # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from .dataset import Results
+from .tickets import shortest_path_routes
+
+__all__ = ["route_contention", "route_claimers", "blocking"]
+
+_BATCH_GAMES = 100_000  # games per batch of part files in blocking()
+
+
+def _claims(res: Results, what: str) -> pl.LazyFrame:
+    """point, game, seat, turn, route of every claim turn."""
+    res.require_turns(what)
+    return (res.scan("turns").filter(pl.col("action").cast(pl.String) == "claim")
+            .select("point", "game", "seat", "turn", pl.col("route").cast(pl.Int16)))
+
+
+def route_contention(res: Results) -> pl.DataFrame:
+    """Per point and route of the map (claimed or not).
+
+    Columns: point, route, label, from, to, length, colour, group, tracks (tracks
+    in the route's parallel group), games (games at the point), claims,
+    claim_rate (claims / games: the share of games where it was claimed),
+    median_turn, q25_turn, q75_turn (claim round = turn // players; null if never
+    claimed), group_multi_rate (double/triple routes: share of games where more
+    than one track of the group was claimed, the same on every track; null for
+    single routes).
+    """
+    res = Results.open(res)
+    claims = _claims(res, "route_contention")
+    routes = res.dim("routes").with_columns(pl.col("route").cast(pl.Int16), pl.col("group").cast(pl.Int16))
+    routes = routes.with_columns(pl.len().over("group").cast(pl.Int64).alias("tracks"))
+    rnd = (pl.col("turn").cast(pl.Int32) // res.players).cast(pl.Float64)
+    per_route = (claims.group_by("point", "route")
+                 .agg(pl.len().cast(pl.Int64).alias("claims"), rnd.median().alias("median_turn"),
+                      rnd.quantile(0.25, "linear").alias("q25_turn"), rnd.quantile(0.75, "linear").alias("q75_turn"))
+                 .collect())
+    multi = (claims.join(routes.lazy().filter(pl.col("tracks") > 1).select("route", "group"), on="route")
+             .group_by("point", "game", "group").agg(pl.len().alias("n"))
+             .filter(pl.col("n") > 1).group_by("point", "group").agg(pl.len().cast(pl.Int64).alias("multi"))
+             .collect())
+    games = res.games_by_point
+    df = (games.join(routes, how="cross")
+          .join(per_route, on=["point", "route"], how="left")
+          .join(multi, on=["point", "group"], how="left")
+          .with_columns(pl.col("claims").fill_null(0))
+          .with_columns((pl.col("claims") / pl.col("games")).alias("claim_rate"),
+                        pl.when(pl.col("tracks") > 1).then(pl.col("multi").fill_null(0) / pl.col("games"))
+                        .otherwise(None).alias("group_multi_rate")))
+    return df.select("point", "route", "label", "from", "to", "length", "colour", "group", "tracks", "games",
+                     "claims", "claim_rate", "median_turn", "q25_turn", "q75_turn", "group_multi_rate"
+                     ).sort("point", "route")
+
+
+def route_claimers(res: Results) -> pl.DataFrame:
+    """Who claims each route: per point, route and strategy that claimed it.
+
+    Columns: point, route, strategy, claims, share (of the route's claims at that point).
+    """
+    res = Results.open(res)
+    df = (res.with_strategy(_claims(res, "route_claimers"))
+          .group_by("point", "route", "strategy").agg(pl.len().cast(pl.Int64).alias("claims"))
+          .with_columns((pl.col("claims") / pl.col("claims").sum().over("point", "route")).alias("share"))
+          .sort("point", "route", "strategy").collect())
+    return df.with_columns(pl.col("strategy").cast(pl.String)).select("point", "route", "strategy", "claims",
+                                                                       "share")
+
+
+# --------------------------------------------------------------------------- blocking
+
+
+def _batches(res: Results):
+    """Pairs of (turns files, tickets files) of the same chunks, about _BATCH_GAMES games each."""
+    turns = {f.rsplit("/", 1)[-1]: f for f in res._files["turns"]}
+    tickets = {f.rsplit("/", 1)[-1]: f for f in res._files["tickets"]}
+    names = sorted(set(turns) & set(tickets))
+    per = max(1, _BATCH_GAMES // max(1, int(res.manifest["layout"].get("chunk_games", 2000))))
+    for i in range(0, len(names), per):
+        chunk = names[i:i + per]
+        yield [turns[n] for n in chunk], [tickets[n] for n in chunk]
+
+
+def _blocking_batch(res: Results, turn_files, ticket_files, starts, on_tickets, n_tickets):
+    """(point, seat-strategy code, blocks, blocks_any) per claim of one batch."""
+    c = (pl.scan_parquet(turn_files).filter(pl.col("action").cast(pl.String) == "claim")
+         .select("point", "game", "seat", "turn", "route").collect())
+    k = (pl.scan_parquet(ticket_files).filter(pl.col("kept"))
+         .select("game", "seat", "ticket", pl.col("turn").fill_null(-1), pl.col("completed").fill_null(False))
+         .collect())
+    games = np.unique(np.concatenate([c["game"].to_numpy(), k["game"].to_numpy()]))
+    G = len(games)
+    hold = np.full((G, n_tickets), -1, np.int8)
+    since = np.zeros((G, n_tickets), np.int32)
+    done = np.zeros((G, n_tickets), bool)
+    kg = np.searchsorted(games, k["game"].to_numpy())
+    kt = k["ticket"].to_numpy().astype(np.int64)
+    hold[kg, kt] = k["seat"].to_numpy()
+    since[kg, kt] = k["turn"].to_numpy()
+    done[kg, kt] = k["completed"].to_numpy()
+    cg = np.searchsorted(games, c["game"].to_numpy())
+    route = c["route"].to_numpy().astype(np.int64)
+    seat = c["seat"].to_numpy().astype(np.int8)
+    turn = c["turn"].to_numpy().astype(np.int32)
+    count = starts[route + 1] - starts[route]
+    rep = np.repeat(np.arange(len(route)), count)
+    # position of each expanded row within its route's ticket list
+    offs = np.arange(len(rep)) - np.repeat(np.cumsum(count) - count, count)
+    tk = on_tickets[starts[route[rep]] + offs]
+    g = cg[rep]
+    h = hold[g, tk]
+    held = (h >= 0) & (h != seat[rep]) & (since[g, tk] < turn[rep])
+    any_ = np.bincount(rep, weights=held, minlength=len(route)) > 0
+    open_ = np.bincount(rep, weights=held & ~done[g, tk], minlength=len(route)) > 0
+    games_ = c["game"].to_numpy().astype(np.int64)
+    seating = (games_ % res.stride) % res.block_size
+    lut = np.array(res.seatings, np.int64)                 # [seating, seat] -> entrant
+    strat = lut[seating, seat.astype(np.int64)]
+    return pl.DataFrame({"point": c["point"], "s": strat, "open": open_, "any": any_})
+
+
+def blocking(res: Results) -> pl.DataFrame:
+    """How often each strategy's claims block another seat's ticket (module docstring).
+
+    Columns: point, strategy, claims, blocking_claims (blocking an open ticket
+    that ended uncompleted: a lower bound), blocking_rate (blocking_claims /
+    claims), blocking_claims_any (any held ticket: an upper bound), blocking_rate_any.
+    """
+    res = Results.open(res)
+    res.require_turns("blocking")
+    on = shortest_path_routes(res.map)                       # [tickets, routes]
+    n_tickets, n_routes = on.shape
+    by_route = on.T                                          # [routes, tickets]
+    starts = np.concatenate([[0], np.cumsum(by_route.sum(1))]).astype(np.int64)
+    on_tickets = np.nonzero(by_route)[1].astype(np.int64)    # row-major: grouped by route
+    parts = []
+    for turn_files, ticket_files in _batches(res):
+        b = _blocking_batch(res, turn_files, ticket_files, starts, on_tickets, n_tickets)
+        parts.append(b.group_by("point", "s").agg(pl.len().alias("claims"), pl.col("open").sum().alias("b"),
+                                                  pl.col("any").sum().alias("ba")))
+    schema = {"point": pl.UInt16, "strategy": pl.String, "claims": pl.Int64, "blocking_claims": pl.Int64,
+              "blocking_rate": pl.Float64, "blocking_claims_any": pl.Int64, "blocking_rate_any": pl.Float64}
+    if not parts:
+        return pl.DataFrame(schema=schema)
+    df = (pl.concat(parts).group_by("point", "s").agg(pl.col("claims", "b", "ba").sum()).sort("point", "s"))
+    labels = pl.Series("strategy", [res.labels[i] for i in df["s"].to_list()], dtype=pl.String)
+    df = df.with_columns(labels, (pl.col("b") / pl.col("claims")).alias("blocking_rate"),
+                         (pl.col("ba") / pl.col("claims")).alias("blocking_rate_any"))
+    df = df.rename({"b": "blocking_claims", "ba": "blocking_claims_any"})
+    return df.select([pl.col(c).cast(d) for c, d in schema.items()])
