@@ -439,6 +439,51 @@ def bench(rules_text, players_text, seconds, strategy_text, as_json):
         click.echo(line)
 
 
+# --------------------------------------------------------------------------- report
+
+@main.command("report")
+@click.argument("results", metavar="RESULTS")
+@click.option("--output", "-o", metavar="DIR", help="Report folder (default RESULTS/report).")
+@click.option("--format", "formats", default="md,html", show_default=True, metavar="md,html",
+              help="Documents to write: md, html or both.")
+@click.option("--svg/--no-svg", default=True, show_default=True,
+              help="Also write every chart as SVG (PNG is always written).")
+@click.option("--resamples", default=1000, show_default=True, type=click.IntRange(min=10),
+              help="Block-bootstrap resamples of every 95% interval.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar on stderr (default: when stderr is a terminal).")
+@library_errors
+def report(results, output, formats, svg, resamples, progress):
+    """Turn the results folder RESULTS (written by `ttrsim run`) into a report:
+    report.md and a self-contained report.html (charts embedded), every table
+    as CSV in tables/ and every chart as PNG (and SVG) in charts/.
+
+    Sections: strategy comparison (win rates, head to head, ratings, seat
+    advantage, score composition and distributions, game length, end
+    reasons), ticket value, route contention with board maps (needs the turn
+    log), passengers (Germany) and sweeps (balance charts). Prints the path
+    of the report.
+
+    \b
+    Examples:
+      ttrsim report results/quickstart
+      ttrsim report results/sweep --output /tmp/sweep-report --format html
+      ttrsim report results/strength_usa4 --no-svg --resamples 200
+    """
+    from .report.document import build_report
+
+    if progress is None:
+        progress = sys.stderr.isatty()
+    rep = build_report(results, output=output, formats=formats, images=("png", "svg") if svg else ("png",),
+                       resamples=resamples, progress=progress)
+    for problem in rep.problems:
+        click.echo(f"warning: {problem}", err=True)
+    click.echo(f"{len(rep.charts)} chart files, {len(rep.tables)} tables in {rep.seconds:.1f} s")
+    if rep.markdown is not None and rep.html is not None:
+        click.echo(f"markdown: {rep.markdown}")
+    click.echo(f"report: {rep.main}")
+
+
 from .run_cli import run  # noqa: E402  (the experiment runner's command lives in its own module)
 
 main.add_command(run)
