@@ -11,10 +11,9 @@ flushes the log and calls again from there.
 import numpy as np
 from numba import njit
 
-from .board import RP_MAX_TURNS
 from .ids import LOCO, N_PASSENGER_COLOURS
 from .state import M_END, M_NPLAYERS, M_TURN, N_FINAL
-from .turnlog import G_END, G_TURNS, play_logged
+from .turnlog import G_END, G_TURNS, log_has_room, play_logged
 
 # --- columns of the per-seat extra table -------------------------------------------
 X_TRAINS = 0                      # trains left
@@ -24,37 +23,42 @@ N_EXTRA = X_PASS0 + N_PASSENGER_COLOURS
 
 
 @njit(cache=True)
+def record_end(s, i, results, extra, game_meta):
+    """Copy the outcome of the game just played (state ``s``) into row ``i`` of
+    ``results`` (the final table), ``extra`` (``X_*``) and ``game_meta``
+    (``G_*``); the compiled chunk loop and the Python-stepped loop both use it."""
+    for p in range(s.meta[M_NPLAYERS]):
+        for c in range(N_FINAL):
+            results[i, p, c] = s.final[p, c]
+        extra[i, p, X_TRAINS] = s.trains[p]
+        cards = 0
+        for c in range(LOCO + 1):
+            cards += s.hand[p, c]
+        extra[i, p, X_CARDS] = cards
+        for c in range(N_PASSENGER_COLOURS):
+            extra[i, p, X_PASS0 + c] = s.pass_player[p, c]
+    game_meta[i, G_END] = s.meta[M_END]
+    game_meta[i, G_TURNS] = s.meta[M_TURN]
+
+
+@njit(cache=True)
 def play_chunk(b, s, start, seeds, seating, strategy_ids, params, legal, log, results, extra, game_meta,
                with_turns):
     """Play games ``start, start+1, ...`` of ``seeds`` while the log has room;
     game i uses seating ``seating[i]``: ``strategy_ids[seating[i]]`` (one id per
     seat) and ``params[seating[i]]`` (a float64 row per seat). The log's game
-    column holds the index i. Returns the index after the last game played."""
+    column holds the index i. Returns the index after the last game played
+    (pass a prefix ``seeds[:end]`` to stop at ``end``)."""
     hand_before = np.zeros(LOCO + 1, np.int64)
     pass_before = np.zeros(N_PASSENGER_COLOURS, np.int64)
     n_players = s.meta[M_NPLAYERS]
-    max_turns = b.rp[RP_MAX_TURNS]
-    offer_room = 8 * (max_turns + n_players)   # at most 8 tickets offered per turn or setup
     i = start
     while i < seeds.shape[0]:
-        if with_turns and log.turns.shape[0] - log.n_turns[0] < max_turns + 1:
-            break
-        if log.offers.shape[0] - log.n_offers[0] < offer_room:
+        if not log_has_room(b, log, n_players, with_turns):
             break
         k = seating[i]
         play_logged(b, s, i, seeds[i], strategy_ids[k], params[k], legal, log, with_turns, hand_before,
                     pass_before)
-        for p in range(n_players):
-            for c in range(N_FINAL):
-                results[i, p, c] = s.final[p, c]
-            extra[i, p, X_TRAINS] = s.trains[p]
-            cards = 0
-            for c in range(LOCO + 1):
-                cards += s.hand[p, c]
-            extra[i, p, X_CARDS] = cards
-            for c in range(N_PASSENGER_COLOURS):
-                extra[i, p, X_PASS0 + c] = s.pass_player[p, c]
-        game_meta[i, G_END] = s.meta[M_END]
-        game_meta[i, G_TURNS] = s.meta[M_TURN]
+        record_end(s, i, results, extra, game_meta)
         i += 1
     return i

@@ -4,6 +4,10 @@ The log is a record of two preallocated ``int32`` tables (rows x columns, the
 ``T_*`` and ``O_*`` column indices below) filled by :func:`play_logged_many`;
 the experiment runner turns them into the ``turns`` and ``tickets`` Parquet
 tables. A turn row is written when the turn ends, with the state after it.
+Every action goes through :func:`log_step` (record, apply, complete the row)
+and every game ends with :func:`log_finish`; the runner's Python-stepped loop
+for games with a Python seat (:func:`ttrsim.pyplay.play_logged_py`) calls the
+same two, so both loops write identical rows for the same decisions.
 
 >>> from ttrsim.rules import get_rules
 >>> from ttrsim.board import build_board
@@ -133,6 +137,77 @@ def _record_choice(log, s, b, row, phase, p, a):
 
 
 @njit(cache=True)
+def log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before):
+    """Record action ``a`` of the seat to act (its ticket offer, its turn row if
+    ``with_turns``), apply it and complete the turn row when the turn ends.
+    ``row`` is the turn row of the turn in progress (-1 before the first turn);
+    returns the row after the action. One source of truth for what the logs
+    hold: the compiled loop below and the Python-stepped loop of the runner
+    (:func:`ttrsim.pyplay.play_logged_py`) both record every action with it.
+    ``hand_before`` / ``pass_before`` are scratch buffers kept across calls."""
+    p = s.meta[M_PLAYER]
+    phase = s.meta[M_PHASE]
+    if phase == PH_SETUP_KEEP or phase == PH_KEEP:
+        for i in range(s.offer_n[p]):
+            o = log.n_offers[0]
+            log.n_offers[0] += 1
+            log.offers[o, O_GAME] = game
+            log.offers[o, O_SEAT] = p
+            log.offers[o, O_TICKET] = s.offer[p, i]
+            log.offers[o, O_TURN] = -1 if phase == PH_SETUP_KEEP else s.meta[M_TURN]
+            log.offers[o, O_KEPT] = ((a - A_KEEP) >> i) & 1
+            log.offers[o, O_COMPLETED] = 0
+    if with_turns:
+        if phase == PH_MAIN:
+            row = _new_turn(log, s, game)
+            for c in range(N_PASSENGER_COLOURS):
+                pass_before[c] = s.pass_player[p, c]
+        for k in range(LOCO + 1):
+            hand_before[k] = s.hand[p, k]
+        _record_choice(log, s, b, row, phase, p, a)
+    turn_before = s.meta[M_TURN]
+    apply_action(b, s, a)
+    if with_turns:
+        t = log.turns
+        if a == A_BLIND:                          # the blind card is the kind that grew
+            col = T_CARD2 if t[row, T_SRC2] == 1 else T_CARD1
+            for k in range(LOCO + 1):
+                if s.hand[p, k] > hand_before[k]:
+                    t[row, col] = k
+        if s.meta[M_TURN] != turn_before:         # the turn ended: the state after it
+            j = T_PASS1
+            for c in range(N_PASSENGER_COLOURS):
+                for _ in range(s.pass_player[p, c] - pass_before[c]):
+                    t[row, j] = c
+                    j += 1
+            t[row, T_SCORE] = s.score[p]
+            t[row, T_TRAINS] = s.trains[p]
+            t[row, T_HAND] = s.hand[p].sum()
+    return row
+
+
+@njit(cache=True)
+def log_finish(b, s, log, first_offer):
+    """At the end of a game: mark which kept tickets (offer rows from
+    ``first_offer`` on) were completed."""
+    parent = np.empty(b.n_nodes, np.int64)
+    for p in range(s.meta[M_NPLAYERS]):
+        player_components(b, s, p, parent)
+        for o in range(first_offer, log.n_offers[0]):
+            if log.offers[o, O_SEAT] == p and log.offers[o, O_KEPT] == 1:
+                log.offers[o, O_COMPLETED] = 1 if ticket_completed(b, s, log.offers[o, O_TICKET], parent) else 0
+
+
+@njit(cache=True)
+def log_has_room(b, log, n_players, with_turns):
+    """Whether the log surely holds one more game (at most ``max_turns + 1``
+    turn rows; at most 8 tickets offered per turn or setup)."""
+    if with_turns and log.turns.shape[0] - log.n_turns[0] < b.rp[RP_MAX_TURNS] + 1:
+        return False
+    return log.offers.shape[0] - log.n_offers[0] >= 8 * (b.rp[RP_MAX_TURNS] + n_players)
+
+
+@njit(cache=True)
 def play_logged(b, s, game, seed, strategy_ids, params, legal, log, with_turns, hand_before, pass_before):
     """Play one game recording turns (if ``with_turns``) and ticket offers."""
     reset_game(b, s, seed)
@@ -140,51 +215,9 @@ def play_logged(b, s, game, seed, strategy_ids, params, legal, log, with_turns, 
     first_offer = log.n_offers[0]
     while s.meta[M_PHASE] != PH_OVER:
         n = legal_actions(b, s, legal)
-        p = s.meta[M_PLAYER]
-        phase = s.meta[M_PHASE]
-        a = choose(strategy_ids[p], b, s, legal, n, params)
-        if phase == PH_SETUP_KEEP or phase == PH_KEEP:
-            for i in range(s.offer_n[p]):
-                o = log.n_offers[0]
-                log.n_offers[0] += 1
-                log.offers[o, O_GAME] = game
-                log.offers[o, O_SEAT] = p
-                log.offers[o, O_TICKET] = s.offer[p, i]
-                log.offers[o, O_TURN] = -1 if phase == PH_SETUP_KEEP else s.meta[M_TURN]
-                log.offers[o, O_KEPT] = ((a - A_KEEP) >> i) & 1
-                log.offers[o, O_COMPLETED] = 0
-        if with_turns:
-            if phase == PH_MAIN:
-                row = _new_turn(log, s, game)
-                for c in range(N_PASSENGER_COLOURS):
-                    pass_before[c] = s.pass_player[p, c]
-            for k in range(LOCO + 1):
-                hand_before[k] = s.hand[p, k]
-            _record_choice(log, s, b, row, phase, p, a)
-        turn_before = s.meta[M_TURN]
-        apply_action(b, s, a)
-        if with_turns:
-            t = log.turns
-            if a == A_BLIND:                          # the blind card is the kind that grew
-                col = T_CARD2 if t[row, T_SRC2] == 1 else T_CARD1
-                for k in range(LOCO + 1):
-                    if s.hand[p, k] > hand_before[k]:
-                        t[row, col] = k
-            if s.meta[M_TURN] != turn_before:         # the turn ended: the state after it
-                j = T_PASS1
-                for c in range(N_PASSENGER_COLOURS):
-                    for _ in range(s.pass_player[p, c] - pass_before[c]):
-                        t[row, j] = c
-                        j += 1
-                t[row, T_SCORE] = s.score[p]
-                t[row, T_TRAINS] = s.trains[p]
-                t[row, T_HAND] = s.hand[p].sum()
-    parent = np.empty(b.n_nodes, np.int64)
-    for p in range(s.meta[M_NPLAYERS]):
-        player_components(b, s, p, parent)
-        for o in range(first_offer, log.n_offers[0]):
-            if log.offers[o, O_SEAT] == p and log.offers[o, O_KEPT] == 1:
-                log.offers[o, O_COMPLETED] = 1 if ticket_completed(b, s, log.offers[o, O_TICKET], parent) else 0
+        a = choose(strategy_ids[s.meta[M_PLAYER]], b, s, legal, n, params)
+        row = log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before)
+    log_finish(b, s, log, first_offer)
 
 
 @njit(cache=True)
@@ -195,13 +228,9 @@ def play_logged_many(b, s, seeds, strategy_ids, params, legal, log, results, gam
     hand_before = np.zeros(LOCO + 1, np.int64)
     pass_before = np.zeros(N_PASSENGER_COLOURS, np.int64)
     n_players = s.meta[M_NPLAYERS]
-    max_turns = b.rp[RP_MAX_TURNS]
-    offer_room = 8 * (max_turns + n_players)   # at most 8 tickets offered per turn or setup
     done = 0
     for i in range(seeds.shape[0]):
-        if with_turns and log.turns.shape[0] - log.n_turns[0] < max_turns + 1:
-            break
-        if log.offers.shape[0] - log.n_offers[0] < offer_room:
+        if not log_has_room(b, log, n_players, with_turns):
             break
         play_logged(b, s, i, seeds[i], strategy_ids, params, legal, log, with_turns, hand_before, pass_before)
         for p in range(n_players):
