@@ -2,6 +2,13 @@
 :mod:`ttrsim.pyplay`): keep every offered ticket, claim the longest route it
 can pay (using as few locomotives as possible), otherwise draw blind.
 
+With its default parameters it makes exactly the decisions of the compiled
+``greedy`` strategy, so an experiment seating it gives the same tables
+(``tests/test_experiment_python.py``). An experiment seats it with::
+
+    lineup:
+      - {python: "strategies.python_example:GreedyLongest", params: {min_length: 1}, label: greedy_py}
+
 >>> from ttrsim.pyplay import play
 >>> play("usa", 2, seed=1, seats=[GreedyLongest(), "random"]).over
 True
@@ -10,18 +17,28 @@ from ttrsim.actions import A_BLIND, A_CLAIM, A_KEEP, decode_claim
 
 
 class GreedyLongest:
-    """Plays by reading only the observation and the legal actions."""
+    """Plays by reading only the observation and the legal actions.
+
+    ``min_length``: claim only routes of at least this many trains (default 1:
+    any route), otherwise draw blind. Experiments pass ``params`` as keyword
+    arguments and build a fresh instance for every game."""
+
+    def __init__(self, min_length: int = 1):
+        if isinstance(min_length, bool) or not isinstance(min_length, int) or min_length < 1:
+            raise ValueError(f"min_length must be an integer >= 1, got {min_length!r}")
+        self.min_length = min_length
 
     def choose(self, observation: dict, legal_actions: list[int]) -> int:
         keeps = [a for a in legal_actions if A_KEEP <= a < A_KEEP + 256]
         if keeps:
             return max(keeps)                          # the largest mask keeps every ticket
-        claims = [a for a in legal_actions if a >= A_CLAIM]
+        lengths = observation["route_lengths"]
+        claims = [a for a in legal_actions if a >= A_CLAIM and lengths[decode_claim(a)[0]] >= self.min_length]
         if claims:
             # longest route first (route length = cards paid), then fewest locomotives
             def key(a):
                 route, colour, locos = decode_claim(a)
-                return (observation["route_lengths"][route], -locos)
+                return (lengths[route], -locos)
             return max(claims, key=key)
         if A_BLIND in legal_actions:
             return A_BLIND

@@ -50,6 +50,13 @@ class Game:
         self.history: list[int] = []
         reset_game(self.board, self.state, seed)
 
+    def reset(self, seed: int) -> None:
+        """Start a new game dealt from ``seed`` on the same rules and seats
+        (reuses the board and the state: cheaper than a new :class:`Game`)."""
+        self.seed = seed
+        self.history = []
+        reset_game(self.board, self.state, seed)
+
     # --- reading the state ---------------------------------------------------------------------
     @property
     def n_players(self) -> int:

@@ -18,17 +18,26 @@ compiled game of the same seed.
 >>> g = play("usa", 2, seed=3, seats=[FirstLegal(), "random"])
 >>> g.over, g.result()["end"]
 (True, 'normal')
+
+Experiments seat a Python strategy by its class (``{python: "module:Class",
+params: {...}}``, :func:`load_strategy_class`); the runner plays games with a
+Python seat with :func:`play_logged_py`, which records the same tables as the
+compiled loop.
 """
 from __future__ import annotations
 
+import importlib
+import inspect
+import operator
+import sys
 from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
 from .engine import legal_actions
-from .game import Game
+from .game import Game, IllegalAction
 from .playout import legal_buffer
-from .state import GameState, copy_state
+from .state import M_PHASE, M_PLAYER, M_TURN, PH_OVER, GameState, copy_state
 
 
 class PythonStrategy(Protocol):
@@ -85,3 +94,153 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
             on_step(before, a, after)
             before = after
     return g
+
+
+# --------------------------------------------------------------------------- classes named in experiments
+
+
+class StrategyLoadError(ValueError):
+    """A Python strategy reference or its parameters cannot be used: one line
+    without the location; ``param`` names the parameter at fault ("" if none)."""
+
+    def __init__(self, message: str, param: str = ""):
+        super().__init__(message)
+        self.param = param
+
+
+def load_strategy_class(ref: str, search_path: Sequence[str] = ()) -> type:
+    """The class named by ``ref`` = ``"package.module:Class"``: imported like any
+    module, with the folders of ``search_path`` appended to ``sys.path`` (an
+    installed module wins over a file of the same name there). The class must
+    have a ``choose`` method. Raises :class:`StrategyLoadError` naming what is
+    wrong and what was expected.
+
+    >>> load_strategy_class("strategies.python_example:GreedyLongest").__name__
+    'GreedyLongest'
+    """
+    import difflib
+
+    if not isinstance(ref, str) or ref.count(":") != 1 or not all(ref.partition(":")[::2]):
+        raise StrategyLoadError(f"expected 'module:Class' (e.g. 'strategies.python_example:GreedyLongest'), "
+                                f"got {ref!r}")
+    module_name, _, qualname = (x.strip() for x in ref.partition(":"))
+    for d in search_path:
+        if d not in sys.path:
+            sys.path.append(d)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        where = f", or a .py file or package in {' or '.join(search_path)}" if search_path else ""
+        raise StrategyLoadError(f"cannot import module '{module_name}' ({_one_line(e)}); expected an importable "
+                                f"module (installed{where})") from None
+    except Exception as e:  # noqa: BLE001 (any error while importing the user's module)
+        raise StrategyLoadError(f"importing module '{module_name}' failed ({type(e).__name__}: {_one_line(e)}); "
+                                "expected a module that imports cleanly") from None
+    obj = module
+    for part in qualname.split("."):
+        if not hasattr(obj, part):
+            classes = [n for n, v in vars(obj).items() if inspect.isclass(v) and not n.startswith("_")]
+            close = difflib.get_close_matches(part, classes, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else \
+                f"; expected one of: {', '.join(classes)}" if classes else "; expected a class name"
+            raise StrategyLoadError(f"module '{module_name}' has no class '{qualname}'{hint}")
+        obj = getattr(obj, part)
+    if not inspect.isclass(obj):
+        what = "a function" if callable(obj) else f"a {type(obj).__name__} value"
+        raise StrategyLoadError(f"'{ref}' is {what}, not a class; expected a class with a "
+                                "choose(observation, legal_actions) method")
+    if not callable(getattr(obj, "choose", None)):
+        raise StrategyLoadError(f"class '{qualname}' has no choose method; expected "
+                                "choose(observation, legal_actions) -> action")
+    return obj
+
+
+def check_strategy_params(cls: type, ref: str, params: dict) -> None:
+    """Check that the constructor of ``cls`` (named ``ref``) accepts ``params``
+    as keyword arguments: known names (with a suggestion for a typo), no
+    missing required one, and ``cls(**params)`` succeeds. Raises
+    :class:`StrategyLoadError` (``param`` set for an unknown name)."""
+    import difflib
+
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):
+        sig = None
+    if sig is not None:
+        kinds = {n: p.kind for n, p in sig.parameters.items()}
+        named = [n for n, k in kinds.items() if k in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                       inspect.Parameter.KEYWORD_ONLY)]
+        if inspect.Parameter.VAR_KEYWORD not in kinds.values():
+            for k in params:
+                if k not in named:
+                    close = difflib.get_close_matches(k, named, n=1)
+                    hint = f"; did you mean '{close[0]}'?" if close else \
+                        f"; expected one of: {', '.join(named)}" if named else "; it takes no parameters"
+                    raise StrategyLoadError(f"unknown parameter of '{ref}': '{k}'{hint}", k)
+        try:
+            sig.bind(**params)
+        except TypeError as e:
+            raise StrategyLoadError(f"{ref}: {_one_line(e)}; expected the parameters of its constructor") from None
+    try:
+        cls(**params)
+    except Exception as e:  # noqa: BLE001 (any error of the user's constructor)
+        raise StrategyLoadError(f"{ref}({_call_args(params)}) failed ({type(e).__name__}: {_one_line(e)}); "
+                                "expected parameters its constructor accepts") from None
+
+
+def _one_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__
+
+
+def _call_args(params: dict) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+# --------------------------------------------------------------------------- the runner's Python-stepped loop
+
+
+def play_logged_py(game: Game, index: int, seed: int, seats: Sequence, strategy_ids: np.ndarray,
+                   params: np.ndarray, log, with_turns: bool, hand_before: np.ndarray,
+                   pass_before: np.ndarray, labels: Sequence[str] = ()) -> None:
+    """The Python-stepped twin of :func:`ttrsim.turnlog.play_logged`: play game
+    ``seed`` on ``game`` (its board and state) recording ticket offers and (if
+    ``with_turns``) turns into ``log`` under game index ``index``. ``seats[p]``
+    is a Python strategy object, or ``None`` for the compiled strategy
+    ``strategy_ids[p]`` (parameters ``params[p]``). Every action is recorded
+    and applied by the same compiled :func:`ttrsim.turnlog.log_step` as in the
+    compiled loop, so the same decisions give the same log rows.
+    Raises :class:`ttrsim.game.IllegalAction` when a Python seat returns an
+    action that is not legal (``labels[p]`` names it in the message)."""
+    from strategies.dispatch import choose
+
+    from .turnlog import log_finish, log_step
+
+    b, s, buf = game.board, game.state, game._buf
+    game.reset(seed)
+    row = -1
+    first_offer = int(log.n_offers[0])
+    meta = s.meta
+    while meta[M_PHASE] != PH_OVER:
+        n = legal_actions(b, s, buf)
+        p = int(meta[M_PLAYER])
+        seat = seats[p]
+        if seat is None:
+            a = int(choose(strategy_ids[p], b, s, buf, n, params))
+        else:
+            legal = buf[:n].tolist()
+            raw = seat.choose(game.observation(p), legal)
+            try:
+                a = operator.index(raw)
+            except TypeError:
+                a = None
+            if a is None or a not in legal:
+                raise IllegalAction(_illegal(raw, labels[p] if p < len(labels) else type(seat).__name__, p, seed,
+                                             int(meta[M_TURN]), n))
+        row = log_step(b, s, index, a, log, with_turns, row, hand_before, pass_before)
+    log_finish(b, s, log, first_offer)
+
+
+def _illegal(raw, who: str, seat: int, seed: int, turn: int, n: int) -> str:
+    return (f"strategy {who} (seat {seat}) returned {raw!r} in the game of seed {seed}, turn {turn}; "
+            f"expected one of its {n} legal actions")
