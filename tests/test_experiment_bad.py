@@ -29,7 +29,9 @@ def test_the_catalogue_covers_every_kind_of_mistake():
     names = {f.stem for f in FILES}
     for kind in ("malformed", "unknown_key", "unknown_rules", "unknown_map_file", "unknown_strategy",
                  "unknown_strategy_parameter", "unknown_rule_parameter", "players_type", "rule_value_type",
-                 "players_rule_set", "lineup_size", "games_zero", "games_negative", "unwritable_output"):
+                 "players_rule_set", "lineup_size", "games_zero", "games_negative", "unwritable_output",
+                 "python_unknown_module", "python_unknown_class", "python_no_choose", "python_unknown_parameter",
+                 "python_parameter_value"):
         assert kind in names
 
 

@@ -61,7 +61,7 @@ KEYS = {
     "scheduler": "dask scheduler address tcp://HOST:PORT; none starts a local Dask cluster",
     "output": "results folder (default results/<name>, relative to the current folder)",
 }
-ENTRANT_KEYS = ("strategy", "params", "label")
+ENTRANT_KEYS = ("strategy", "python", "params", "label")
 STOP_KEYS = ("strategy", "width", "min_games", "max_games")
 # execution settings: they never change results, so resuming may change them
 EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output")
@@ -75,10 +75,14 @@ class ExperimentError(ValueError):
 
 @dataclass(frozen=True)
 class Entrant:
-    """One strategy at the table: ``label`` names it in the tables and the summary."""
+    """One strategy at the table: ``label`` names it in the tables and the summary.
+    ``strategy`` is a built-in (compiled) strategy's name, or with ``python``
+    the ``"module:Class"`` of a Python strategy (:mod:`ttrsim.pyplay`), built
+    as ``Class(**params)`` for every game."""
     label: str
     strategy: str
     params: dict = field(default_factory=dict)
+    python: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,7 @@ class Experiment:
     backend: str
     scheduler: str | None
     output: Path
+    python_path: tuple = ()  # folders searched for Python strategy modules (not part of the config)
 
     @property
     def block_size(self) -> int:
@@ -146,7 +151,8 @@ class Experiment:
         return _jsonable({
             "name": self.name, "rules": self.rules, "map": self.map, "rule_overrides": _jsonable(self.rule_overrides),
             "players": self.players, "seating": self.seating,
-            "entrants": [{"label": e.label, "strategy": e.strategy, "params": e.params} for e in self.entrants],
+            "entrants": [{"label": e.label, ("python" if e.python else "strategy"): e.strategy, "params": e.params}
+                         for e in self.entrants],
             "seatings": [list(s) for s in self.seatings],
             "games": self.games, "stop": None if self.stop is None else {
                 "strategy": self.stop.strategy, "width": self.stop.width,
@@ -268,6 +274,9 @@ class _Validator:
     def __init__(self, source: str, base: Path):
         self.source = source
         self.base = base
+        # Python strategy modules: importable, or files in the experiment's folder or the current folder
+        self.python_path = tuple(dict.fromkeys((str(base), os.getcwd())))
+        self.classes: dict = {}
 
     def fail(self, where: str, what: str):
         raise ExperimentError(f"{self.source}: {where}: {what}")
@@ -413,7 +422,8 @@ class _Validator:
             rule_overrides=rule_overrides, players=players, seating=seating, entrants=tuple(entrants),
             seatings=seatings, games=games, games_requested=games_requested, stop=stop, seed=seed,
             sweep=tuple((k, tuple(v)) for k, v in sweep), points=tuple(points), log=log, workers=workers,
-            chunk_size=chunk, backend=backend, scheduler=scheduler, output=output)
+            chunk_size=chunk, backend=backend, scheduler=scheduler, output=output,
+            python_path=self.python_path if any(e.python for e in entrants) else ())
 
     # ---- parts
     def resolve_map(self, where, value) -> str:
@@ -457,28 +467,43 @@ class _Validator:
             if isinstance(item, str):
                 item = {"strategy": item}
             if not isinstance(item, dict):
-                self.fail(w, f"expected a strategy name or {{strategy, params, label}}, got {_kind(item)}")
+                self.fail(w, f"expected a strategy name, {{strategy, params, label}} or {{python, params, label}}, "
+                             f"got {_kind(item)}")
             for k in item:
                 if k not in ENTRANT_KEYS:
                     self.fail(f"{w}.{k}", f"unknown key{_suggest(k, ENTRANT_KEYS)}")
-            if "strategy" not in item:
-                self.fail(f"{w}.strategy", "missing; expected a strategy name")
-            name = self.string(f"{w}.strategy", item["strategy"], "a strategy name")
-            if name not in REGISTRY:
-                self.fail(f"{w}.strategy", f"unknown strategy '{name}'{_suggest(name, STRATEGY_NAMES)}")
-            params = dict(self.mapping(f"{w}.params", item.get("params") or {}, "a mapping {parameter: number}"))
-            for k, v in params.items():
-                try:
-                    param_row(name, {k: v})
-                except StrategyError as e:
-                    self.fail(f"{w}.params.{k}", str(e))
-            params = {k: float(v) for k, v in params.items()}
+            python = "python" in item
+            if python and "strategy" in item:
+                self.fail(w, "both strategy and python given; expected one of them (a built-in strategy name or "
+                             "a Python class module:Class)")
+            if not python and "strategy" not in item:
+                self.fail(f"{w}.strategy", "missing; expected a strategy name (or python: module:Class)")
+            if python:
+                name = self.string(f"{w}.python", item["python"], "a Python class 'module:Class'")
+                self.python_class(f"{w}.python", name)
+                params = dict(self.mapping(f"{w}.params", item.get("params") or {},
+                                           "a mapping {parameter: value} of constructor arguments"))
+                self.python_params(f"{w}.params", name, params)
+            else:
+                name = self.string(f"{w}.strategy", item["strategy"], "a strategy name")
+                if name not in REGISTRY:
+                    hint = "; a Python strategy is given as python: module:Class" if ":" in name else \
+                        _suggest(name, STRATEGY_NAMES)
+                    self.fail(f"{w}.strategy", f"unknown strategy '{name}'{hint}")
+                params = dict(self.mapping(f"{w}.params", item.get("params") or {},
+                                           "a mapping {parameter: number}"))
+                for k, v in params.items():
+                    try:
+                        param_row(name, {k: v})
+                    except StrategyError as e:
+                        self.fail(f"{w}.params.{k}", str(e))
+                params = {k: float(v) for k, v in params.items()}
             label = item.get("label")
             if label is None:
-                label = name
-                n = 2
+                base_label = name.rpartition(":")[2].rpartition(".")[2] if python else name
+                label, n = base_label, 2
                 while label in labels:
-                    label = f"{name}-{n}"
+                    label = f"{base_label}-{n}"
                     n += 1
             else:
                 label = self.string(f"{w}.label", label, "a label")
@@ -488,8 +513,30 @@ class _Validator:
                     self.fail(f"{w}.label", f"'{label}' is already the label of {where}[{labels[label]}]; "
                                             "expected unique labels")
             labels[label] = i
-            out.append(Entrant(label=label, strategy=name, params=params))
+            out.append(Entrant(label=label, strategy=name, params=params, python=python))
         return out
+
+    def python_class(self, where, ref):
+        """The class of a Python strategy (importable, a class, with ``choose``)."""
+        from .pyplay import StrategyLoadError, load_strategy_class
+        if ref not in self.classes:
+            try:
+                self.classes[ref] = load_strategy_class(ref, self.python_path)
+            except StrategyLoadError as e:
+                self.fail(where, str(e))
+        return self.classes[ref]
+
+    def python_params(self, where, ref, params):
+        """The constructor of Python strategy ``ref`` must accept ``params`` (JSON-like values)."""
+        from .pyplay import StrategyLoadError, check_strategy_params
+        try:
+            json.dumps(params)
+        except (TypeError, ValueError):
+            self.fail(where, "expected values that are numbers, text, true/false, lists or mappings")
+        try:
+            check_strategy_params(self.classes[ref], ref, params)
+        except StrategyLoadError as e:
+            self.fail(f"{where}.{e.param}" if e.param and where.endswith(".params") else where, str(e))
 
     def stop(self, value, entrants, block) -> StopRule:
         self.mapping("stop", value, "a mapping {strategy, width, min_games, max_games}")
@@ -563,6 +610,10 @@ class _Validator:
                         self.fail(w, f"value {_kind(v)}: {e}")
                 else:
                     e_i = [e.label for e in entrants].index(parts[1])
+                    if entrants[e_i].python:
+                        eparams[e_i][parts[2]] = v
+                        self.python_params(w, entrants[e_i].strategy, eparams[e_i])
+                        continue
                     try:
                         param_row(entrants[e_i].strategy, {parts[2]: v})
                     except StrategyError as e:

@@ -66,16 +66,23 @@ _CTX: dict = {}
 def point_spec(exp: Experiment, point) -> dict:
     """Everything a worker needs to play chunks of one sweep point (picklable)."""
     from strategies import MAX_PARAMS, param_row, strategy_id
-    ids = np.array([[strategy_id(exp.entrants[e].strategy) for e in seats] for seats in exp.seatings], np.int64)
+    ents = exp.entrants
+    # a Python seat has compiled id 0 and a zero parameter row, never read: its games run in Python
+    ids = np.array([[0 if ents[e].python else strategy_id(ents[e].strategy) for e in seats]
+                    for seats in exp.seatings], np.int64)
     params = np.zeros((len(exp.seatings), exp.players, MAX_PARAMS), np.float64)
     for k, seats in enumerate(exp.seatings):
         for p, e in enumerate(seats):
-            params[k, p] = param_row(exp.entrants[e].strategy, point.entrant_params[e])
+            if not ents[e].python:
+                params[k, p] = param_row(ents[e].strategy, point.entrant_params[e])
+    # Python strategies: (module:Class, constructor parameters at this point) per entrant, None if compiled
+    python = [(e.strategy, dict(point.entrant_params[i])) if e.python else None for i, e in enumerate(ents)]
     key = json.dumps([exp.config(), point.index], sort_keys=True, default=str)
     return {"key": key, "point": point.index, "rules": exp.rules, "rule_overrides": point.rule_overrides,
             "players": exp.players, "seatings": np.array(exp.seatings, np.int64), "ids": ids, "params": params,
-            "labels": [e.label for e in exp.entrants], "log": exp.log, "seed": exp.seed,
-            "block_size": exp.block_size, "stride": exp.stride}
+            "labels": [e.label for e in ents], "log": exp.log, "seed": exp.seed,
+            "block_size": exp.block_size, "stride": exp.stride,
+            "python": python if any(python) else None, "python_path": list(exp.python_path)}
 
 
 def _context(spec: dict):
@@ -96,6 +103,12 @@ def _context(spec: dict):
         ctx = {"board": b, "state": allocate_state(b, spec["players"]), "legal": legal_buffer(b), "log": log,
                "tables": ChunkContext(spec["point"], spec["rules"], spec["players"], spec["labels"],
                                       spec["seatings"], m.ticket_points)}
+        if spec.get("python"):
+            from .game import Game
+            from .pyplay import load_strategy_class
+            ctx["game"] = Game(rules, spec["players"])
+            ctx["classes"] = [None if x is None else load_strategy_class(x[0], spec["python_path"])
+                              for x in spec["python"]]
         if len(_CTX) > 16:
             _CTX.clear()
         _CTX[spec["key"]] = ctx
@@ -123,13 +136,27 @@ def run_chunk(spec: dict, lo: int, hi: int) -> dict:
     extra = np.zeros((n, P, N_EXTRA), np.int32)
     meta = np.zeros((n, N_GAME_COLS), np.int32)
     tickets, turns = [], []
+    # games whose seating has a Python seat are stepped in Python, the rest run compiled, in game order
+    py_game = _python_seatings(spec)[seating]
     i, play_s, conv_s = 0, 0.0, 0.0
     while i < n:
         log.n_turns[0] = 0
         log.n_offers[0] = 0
         t = time.perf_counter()
-        j = play_chunk(ctx["board"], ctx["state"], i, seeds, seating, spec["ids"], spec["params"], ctx["legal"],
-                       log, results, extra, meta, spec["log"])
+        j = i
+        while j < n:
+            if py_game[j]:
+                if not _play_python(ctx, spec, j, seeds, seating, log, results, extra, meta):
+                    break                                   # the log is full: flush it
+                j += 1
+                continue
+            end = j + int(np.argmax(py_game[j:])) if py_game[j:].any() else n
+            k = play_chunk(ctx["board"], ctx["state"], j, seeds[:end], seating, spec["ids"], spec["params"],
+                           ctx["legal"], log, results, extra, meta, spec["log"])
+            full = k < end
+            j = k
+            if full:
+                break
         t2 = time.perf_counter()
         play_s += t2 - t
         if j == i:
@@ -167,6 +194,38 @@ def run_chunk(spec: dict, lo: int, hi: int) -> dict:
             "play_s": play_s, "encode_s": conv_s, "total_s": time.perf_counter() - t0, "pid": os.getpid()}
 
 
+def _python_seatings(spec: dict) -> np.ndarray:
+    """Per seating of the block: whether a Python strategy sits at the table."""
+    python = spec.get("python")
+    if not python:
+        return np.zeros(len(spec["seatings"]), bool)
+    return np.array([any(python[e] is not None for e in seats) for seats in spec["seatings"]], bool)
+
+
+def _play_python(ctx: dict, spec: dict, i: int, seeds, seating, log, results, extra, meta) -> bool:
+    """Play game ``i`` of the chunk stepping in Python (a fresh instance of each
+    Python strategy for the game), recorded exactly like the compiled loop;
+    False (nothing played) when the log has no room for another game."""
+    from .explay import record_end
+    from .pyplay import play_logged_py
+    from .turnlog import log_has_room
+
+    g = ctx["game"]
+    if not log_has_room(g.board, log, spec["players"], spec["log"]):
+        return False
+    if "hand_before" not in ctx:
+        from .ids import LOCO, N_PASSENGER_COLOURS
+        ctx["hand_before"] = np.zeros(LOCO + 1, np.int64)
+        ctx["pass_before"] = np.zeros(N_PASSENGER_COLOURS, np.int64)
+    k = int(seating[i])
+    seats = spec["seatings"][k]
+    objs = [None if ctx["classes"][e] is None else ctx["classes"][e](**spec["python"][e][1]) for e in seats]
+    play_logged_py(g, i, int(seeds[i]), objs, spec["ids"][k], spec["params"][k], log, spec["log"],
+                   ctx["hand_before"], ctx["pass_before"], [spec["labels"][e] for e in seats])
+    record_end(g.state, i, results, extra, meta)
+    return True
+
+
 def truncate(result: dict, n_blocks: int, spec: dict) -> dict:
     """Keep the first ``n_blocks`` blocks of a chunk result (sequential stop)."""
     import pyarrow.compute as pc
@@ -187,8 +246,13 @@ def truncate(result: dict, n_blocks: int, spec: dict) -> dict:
 
 def warm_up(spec: dict):
     """Compile (or load from the numba cache) the chunk loop in this process,
-    so worker processes find fresh cache files and only load them."""
-    run_chunk(spec, 0, 1)
+    so worker processes find fresh cache files and only load them (both loops:
+    a game of a seating without and one with a Python seat, if any)."""
+    py = _python_seatings(spec)
+    for want in (False, True):
+        k = np.flatnonzero(py == want)
+        if len(k):
+            run_chunk(spec, int(k[0]), int(k[0]) + 1)
 
 
 # =========================================================================== backends
