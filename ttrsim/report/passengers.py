@@ -131,14 +131,21 @@ def passenger_decisive(res: Results) -> pl.DataFrame:
     cols = ["total", "passenger_points", "winner", "tickets_completed", "longest_path", "passengers"]
     rows = []
     for point, m in sorted(_seat_matrix(res, points, cols).items()):
-        key = (m["total"].astype(np.int64) - m["passenger_points"]) * (1 << 39)
-        for i, step in enumerate(list(res.rules_at(point).tiebreaks)[:3]):
-            key = key + np.clip(m[_TB_COLUMN[step]].astype(np.int64), 0, 8191) * (1 << (13 * (2 - i)))
-        won = key == key.max(1, keepdims=True)
+        won = _winners(m, res.rules_at(point).tiebreaks, without_passengers=True)
         changed = int((won != m["winner"].astype(bool)).any(1).sum())
-        n = key.shape[0]
+        n = won.shape[0]
         rows.append((point, n, changed, changed / n if n else 0.0))
     return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _winners(m: dict, tiebreaks, without_passengers: bool) -> np.ndarray:
+    """bool [games, seats]: the winners by total (less passenger points if asked),
+    then the tie-breaks (R6.8); ``m`` holds the players columns as [games, seats]."""
+    total = m["total"].astype(np.int64) - (m["passenger_points"] if without_passengers else 0)
+    key = total * (1 << 39)
+    for i, step in enumerate(list(tiebreaks)[:3]):
+        key = key + np.clip(m[_TB_COLUMN[step]].astype(np.int64), 0, 8191) * (1 << (13 * (2 - i)))
+    return key == key.max(1, keepdims=True)
 
 
 def _seat_routes(res: Results, points: list[int]) -> pl.LazyFrame:
