@@ -23,9 +23,11 @@ record:
   already claimed, are ignored; every shortest path counts (ties included).
 * a track of a double route counts even if its twin stays open to the holder.
 
-A claim is counted once however many tickets it touches. The computation is
-vectorised: per batch of part files, a games x tickets array of holders and a
-route -> tickets on-path list, expanded for every claim with numpy.
+A claim is counted once however many tickets it touches. Only the tickets of
+the rule set's decks are considered. The computation is vectorised: per batch
+of part files (about 100,000 games), a tickets x games array of holders, then
+for each route of the map and each ticket whose shortest path uses it, one
+numpy pass over that route's claims.
 
 >>> from ttrsim.report import Results, route_contention               # doctest: +SKIP
 >>> route_contention(Results.open("results/quickstart")).sort("claim_rate")   # doctest: +SKIP
@@ -115,42 +117,56 @@ def _batches(res: Results):
         yield [turns[n] for n in chunk], [tickets[n] for n in chunk]
 
 
-def _blocking_batch(res: Results, turn_files, ticket_files, starts, on_tickets, n_tickets):
-    """(point, seat-strategy code, blocks, blocks_any) per claim of one batch."""
-    c = (pl.scan_parquet(turn_files).filter(pl.col("action").cast(pl.String) == "claim")
+def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, n_tickets):
+    """(point, strategy code, open, any) per claim of one batch of part files."""
+    c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())      # route is set on claims only
          .select("point", "game", "seat", "turn", "route").collect())
     k = (pl.scan_parquet(ticket_files).filter(pl.col("kept"))
          .select("game", "seat", "ticket", pl.col("turn").fill_null(-1), pl.col("completed").fill_null(False))
          .collect())
-    games = np.unique(np.concatenate([c["game"].to_numpy(), k["game"].to_numpy()]))
-    G = len(games)
-    hold = np.full((G, n_tickets), -1, np.int8)
-    since = np.zeros((G, n_tickets), np.int32)
-    done = np.zeros((G, n_tickets), bool)
-    kg = np.searchsorted(games, k["game"].to_numpy())
+    cgame = c["game"].to_numpy().astype(np.int64)
+    kgame = k["game"].to_numpy().astype(np.int64)
+    if len(cgame) == 0:
+        return pl.DataFrame({"point": c["point"], "s": [], "open": [], "any": []},
+                            schema_overrides={"s": pl.Int64, "open": pl.Boolean, "any": pl.Boolean})
+    lo = min(cgame.min(), kgame.min()) if len(kgame) else cgame.min()
+    hi = max(cgame.max(), kgame.max()) if len(kgame) else cgame.max()
+    if hi - lo < 4 * (len(cgame) + len(kgame)) + 1000:           # the usual case: consecutive game ids
+        cg, kg, n_games = cgame - lo, kgame - lo, int(hi - lo + 1)
+    else:
+        games = np.unique(np.concatenate([cgame, kgame]))
+        cg, kg, n_games = np.searchsorted(games, cgame), np.searchsorted(games, kgame), len(games)
+    # per ticket and game, one int32: (turn drawn + 2) << 4 | (holder seat + 1) << 1 | completed;
+    # no holder: a turn beyond any claim, so "held before the claim" is false
+    enc = np.full((n_tickets, n_games), np.int32(0x7FFF) << 4, np.int32)
     kt = k["ticket"].to_numpy().astype(np.int64)
-    hold[kg, kt] = k["seat"].to_numpy()
-    since[kg, kt] = k["turn"].to_numpy()
-    done[kg, kt] = k["completed"].to_numpy()
-    cg = np.searchsorted(games, c["game"].to_numpy())
-    route = c["route"].to_numpy().astype(np.int64)
-    seat = c["seat"].to_numpy().astype(np.int8)
-    turn = c["turn"].to_numpy().astype(np.int32)
-    count = starts[route + 1] - starts[route]
-    rep = np.repeat(np.arange(len(route)), count)
-    # position of each expanded row within its route's ticket list
-    offs = np.arange(len(rep)) - np.repeat(np.cumsum(count) - count, count)
-    tk = on_tickets[starts[route[rep]] + offs]
-    g = cg[rep]
-    h = hold[g, tk]
-    held = (h >= 0) & (h != seat[rep]) & (since[g, tk] < turn[rep])
-    any_ = np.bincount(rep, weights=held, minlength=len(route)) > 0
-    open_ = np.bincount(rep, weights=held & ~done[g, tk], minlength=len(route)) > 0
-    games_ = c["game"].to_numpy().astype(np.int64)
-    seating = (games_ % res.stride) % res.block_size
-    lut = np.array(res.seatings, np.int64)                 # [seating, seat] -> entrant
-    strat = lut[seating, seat.astype(np.int64)]
-    return pl.DataFrame({"point": c["point"], "s": strat, "open": open_, "any": any_})
+    enc[kt, kg] = ((k["turn"].to_numpy().astype(np.int32) + 2) << 4) | \
+        ((k["seat"].to_numpy().astype(np.int32) + 1) << 1) | k["completed"].to_numpy().astype(np.int32)
+    # everything in route order, so each route's claims are one contiguous slice
+    route = c["route"].to_numpy().astype(np.int16)
+    order = np.argsort(route, kind="stable")               # radix sort on int16
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(route, minlength=len(route_tickets)))])
+    cg = cg[order]
+    seat = c["seat"].to_numpy().astype(np.int32)[order]
+    turn2 = c["turn"].to_numpy().astype(np.int32)[order] + 2
+    seating = (cgame[order] % res.stride) % res.block_size
+    strategy = np.array(res.seatings, np.int64)[seating, seat]     # [seating, seat] -> entrant
+    seat += 1
+    blocks_open = np.zeros(len(route), bool)
+    blocks_any = np.zeros(len(route), bool)
+    for r, tickets in enumerate(route_tickets):             # a loop over the map's routes, vectorised over claims
+        a, b = bounds[r], bounds[r + 1]
+        if not tickets or a == b:
+            continue
+        g, sr, tr = cg[a:b], seat[a:b], turn2[a:b]
+        any_, open_ = blocks_any[a:b], blocks_open[a:b]     # views
+        for t in tickets:
+            e = enc[t][g]
+            held = ((e >> 4) < tr) & (((e >> 1) & 7) != sr)
+            any_ |= held
+            open_ |= held & ((e & 1) == 0)
+    return pl.DataFrame({"point": c["point"].to_numpy()[order], "s": strategy, "open": blocks_open,
+                         "any": blocks_any})
 
 
 def blocking(res: Results) -> pl.DataFrame:
@@ -163,13 +179,14 @@ def blocking(res: Results) -> pl.DataFrame:
     res = Results.open(res)
     res.require_turns("blocking")
     on = shortest_path_routes(res.map)                       # [tickets, routes]
-    n_tickets, n_routes = on.shape
-    by_route = on.T                                          # [routes, tickets]
-    starts = np.concatenate([[0], np.cumsum(by_route.sum(1))]).astype(np.int64)
-    on_tickets = np.nonzero(by_route)[1].astype(np.int64)    # row-major: grouped by route
+    in_play = np.zeros(on.shape[0], bool)                    # only the tickets of the rule sets' decks
+    for p in res.point_ids:
+        for tag in res.rules_at(p).ticket_decks:
+            in_play[res.map.deck(tag)] = True
+    route_tickets = [np.flatnonzero(on[:, r] & in_play).tolist() for r in range(on.shape[1])]
     parts = []
     for turn_files, ticket_files in _batches(res):
-        b = _blocking_batch(res, turn_files, ticket_files, starts, on_tickets, n_tickets)
+        b = _blocking_batch(res, turn_files, ticket_files, route_tickets, on.shape[0])
         parts.append(b.group_by("point", "s").agg(pl.len().alias("claims"), pl.col("open").sum().alias("b"),
                                                   pl.col("any").sum().alias("ba")))
     schema = {"point": pl.UInt16, "strategy": pl.String, "claims": pl.Int64, "blocking_claims": pl.Int64,

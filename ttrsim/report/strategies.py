@@ -11,9 +11,10 @@ share the win (R6.8 leaves them tied), else 0; a win rate is a mean win share.
 bootstrap*: the games of a seed block share one deal (paired games), so the
 seed blocks of a point, not the games, are drawn with replacement
 (``resamples`` times; ``seed`` fixes the draws). A resample's statistic is the
-ratio of the resampled block sums (e.g. win shares / games). The draws are
-made in batches of multinomial block weights, so memory stays bounded
-(batch x blocks) whatever the number of games.
+ratio of the resampled block sums (e.g. win shares / games). Identical blocks
+are pooled and drawn as multinomial counts (:func:`block_bootstrap`), and the
+joint resamples of :func:`ratings` are drawn in batches of block weights, so
+time and memory stay bounded whatever the number of games.
 
 **Finishing order** (head-to-head and ratings): winners first, then higher
 total, then the rule set's tie-breaks in order (``tiebreaks``: most completed
@@ -36,6 +37,7 @@ __all__ = ["win_rates", "head_to_head", "ratings", "seat_advantage", "score_comp
 
 END_REASONS = ("normal", "stalled", "capped")
 _BATCH_CELLS = 4_000_000  # resamples x blocks per weight batch (32 MB of int64)
+_MAX_DISTINCT = 5_000     # distinct block values up to which block_bootstrap draws multinomial counts
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -45,8 +47,16 @@ def block_bootstrap(num: np.ndarray, den: np.ndarray, resamples: int, seed, q=(0
     """Percentile interval of ``sum(num) / sum(den)`` (per column) over block resamples.
 
     ``num``, ``den``: arrays ``[blocks, k]`` of per-block sums. Each resample
-    draws ``blocks`` blocks with replacement (multinomial weights). Returns
-    ``(low, high)``, arrays of length ``k`` (NaN where ``den`` sums to 0).
+    draws ``blocks`` blocks with replacement. Returns ``(low, high)``, arrays of
+    length ``k`` (NaN where ``den`` sums to 0). Each column is resampled on its
+    own (the intervals are marginal).
+
+    Blocks with the same ``(num, den)`` are interchangeable, so a column's
+    resample is drawn as multinomial counts over its *distinct* block values
+    (probability = their frequency): exactly the distribution of drawing blocks
+    with replacement, at a cost independent of the number of blocks (win shares
+    per block take few values). Columns with many distinct values fall back to
+    drawing block indices.
 
     >>> num = np.array([[1.0], [0.0], [1.0], [0.0]]); den = np.ones((4, 1))
     >>> lo, hi = block_bootstrap(num, den, 500, 0); bool(0 <= lo[0] < 0.5 < hi[0] <= 1)
@@ -55,19 +65,29 @@ def block_bootstrap(num: np.ndarray, den: np.ndarray, resamples: int, seed, q=(0
     num = np.asarray(num, np.float64)
     den = np.asarray(den, np.float64)
     nb, k = num.shape
+    lo, hi = np.full(k, np.nan), np.full(k, np.nan)
     if nb == 0 or resamples <= 0:
-        return np.full(k, np.nan), np.full(k, np.nan)
-    stats = _resampled_sums(np.hstack([num, den]), resamples, seed)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = stats[:, :k] / stats[:, k:]
-    lo, hi = _nanquantiles(ratio, q)
+        return lo, hi
+    rng = np.random.default_rng(seed)
+    for j in range(k):
+        vals, counts = np.unique(num[:, j] + 1j * den[:, j], return_counts=True)
+        if len(vals) <= _MAX_DISTINCT:
+            w = rng.multinomial(nb, counts / nb, size=resamples).astype(np.float64)
+            sums = np.stack([w @ vals.real, w @ vals.imag], axis=1)
+        else:
+            sums = _resampled_sums(np.stack([num[:, j], den[:, j]], axis=1), resamples, rng)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = sums[:, 0] / sums[:, 1]
+        ratio = ratio[~np.isnan(ratio)]
+        if ratio.size:
+            lo[j], hi[j] = np.quantile(ratio, q)
     return lo, hi
 
 
 def _resampled_sums(values: np.ndarray, resamples: int, seed) -> np.ndarray:
     """``[resamples, k]``: column sums of ``values [blocks, k]`` under block resampling."""
     nb = values.shape[0]
-    rng = np.random.default_rng(seed)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     batch = max(1, min(resamples, _BATCH_CELLS // max(nb, 1)))
     out = np.empty((resamples, values.shape[1]), np.float64)
     for start in range(0, resamples, batch):
@@ -98,13 +118,10 @@ def _point_seed(seed, point: int):
 def _dense(df: pl.DataFrame, key: str, n_keys: int, cols: list[str]):
     """Per-block sums ``[blocks, n_keys]`` for each column of ``cols`` from rows (block, key, cols...)."""
     blocks, inv = np.unique(df["block"].to_numpy(), return_inverse=True)
-    keys = df[key].to_numpy().astype(np.int64)
-    out = []
-    for c in cols:
-        a = np.zeros((len(blocks), n_keys))
-        np.add.at(a, (inv, keys), df[c].to_numpy().astype(np.float64))
-        out.append(a)
-    return out
+    flat = inv.astype(np.int64) * n_keys + df[key].to_numpy().astype(np.int64)
+    size = len(blocks) * n_keys
+    return [np.bincount(flat, weights=df[c].to_numpy().astype(np.float64), minlength=size).reshape(-1, n_keys)
+            for c in cols]
 
 
 # --------------------------------------------------------------------------- win rates
