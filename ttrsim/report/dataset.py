@@ -54,6 +54,7 @@ class Results:
         self.seatings: list[list[int]] = [list(s) for s in cfg["seatings"]]
         self.sweep_keys: list[str] = [k for k, _ in cfg.get("sweep") or []]
         self.has_turns: bool = bool(files.get("turns"))
+        self._memo: dict = {}
 
     # ------------------------------------------------------------------ opening
 
@@ -221,6 +222,13 @@ class Results:
         pts = len(self.point_ids)
         per = f", {pts} sweep points" if pts > 1 else ""
         return f"{self.name}: {self.rules}, {self.players} players, {self.n_games:,} games{per}"
+
+    def memo(self, key, compute):
+        """``compute()`` once per Results and key: for intermediate tables that
+        several statistics share (small: already aggregated)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def require_turns(self, what: str) -> None:
         """Raise ResultsError unless the turn log was written."""

@@ -46,10 +46,25 @@ _BATCH_GAMES = 100_000  # games per batch of part files in blocking()
 
 
 def _claims(res: Results, what: str) -> pl.LazyFrame:
-    """point, game, seat, turn, route of every claim turn."""
+    """point, game, seat, turn, route of every claim turn (``route`` is set on claim turns only)."""
     res.require_turns(what)
-    return (res.scan("turns").filter(pl.col("action").cast(pl.String) == "claim")
+    return (res.scan("turns").filter(pl.col("route").is_not_null())
             .select("point", "game", "seat", "turn", pl.col("route").cast(pl.Int16)))
+
+
+def _quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs) -> list[float]:
+    """Linear-interpolated quantiles (numpy's / polars' 'linear') of a sample
+    given as sorted distinct ``values`` with their ``counts``."""
+    cum = np.cumsum(counts)
+    n = int(cum[-1])
+    out = []
+    for q in qs:
+        pos = q * (n - 1)
+        i, frac = int(np.floor(pos)), pos - np.floor(pos)
+        lo = values[np.searchsorted(cum, i, side="right")]
+        hi = values[np.searchsorted(cum, min(i + 1, n - 1), side="right")]
+        out.append(float(lo + frac * (hi - lo)))
+    return out
 
 
 def route_contention(res: Results) -> pl.DataFrame:
@@ -58,20 +73,26 @@ def route_contention(res: Results) -> pl.DataFrame:
     Columns: point, route, label, from, to, length, colour, group, tracks (tracks
     in the route's parallel group), games (games at the point), claims,
     claim_rate (claims / games: the share of games where it was claimed),
-    median_turn, q25_turn, q75_turn (claim round = turn // players; null if never
-    claimed), group_multi_rate (double/triple routes: share of games where more
-    than one track of the group was claimed, the same on every track; null for
-    single routes).
+    median_turn, q25_turn, q75_turn (claim round = turn // players, quantiles
+    interpolated linearly; null if never claimed), group_multi_rate
+    (double/triple routes: share of games where more than one track of the group
+    was claimed, the same on every track; null for single routes).
     """
     res = Results.open(res)
     claims = _claims(res, "route_contention")
     routes = res.dim("routes").with_columns(pl.col("route").cast(pl.Int16), pl.col("group").cast(pl.Int16))
     routes = routes.with_columns(pl.len().over("group").cast(pl.Int64).alias("tracks"))
-    rnd = (pl.col("turn").cast(pl.Int32) // res.players).cast(pl.Float64)
-    per_route = (claims.group_by("point", "route")
-                 .agg(pl.len().cast(pl.Int64).alias("claims"), rnd.median().alias("median_turn"),
-                      rnd.quantile(0.25, "linear").alias("q25_turn"), rnd.quantile(0.75, "linear").alias("q75_turn"))
-                 .collect())
+    # claim rounds as a histogram per route (small), quantiles from it
+    hist = (claims.group_by("point", "route", (pl.col("turn").cast(pl.Int32) // res.players).alias("round"))
+            .agg(pl.len().alias("n")).sort("point", "route", "round").collect())
+    rows = []
+    for (point, route), h in hist.group_by("point", "route", maintain_order=True):
+        n = h["n"].to_numpy()
+        med, q25, q75 = _quantiles_from_counts(h["round"].to_numpy(), n, (0.5, 0.25, 0.75))
+        rows.append((point, route, int(n.sum()), med, q25, q75))
+    per_route = pl.DataFrame(rows, schema={"point": pl.UInt16, "route": pl.Int16, "claims": pl.Int64,
+                                           "median_turn": pl.Float64, "q25_turn": pl.Float64,
+                                           "q75_turn": pl.Float64}, orient="row")
     multi = (claims.join(routes.lazy().filter(pl.col("tracks") > 1).select("route", "group"), on="route")
              .group_by("point", "game", "group").agg(pl.len().alias("n"))
              .filter(pl.col("n") > 1).group_by("point", "group").agg(pl.len().cast(pl.Int64).alias("multi"))
@@ -118,7 +139,7 @@ def _batches(res: Results):
 
 
 def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, n_tickets):
-    """(point, strategy code, open, any) per claim of one batch of part files."""
+    """(point, strategy code, open, any) per claim of one batch of part files (None without claims)."""
     c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())      # route is set on claims only
          .select("point", "game", "seat", "turn", "route").collect())
     k = (pl.scan_parquet(ticket_files).filter(pl.col("kept"))
@@ -127,8 +148,7 @@ def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, n_tic
     cgame = c["game"].to_numpy().astype(np.int64)
     kgame = k["game"].to_numpy().astype(np.int64)
     if len(cgame) == 0:
-        return pl.DataFrame({"point": c["point"], "s": [], "open": [], "any": []},
-                            schema_overrides={"s": pl.Int64, "open": pl.Boolean, "any": pl.Boolean})
+        return None
     lo = min(cgame.min(), kgame.min()) if len(kgame) else cgame.min()
     hi = max(cgame.max(), kgame.max()) if len(kgame) else cgame.max()
     if hi - lo < 4 * (len(cgame) + len(kgame)) + 1000:           # the usual case: consecutive game ids
@@ -187,6 +207,8 @@ def blocking(res: Results) -> pl.DataFrame:
     parts = []
     for turn_files, ticket_files in _batches(res):
         b = _blocking_batch(res, turn_files, ticket_files, route_tickets, on.shape[0])
+        if b is None:
+            continue
         parts.append(b.group_by("point", "s").agg(pl.len().alias("claims"), pl.col("open").sum().alias("b"),
                                                   pl.col("any").sum().alias("ba")))
     schema = {"point": pl.UInt16, "strategy": pl.String, "claims": pl.Int64, "blocking_claims": pl.Int64,

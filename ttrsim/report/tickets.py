@@ -147,7 +147,7 @@ def ticket_value(res: Results) -> pl.DataFrame:
     lift (win_rate_kept - baseline). Rates are null when their denominator is 0.
     """
     res = Results.open(res)
-    sums = _ticket_sums(res)
+    sums = res.memo("ticket_sums", lambda: _ticket_sums(res))
     if sums.height == 0:
         return pl.DataFrame(schema=_VALUE_SCHEMA)
     length = ticket_shortest_paths(res.map)
@@ -176,7 +176,7 @@ def ticket_decks(res: Results) -> pl.DataFrame:
     res = Results.open(res)
     schema = {"point": pl.UInt16, "deck": pl.String, "tickets": pl.Int64, "offered": pl.Int64,
               "keep_rate": pl.Float64, "completion_rate": pl.Float64, "mean_net_points": pl.Float64}
-    sums = _ticket_sums(res)
+    sums = res.memo("ticket_sums", lambda: _ticket_sums(res))
     if sums.height == 0:
         return pl.DataFrame(schema=schema)
     tags = (res.dim("tickets").select(pl.col("ticket").cast(pl.Int16), pl.col("decks").str.split(",").alias("deck"))
