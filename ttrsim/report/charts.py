@@ -210,10 +210,11 @@ def ratings(df, colours: dict | None = None, subtitle: str | None = None,
 
 def seat_advantage(df, subtitle: str | None = None) -> Figure:
     """Win rate per seat (seat 1 plays first) with 95% intervals and the fair share."""
-    df = _pl(df).sort("seat")
+    df = _pl(df)
     title = "Seat advantage: win rate per seat (95% intervals)"
     if df.height == 0:
         return _empty(title, "no games", subtitle)
+    df = df.sort("seat")
     seats = [int(s) for s in df["seat"].to_list()]
     rate = _num(df["win_rate"].to_list())
     fig, ax = new_figure(6, 3.8)

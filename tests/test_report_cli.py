@@ -1,0 +1,67 @@
+"""``ttrsim report``: the command over build_report, on a hand-built results
+folder (no engine run needed), with its one-line errors."""
+import pytest
+from click.testing import CliRunner
+
+from report_fixtures import game, make_results
+from ttrsim.cli import main
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "res"
+    return make_results(path, labels=("A", "B"), games=[game([10, 5]), game([7, 7]), game([3, 9]),
+                                                        game([4, 8], end="stalled")])
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["report", *map(str, args)])
+
+
+def test_report_writes_and_prints_the_path(results, tmp_path):
+    out = tmp_path / "rep"
+    r = run(results, "--output", out, "--no-svg", "--resamples", 20, "--no-progress")
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    assert lines[-1] == f"report: {out / 'report.html'}"
+    assert f"markdown: {out / 'report.md'}" in lines
+    assert (out / "report.html").is_file() and (out / "report.md").is_file()
+    assert list((out / "charts").glob("*.png")) and not list((out / "charts").glob("*.svg"))
+    assert (out / "tables" / "win_rates.csv").is_file()
+    assert "1 stalled" in (out / "report.md").read_text()
+
+
+def test_default_output_is_inside_the_results_folder(results):
+    r = run(results, "--format", "md", "--resamples", 20)
+    assert r.exit_code == 0, r.output
+    assert r.output.strip().splitlines()[-1] == f"report: {results / 'report' / 'report.md'}"
+    assert not (results / "report" / "report.html").exists()
+    assert list((results / "report" / "charts").glob("*.svg"))
+
+
+def test_bad_path_is_one_line(tmp_path):
+    r = run(tmp_path / "nope")
+    assert r.exit_code == 1
+    assert r.output == f"Error: {tmp_path / 'nope'}: no such results folder\n"
+
+
+def test_folder_without_manifest_is_one_line(tmp_path):
+    r = run(tmp_path)
+    assert r.exit_code == 1
+    assert r.output.count("\n") == 1 and "no manifest.json" in r.output
+
+
+def test_bad_format_and_resamples(results, tmp_path):
+    r = run(results, "--output", tmp_path / "x", "--format", "md,pdf")
+    assert r.exit_code == 1 and r.output == "Error: unknown format 'pdf'; expected md, html\n"
+    r = run(results, "--resamples", 3)
+    assert r.exit_code == 2 and "--resamples" in r.output
+
+
+def test_help_has_examples():
+    r = CliRunner().invoke(main, ["report", "--help"])
+    assert r.exit_code == 0
+    assert "Examples:" in r.output and "ttrsim report results/quickstart" in r.output
+    for opt in ("--output", "--format", "--no-svg", "--resamples"):
+        assert opt in r.output
+    assert "report" in CliRunner().invoke(main, ["--help"]).output

@@ -1,0 +1,185 @@
+"""The report document: built on a small real run (USA 4 players with turn
+logs; Germany 3 players) and on hand-built tiny datasets (a sweep without turn
+logs, stalled and capped games, shared wins)."""
+import json
+import re
+
+import polars as pl
+import pytest
+
+from report_fixtures import game, make_results
+from ttrsim.report import Results, ResultsError, win_rates
+from ttrsim.report.document import build_report
+from ttrsim.runner import run_experiment
+
+LINEUP = ["planner", "route_focus", "one_step", "long_route"]
+
+
+@pytest.fixture(scope="session")
+def usa_run(tmp_path_factory):
+    base = tmp_path_factory.mktemp("doc_runs")
+    r = run_experiment({"name": "usa4doc", "rules": "usa", "players": 4, "games": 24, "seed": 11, "log": True,
+                        "lineup": LINEUP}, output=str(base / "usa4"), workers=1, progress=False, echo=False)
+    return r.path
+
+
+@pytest.fixture(scope="session")
+def usa_report(usa_run, tmp_path_factory):
+    out = tmp_path_factory.mktemp("doc_out") / "usa_report"
+    return build_report(usa_run, output=out, resamples=50, progress=False, images=("png",))
+
+
+def sections(md: str) -> list[str]:
+    return [line[3:] for line in md.splitlines() if line.startswith("## ")]
+
+
+def test_real_run_writes_every_file(usa_report):
+    rep = usa_report
+    assert rep.problems == []
+    out = rep.folder
+    assert rep.markdown == out / "report.md" and rep.html == out / "report.html" and rep.main == rep.html
+    tables = {p.stem for p in (out / "tables").glob("*.csv")}
+    assert {"win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
+            "game_length", "end_reasons", "ticket_value", "ticket_decks", "route_contention", "route_claimers",
+            "blocking"} <= tables
+    pngs = {p.stem for p in (out / "charts").glob("*.png")}
+    assert {"win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_distribution",
+            "game_length", "end_reasons", "ticket_completion", "ticket_points_vs_path", "ticket_decks",
+            "board_claim_rate", "board_claim_round", "route_claims", "blocking"} <= pngs
+    index = json.loads((out / "report.json").read_text())
+    assert sorted(index["files"]) == sorted(str(p.relative_to(out)) for p in
+                                           [rep.markdown, rep.html] + rep.tables + rep.charts)
+
+
+def test_real_run_sections_and_captions(usa_report):
+    md = usa_report.markdown.read_text()
+    assert sections(md) == ["Strategy comparison", "Ticket value", "Route contention"]
+    for sub in ("### Win rates", "### Head to head", "### Ratings", "### Seat advantage", "### Score composition",
+                "### Score distributions", "### Game length and end reasons", "### By deck", "### Blocking"):
+        assert sub in md
+    images = re.findall(r"!\[[^\]]*\]\((charts/[^)]+)\)", md)
+    assert len(images) == len(list((usa_report.folder / "charts").glob("*.png")))
+    for src in images:
+        assert (usa_report.folder / src).is_file()
+    captions = [line for line in md.splitlines() if line.startswith("*Figure ")]
+    assert len(captions) == len(images)
+    assert all("From 24 games" in c for c in captions)
+    assert "0 stalled" in md and "0 were capped" in md
+    assert "shared win counts as a fraction" in md
+
+
+def test_real_run_tables_match_the_statistics(usa_run, usa_report):
+    csv = pl.read_csv(usa_report.folder / "tables" / "win_rates.csv")
+    direct = win_rates(Results.open(usa_run), resamples=50)
+    assert csv["strategy"].to_list() == direct["strategy"].to_list() == LINEUP
+    assert csv["wins"].to_list() == pytest.approx(direct["wins"].to_list())
+    md = usa_report.markdown.read_text()
+    for row in direct.iter_rows(named=True):
+        assert f"| {row['strategy']} | 24 | {row['wins']:.1f} | {100 * row['win_rate']:.1f}% |" in md
+
+
+def test_html_is_self_contained(usa_report):
+    html = usa_report.html.read_text()
+    assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    n_png = len(list((usa_report.folder / "charts").glob("*.png")))
+    assert html.count('src="data:image/png;base64,') == n_png
+    assert 'src="charts/' not in html and "<script" not in html
+    assert html.count("<figcaption>") == n_png
+    assert '<h2 id="strategy-comparison">' in html and 'href="#route-contention"' in html
+    assert 'href="tables/win_rates.csv"' in html
+
+
+def test_svg_and_rebuild_removes_the_files_of_the_previous_report(tmp_path):
+    path = make_results(tmp_path / "r", games=[game([10, 5]), game([7, 7]), game([3, 9]), game([4, 8])])
+    out = tmp_path / "rep"
+    first = build_report(path, output=out, resamples=20, progress=False, formats=("md",), images=("svg",))
+    svgs = list((out / "charts").glob("*.svg"))
+    assert svgs and sorted(svgs) == sorted(first.charts) and not list((out / "charts").glob("*.png"))
+    assert svgs[0].read_text().lstrip().startswith("<?xml") and "Win rate per strategy" in \
+        (out / "charts" / "win_rates.svg").read_text()                  # text kept as text
+    md = first.markdown.read_text()
+    assert "](charts/win_rates.svg)" in md
+    (out / "notes.txt").write_text("mine")
+    second = build_report(path, output=out, resamples=20, progress=False, formats=("md",), images=())
+    assert not list((out / "charts").glob("*.svg"))        # the old charts are gone
+    assert (out / "notes.txt").read_text() == "mine"         # files the report did not write stay
+    assert second.html is None and not (out / "report.html").exists() and second.charts == []
+
+
+def test_germany_has_a_passenger_section(tmp_path):
+    r = run_experiment({"name": "ger3doc", "rules": "germany", "players": 3, "games": 9, "seed": 4, "log": True,
+                        "lineup": ["passenger_hunter", "planner", "one_step"]},
+                       output=str(tmp_path / "ger"), workers=1, progress=False, echo=False)
+    rep = build_report(r.path, output=tmp_path / "out", formats=("md",), images=(), resamples=20, progress=False)
+    assert rep.problems == [] and rep.charts == []
+    md = rep.markdown.read_text()
+    assert sections(md) == ["Strategy comparison", "Ticket value", "Route contention", "Passengers"]
+    assert "### Majority outcomes" in md and "Passenger points changed who won in **" in md
+    assert "| passenger_hunter |" in md
+    assert "(chart not written: no image format chosen)" in md
+    for name in ("majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes"):
+        assert (rep.folder / "tables" / f"{name}.csv").is_file()
+
+
+# --------------------------------------------------------------------------- hand-built datasets
+
+def test_sweep_without_turn_log(tmp_path):
+    games = [game([10 + p, 5]) for p in range(3) for _ in range(2)]
+    for i, g in enumerate(games):
+        g["point"] = i // 2
+    path = make_results(tmp_path / "sw", games=games, sweep=[("rules.globetrotter_points", [0, 10, 20])],
+                        point_overrides={0: {"globetrotter_points": 0}, 1: {"globetrotter_points": 10},
+                                         2: {"globetrotter_points": 20}})
+    rep = build_report(path, resamples=20, progress=False, images=("png",), formats=("md",), max_point_charts=2)
+    assert rep.folder == path / "report"
+    md = rep.markdown.read_text()
+    assert sections(md) == ["Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
+    assert "Skipped: these results have no turn log" in md
+    assert "Per-point charts are drawn for points 0, 2 of 3" in md
+    charts = {p.name for p in rep.charts}
+    assert "balance_win_rate_globetrotter-points.png" in charts
+    assert "win_rates_p0.png" in charts and "win_rates_p2.png" in charts and "win_rates_p1.png" not in charts
+    assert not any(n.startswith("board_") for n in charts)
+    swr = pl.read_csv(rep.folder / "tables" / "swept_win_rates.csv")
+    assert sorted(set(swr["rules.globetrotter_points"].to_list())) == [0, 10, 20]
+    wr = pl.read_csv(rep.folder / "tables" / "win_rates.csv")
+    assert "rules.globetrotter_points" in wr.columns            # every table says its point's values
+    assert "| 1 | 10 | A |" in md                               # and so do the tables in the document
+    captions = [line for line in md.splitlines() if line.startswith("*Figure ") and "point 2" in line]
+    assert captions and all("From 2 games" in c for c in captions)
+
+
+def test_stalled_capped_and_shared_wins_are_visible(tmp_path):
+    games = [game([10, 5]), game([7, 7]), game([3, 9], end="stalled", turns=400),
+             game([4, 8], end="capped", turns=1000)]
+    path = make_results(tmp_path / "odd", games=games)
+    rep = build_report(path, output=tmp_path / "r", resamples=20, progress=False, images=(), formats=("md",))
+    md = rep.markdown.read_text()
+    assert "**1 stalled** (25.00%" in md and "**1 were capped** (25.00%" in md
+    assert "> Of 4 games" in md                                   # a highlighted note, not a plain line
+    ends = pl.read_csv(rep.folder / "tables" / "end_reasons.csv")
+    assert dict(zip(ends["end"], ends["games"])) == {"normal": 2, "stalled": 1, "capped": 1}
+    wr = pl.read_csv(rep.folder / "tables" / "win_rates.csv")
+    assert sum(wr["wins"].to_list()) == pytest.approx(4.0)       # the tied game counts 1/2 + 1/2
+    assert "| A | 4 | 2.5 | 62.5% |" in md
+
+
+def test_incomplete_run_is_said(tmp_path):
+    path = make_results(tmp_path / "inc", games=[game([10, 5]), game([7, 8])], status="interrupted")
+    rep = build_report(path, output=tmp_path / "r", resamples=20, progress=False, images=(), formats=("md",))
+    assert "> Incomplete results:" in rep.markdown.read_text()
+
+
+def test_bad_arguments(tmp_path):
+    with pytest.raises(ResultsError, match="no such results folder"):
+        build_report(tmp_path / "missing", progress=False)
+    path = make_results(tmp_path / "ok", games=[game([1, 2]), game([2, 1])])
+    with pytest.raises(ValueError, match="unknown format 'pdf'"):
+        build_report(path, formats=("pdf",), progress=False)
+    with pytest.raises(ValueError, match="unknown image 'jpg'"):
+        build_report(path, images="png,jpg", progress=False)
+    with pytest.raises(ValueError, match="resamples"):
+        build_report(path, resamples=1, progress=False)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match="not a folder"):
+        build_report(path, output=tmp_path / "file", progress=False)
