@@ -90,12 +90,13 @@ def _resampled_sums(values: np.ndarray, resamples: int, seed) -> np.ndarray:
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     batch = max(1, min(resamples, _BATCH_CELLS // max(nb, 1)))
     out = np.empty((resamples, values.shape[1]), np.float64)
+    vt = np.ascontiguousarray(values.T)      # (k x blocks) @ (blocks x batch): far faster in OpenBLAS than w @ values
     for start in range(0, resamples, batch):
         b = min(batch, resamples - start)
         idx = rng.integers(0, nb, size=(b, nb))
         idx += (np.arange(b) * nb)[:, None]
         w = np.bincount(idx.ravel(), minlength=b * nb).reshape(b, nb).astype(np.float64)
-        out[start:start + b] = w @ values
+        out[start:start + b] = (vt @ w.T).T
     return out
 
 
@@ -246,6 +247,14 @@ def _pair_sums(binv, S, K, n_labels):
     return ahead.reshape(nb, L * L), met.reshape(nb, L * L)
 
 
+def _pairs_by_point(res: Results) -> dict:
+    """Per point: the per-block pair sums of :func:`_pair_sums` (shared by head_to_head and ratings)."""
+    def compute():
+        L = len(res.labels)
+        return {p: _pair_sums(binv, S, K, L) for p, (binv, S, K) in _game_matrix(res).items()}
+    return res.memo("pair_sums", compute)
+
+
 def head_to_head(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
     """For every ordered pair of strategies that met: among the games where both
     sat, the fraction in which ``strategy`` finished ahead of ``opponent``
@@ -257,8 +266,7 @@ def head_to_head(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataF
     res = Results.open(res)
     L = len(res.labels)
     rows = []
-    for point, (binv, S, K) in sorted(_game_matrix(res).items()):
-        ahead, met = _pair_sums(binv, S, K, L)
+    for point, (ahead, met) in sorted(_pairs_by_point(res).items()):
         lo, hi = block_bootstrap(ahead, met, resamples, _point_seed(seed, point))
         a, m = ahead.sum(0), met.sum(0)
         for i in range(L):
@@ -313,8 +321,7 @@ def ratings(res: Results, resamples: int = 200, seed: int = 0) -> pl.DataFrame:
     res = Results.open(res)
     L = len(res.labels)
     rows = []
-    for point, (binv, S, K) in sorted(_game_matrix(res).items()):
-        ahead, met = _pair_sums(binv, S, K, L)
+    for point, (ahead, met) in sorted(_pairs_by_point(res).items()):
         r = 400 * _bradley_terry(ahead.sum(0).reshape(L, L), met.sum(0).reshape(L, L))
         lo = hi = np.full(L, np.nan)
         if resamples > 0 and ahead.shape[0] > 0:

@@ -109,22 +109,23 @@ _VALUE_SCHEMA = {"point": pl.UInt16, "ticket": pl.Int16, "from": pl.String, "to"
                  "lift": pl.Float64}
 
 
-def _strategy_rates(res: Results) -> pl.LazyFrame:
-    """point, strategy (String), rate: each strategy's overall mean win share."""
-    return (res.scan("players").group_by("point", pl.col("strategy").cast(pl.String))
-            .agg(pl.col("win_share").cast(pl.Float64).mean().alias("rate")))
+def _seat_key() -> pl.Expr:
+    """One UInt64 per (game, seat): a single-column join key (faster than two)."""
+    return (pl.col("game").cast(pl.UInt64) * 8 + pl.col("seat").cast(pl.UInt64)).alias("key")
 
 
 def _ticket_sums(res: Results) -> pl.DataFrame:
     """Per point and ticket: offered, kept, completed, net points and win sums of the keepers."""
     t = res.scan("tickets").select("point", "game", "seat", "ticket", "kept", "completed", "points")
     offered = t.group_by("point", "ticket").agg(pl.len().cast(pl.Int64).alias("offered"))
-    players = (res.scan("players").select("game", "seat", pl.col("strategy").cast(pl.String),
-                                          pl.col("win_share").cast(pl.Float64)))
+    share = pl.col("win_share").cast(pl.Float64)
+    strategy = pl.col("strategy").cast(pl.String).cast(res.strategy_dtype)
+    players = (res.scan("players")
+               .select(_seat_key(), share.alias("win_share"),
+                       share.mean().over("point", strategy).alias("rate")))   # the seat's strategy's win rate
     done = pl.col("completed").fill_null(False)
-    kept = (t.filter(pl.col("kept"))
-            .join(players, on=["game", "seat"], how="left")
-            .join(_strategy_rates(res), on=["point", "strategy"], how="left")
+    kept = (t.filter(pl.col("kept")).select("point", "ticket", "completed", "points", _seat_key())
+            .join(players, on="key", how="left")
             .group_by("point", "ticket")
             .agg(pl.len().cast(pl.Int64).alias("kept"), done.sum().cast(pl.Int64).alias("completed"),
                  pl.when(done).then(pl.col("points")).otherwise(-pl.col("points")).cast(pl.Float64).sum()
