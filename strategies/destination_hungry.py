@@ -24,6 +24,10 @@ left out of the plan.
   from the long pile; a passenger is taken in the colour it holds most of.
 * Claims pay with the fewest locomotives, a gray route in the colour held most.
 
+The plan is remembered in the seat's strategy memory (``GameState.smem``) and
+made again only when a route is claimed, its trains or its tickets change:
+the same decisions as planning every time, without the repeated searches.
+
 Interpretations: the ratio counts the points of the held unfinished tickets
 too (the plan covers them), and ``(ticket + route points) / max(trains, 1)``;
 ties between routes go to the lowest route id.
@@ -33,11 +37,12 @@ from numba import njit
 
 from ttrsim.actions import A_KEEP, A_PASSENGER
 from ttrsim.ids import GRAY, N_COLOURS
-from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
+from ttrsim.state import M_CLAIMS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
-                              most_held_colour, own_components, pay_action, plan_network, plan_tickets,
-                              route_cost_for, routine_action, ticket_mix_action, unfinished_tickets)
+from strategies.paths import (COST_TRAINS, INF, N_PLAN_KEY, draw_colour_action, fallback_action, legal_or_fallback,
+                              most_held_colour, own_components, pay_action, plan_key, plan_network, plan_tickets,
+                              recall_plan, remember_plan, route_cost_for, routine_action, ticket_mix_action,
+                              unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -82,65 +87,89 @@ def choose(b, s, legal, n_legal, params):
 
 @njit(cache=True)
 def _decide(b, s, me, phase, legal, n_legal, params):
-    n_routes = b.route_len.shape[0]
-    n_nodes = b.n_nodes
-    n_tk = b.ticket_a.shape[0]
-    forest = params[me, P_FOREST] != 0
-    cost = np.empty(n_routes, np.float64)
+    cost = np.empty(b.route_len.shape[0], np.float64)
     route_cost_for(b, s, me, COST_TRAINS, cost)
-    dist = np.empty(n_nodes, np.float64)
-    prev = np.empty(n_nodes, np.int64)
-    done = np.empty(n_nodes, np.bool_)
-    parent = np.empty(n_nodes, np.int64)
+    if phase == PH_SETUP_KEEP or phase == PH_KEEP:
+        return _keep_choice(b, s, me, cost, legal, n_legal, params)
+    return _play_choice(b, s, me, phase, cost, legal, n_legal, params)
+
+
+@njit(cache=True)
+def _work(b):
+    """Scratch arrays of a plan: (tickets, locs, ta, tb, routes, dist, prev, done, parent)."""
+    n_tk = b.ticket_a.shape[0] + 8
+    n_nodes = b.n_nodes
+    return (np.empty(n_tk, np.int64), np.empty(2 * n_tk, np.int64), np.empty(n_tk, np.int64),
+            np.empty(n_tk, np.int64), np.empty(b.route_len.shape[0], np.int64), np.empty(n_nodes, np.float64),
+            np.empty(n_nodes, np.int64), np.empty(n_nodes, np.bool_), np.empty(n_nodes, np.int64))
+
+
+@njit(cache=True)
+def _keep_choice(b, s, me, cost, legal, n_legal, params):
+    n_routes = b.route_len.shape[0]
+    forest = params[me, P_FOREST] != 0
+    trains = s.trains[me]
     in_plan = np.zeros(n_routes, np.bool_)
-    routes = np.empty(n_routes, np.int64)
-    tickets = np.empty(n_tk + 8, np.int64)
-    locs = np.empty(2 * (n_tk + 8), np.int64)
-    ta = np.empty(n_tk + 8, np.int64)
-    tb = np.empty(n_tk + 8, np.int64)
+    tickets, locs, ta, tb, routes, dist, prev, done, parent = _work(b)
     own_components(b, s, me, parent)
     n_held = unfinished_tickets(b, s, me, parent, tickets)
+    held_pts = 0
+    for i in range(n_held):
+        held_pts += b.ticket_points[tickets[i]]
+    margin = params[me, P_KEEP_MARGIN]
+    best_a = -1
+    best_ratio = -INF
+    small_a = -1
+    small_cost = INF
+    for i in range(n_legal):
+        act = legal[i]
+        if act < A_KEEP or act >= A_PASSENGER:
+            continue
+        mask = act - A_KEEP
+        n_t = n_held
+        pts = held_pts
+        for j in range(s.offer_n[me]):
+            if mask & (1 << j):
+                t = s.offer[me, j]
+                tickets[n_t] = t
+                n_t += 1
+                pts += b.ticket_points[t]
+        c, miss = _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, prev, done)
+        value = np.float64(pts)
+        for r in range(n_routes):
+            if in_plan[r] and s.route_owner[r] != me:
+                value += b.route_points[r]
+        if miss == 0 and c <= trains - margin:
+            ratio = value / max(c, 1.0)
+            if ratio > best_ratio:
+                best_ratio = ratio
+                best_a = act
+        size = c + 1000.0 * miss
+        if size < small_cost:
+            small_cost = size
+            small_a = act
+    return best_a if best_a >= 0 else small_a
+
+
+@njit(cache=True)
+def _play_choice(b, s, me, phase, cost, legal, n_legal, params):
+    n_routes = b.route_len.shape[0]
     trains = s.trains[me]
-
-    if phase == PH_SETUP_KEEP or phase == PH_KEEP:
-        held_pts = 0
-        for i in range(n_held):
-            held_pts += b.ticket_points[tickets[i]]
-        margin = params[me, P_KEEP_MARGIN]
-        best_a = -1
-        best_ratio = -INF
-        small_a = -1
-        small_cost = INF
-        for i in range(n_legal):
-            act = legal[i]
-            if act < A_KEEP or act >= A_PASSENGER:
-                continue
-            mask = act - A_KEEP
-            n_t = n_held
-            pts = held_pts
-            for j in range(s.offer_n[me]):
-                if mask & (1 << j):
-                    t = s.offer[me, j]
-                    tickets[n_t] = t
-                    n_t += 1
-                    pts += b.ticket_points[t]
-            c, miss = _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, prev, done)
-            value = np.float64(pts)
-            for r in range(n_routes):
-                if in_plan[r] and s.route_owner[r] != me:
-                    value += b.route_points[r]
-            if miss == 0 and c <= trains - margin:
-                ratio = value / max(c, 1.0)
-                if ratio > best_ratio:
-                    best_ratio = ratio
-                    best_a = act
-            size = c + 1000.0 * miss
-            if size < small_cost:
-                small_cost = size
-                small_a = act
-        return best_a if best_a >= 0 else small_a
-
-    c, _ = _plan(b, cost, tickets, n_held, forest, in_plan, locs, ta, tb, routes, dist, prev, done)
+    in_plan = np.zeros(n_routes, np.bool_)
+    # the plan depends only on the board, its trains and its tickets: remembered until one changes
+    key = np.empty(N_PLAN_KEY, np.int64)
+    plan_key(b, s, me, s.meta[M_CLAIMS], trains, 0, key)
+    if not recall_plan(s, me, key, in_plan):
+        tickets, locs, ta, tb, routes, dist, prev, done, parent = _work(b)
+        own_components(b, s, me, parent)
+        n_held = unfinished_tickets(b, s, me, parent, tickets)
+        _plan(b, cost, tickets, n_held, params[me, P_FOREST] != 0, in_plan, locs, ta, tb, routes, dist, prev,
+              done)
+        remember_plan(s, me, key, in_plan)
+    c = 0.0                             # trains still to lay (own routes cost 0)
+    for r in range(n_routes):
+        if in_plan[r]:
+            c += cost[r]
     if phase == PH_MAIN and c < trains - params[me, P_DRAW_MARGIN]:
         a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_DRAW_LONG]))
         if a >= 0:

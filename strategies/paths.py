@@ -42,12 +42,14 @@ Costs and searches:
   ``dijkstra_from_location(b, cost, loc, dist_out, prev_route_out, done=None)``;
   ``dijkstra_run`` (from caller-set sources, optional early stop);
   ``path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done) -> (n, cost)``;
+  ``path_cost_within`` (the same cost, searching only below a limit);
   ``passable_components`` / ``locations_connected`` (reachability by union-find).
 Plans:
   ``plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done) -> (cost, n_unjoined)``
   (one network, shortest-path Steiner heuristic);
   ``plan_tickets(...) -> (cost, n_unreachable)`` (one path per ticket, a forest).
 Tickets: ``own_components``, ``ticket_joined``, ``ticket_done``, ``unfinished_tickets``.
+Plan memory (``GameState.smem``): ``plan_key``, ``recall_plan``, ``remember_plan``.
 Actions (legal-list helpers; every result is a legal action or -1):
   ``best_claims`` (cheapest payment per route from the legal list), ``pay_action``
   (the same from the hand), ``draw_colour_action``, ``faceup_action``,
@@ -74,7 +76,7 @@ from ttrsim.board import RP_DRAW_N, RP_LOCK_MAXP, RP_N_DECKS, RP_SETUP_DEAL
 from ttrsim.engine import popcount
 from ttrsim.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.scoring import locations_joined, player_components, uf_find
-from ttrsim.state import M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
+from ttrsim.state import M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
 
 INF = 1e18
 
@@ -155,13 +157,13 @@ def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
 # --- shortest paths ------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _dijkstra_core(b, cost, dist, prev, done, stop_loc, term):
+def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit):
     """Dijkstra from the labels in ``dist`` (finite = source or upper bound);
-    stops at the first settled node of ``stop_loc`` (>= 0) or, with
-    ``term`` non-empty, the first settled node ``u`` with ``term[u] >= 0``.
-    Only the frontier (reached, unsettled nodes) is scanned for the minimum.
-    Board arrays are read into locals once (record field reads in the loop
-    are not hoisted)."""
+    stops at the first settled node of ``stop_loc`` (>= 0), or when the nearest
+    unsettled node is at ``limit`` or farther (returns -1 then). Only the
+    frontier (reached, unsettled nodes) is scanned for the minimum. Board
+    arrays are read into locals once (record field reads in the loop are not
+    hoisted)."""
     n = b.n_nodes
     nrs = b.node_route_start
     nr = b.node_routes
@@ -179,15 +181,14 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, term):
         if dist[v] < INF and not done[v]:
             front[n_front] = v
             n_front += 1
-    use_term = term.shape[0] > 0
     while n_front > 0:
         u, n_front = pop_nearest(front, n_front, dist)
+        if dist[u] >= limit:
+            return -1
         done[u] = True
         for i in range(s_lo, s_hi):
             if loc_nodes[i] == u:
                 return u
-        if use_term and term[u] >= 0:
-            return u
         for j in range(nrs[u], nrs[u + 1]):
             r = nr[j]
             c = cost[r]
@@ -206,9 +207,6 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, term):
     return -1
 
 
-_NO_TERM = np.empty(0, np.int64)
-
-
 @njit(cache=True)
 def dijkstra_run(b, cost, dist, prev, done, stop_loc):
     """Dijkstra over the node graph from the sources already set up by the
@@ -217,7 +215,7 @@ def dijkstra_run(b, cost, dist, prev, done, stop_loc):
     ``stop_loc >= 0`` it stops as soon as a node of that location is settled
     and returns that node; otherwise (or if none is reachable) returns -1 after
     settling everything reachable."""
-    return _dijkstra_core(b, cost, dist, prev, done, stop_loc, _NO_TERM)
+    return _dijkstra_core(b, cost, dist, prev, done, stop_loc, INF)
 
 
 @njit(cache=True)
@@ -281,6 +279,19 @@ def path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done):
         routes_out[i] = routes_out[n - 1 - i]
         routes_out[n - 1 - i] = t
     return n, total
+
+
+@njit(cache=True)
+def path_cost_within(b, cost, loc_a, loc_b, limit, dist, prev, done):
+    """The cost of a cheapest path between locations ``loc_a`` and ``loc_b`` if
+    it is below ``limit``, else ``INF`` (the search stops at ``limit``: cheaper
+    than :func:`path_between` when only near paths matter)."""
+    if loc_a == loc_b:
+        return 0.0
+    _init_search(b, dist, prev, done)
+    _seed_location(b, loc_a, dist)
+    v = _dijkstra_core(b, cost, dist, prev, done, loc_b, limit)
+    return INF if v < 0 else dist[v]
 
 
 @njit(cache=True)
@@ -499,6 +510,59 @@ def unfinished_tickets(b, s, me, parent, out):
             out[n] = t
             n += 1
     return n
+
+
+# --- plan memory ---------------------------------------------------------------------------------
+# A strategy may keep its plan in its seat's row of ``GameState.smem`` between
+# its decisions: slots 0..N_PLAN_KEY-1 hold the key the plan was made under,
+# slot SMEM_EXTRA + r flags route r. Everything in the key is public or the
+# seat's own.
+
+N_PLAN_KEY = 6
+
+
+@njit(cache=True)
+def plan_key(b, s, me, board, mine, extra, key):
+    """Fill ``key`` (int64[N_PLAN_KEY]) with what a plan of seat ``me`` depends
+    on: ``board`` (the board version ``s.meta[M_CLAIMS]`` for a plan that must
+    be exact, or 0), ``mine`` (the caller's measure of its own position, e.g.
+    its trains), its tickets held, the passengers collected by all seats, and
+    the caller's ``extra``. Slot 0 is 1 (a zeroed memory never matches)."""
+    key[0] = 1
+    key[1] = board
+    key[2] = mine
+    n = 0
+    for t in range(b.ticket_a.shape[0]):
+        if s.ticket_holder[t] == me:
+            n += 1
+    key[3] = n
+    n = 0
+    for p in range(s.pass_player.shape[0]):
+        for c in range(s.pass_player.shape[1]):
+            n += s.pass_player[p, c]
+    key[4] = n
+    key[5] = extra
+
+
+@njit(cache=True)
+def recall_plan(s, me, key, in_plan):
+    """If seat ``me`` remembers a plan made under ``key``, copy it into
+    ``in_plan`` and return True; else False (``in_plan`` untouched)."""
+    for i in range(N_PLAN_KEY):
+        if s.smem[me, i] != key[i]:
+            return False
+    for r in range(in_plan.shape[0]):
+        in_plan[r] = s.smem[me, SMEM_EXTRA + r] != 0
+    return True
+
+
+@njit(cache=True)
+def remember_plan(s, me, key, in_plan):
+    """Store ``in_plan`` under ``key`` in seat ``me``'s memory."""
+    for i in range(N_PLAN_KEY):
+        s.smem[me, i] = key[i]
+    for r in range(in_plan.shape[0]):
+        s.smem[me, SMEM_EXTRA + r] = 1 if in_plan[r] else 0
 
 
 # --- action helpers ------------------------------------------------------------------------------

@@ -24,6 +24,14 @@ steers towards routes it can pay. In Germany a route's cost is also lowered by
 ``pass_path`` per point of passenger-majority value at its ends. Budgets
 always count real trains.
 
+The plan is remembered between the seat's decisions (in its row of
+``GameState.smem``) and made again only when it may have changed: a ticket
+was completed or added, passengers were collected, the hand crossed
+``hoard_cards``, a route of the plan was taken or closed by another seat, or
+the plan needs more trains than the seat has. Claims elsewhere on the board
+and single card draws keep it (the search costs' small hand terms are those of
+the hand the plan was made with).
+
 Tickets no path can reach any more are given up. While the plan needs more
 trains than the seat has (or, with ``play_pace`` > 0, more turns than the game
 probably has left) the ticket whose removal saves the most per point it is
@@ -105,8 +113,9 @@ from ttrsim.scoring import locations_joined, majority_points, uf_find
 from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN,
                           PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
 
-from strategies.paths import (COST_TRAINS, fallback_action, has_action, own_components, path_between,
-                              plan_network, plan_tickets, route_cost_for, ticket_mix_action, unfinished_tickets)
+from strategies.paths import (COST_TRAINS, INF, N_PLAN_KEY, fallback_action, has_action, own_components,
+                              path_cost_within, plan_key, plan_network, plan_tickets, recall_plan, remember_plan,
+                              route_cost_for, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 # (name, planner default, passenger_hunter default, doc); the row order is the params order
@@ -694,10 +703,33 @@ def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
 
 
 @njit(cache=True)
-def route_risk(b, s, me, r, cost, rw, dist, prev, done, params):
-    """Claim priority of plan route ``r`` (see the module doc)."""
-    n_players = s.meta[M_NPLAYERS]
-    lock_all = n_players <= b.rp[RP_LOCK_MAXP]
+def route_detour(b, r, cost, cap, dist, prev, done):
+    """Trains a path between the ends of route ``r`` costs beyond the route if
+    every track of its group is closed, at most ``cap`` (``cap`` when there is
+    no such path; the search stops there)."""
+    g = b.route_group[r]
+    width = b.group_routes.shape[1]
+    saved = np.empty(width)
+    for j in range(width):
+        o = b.group_routes[g, j]
+        if o >= 0:
+            saved[j] = cost[o]
+            cost[o] = -1.0
+    length = b.route_len[r]
+    d = path_cost_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done)
+    for j in range(width):
+        o = b.group_routes[g, j]
+        if o >= 0:
+            cost[o] = saved[j]
+    return cap if d >= INF else min(cap, d - length)
+
+
+@njit(cache=True)
+def route_risk(b, s, me, r, detour, params):
+    """Claim priority of plan route ``r`` given its ``detour`` (see the module
+    doc); it grows with the detour when ``w_detour`` and ``double_factor`` are
+    not negative, so ``detour = detour_cap`` gives an upper bound."""
+    lock_all = s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
     g = b.route_group[r]
     open_par = False
     if not lock_all:
@@ -705,20 +737,6 @@ def route_risk(b, s, me, r, cost, rw, dist, prev, done, params):
             o = b.group_routes[g, j]
             if o >= 0 and o != r and s.route_owner[o] < 0:
                 open_par = True
-    # detour with every track of the group closed
-    saved = np.empty(b.group_routes.shape[1])
-    for j in range(b.group_routes.shape[1]):
-        o = b.group_routes[g, j]
-        if o >= 0:
-            saved[j] = cost[o]
-            cost[o] = -1.0
-    cap = params[me, P_DETOUR_CAP]
-    k, d = path_between(b, cost, b.route_loc_a[r], b.route_loc_b[r], rw, dist, prev, done)
-    for j in range(b.group_routes.shape[1]):
-        o = b.group_routes[g, j]
-        if o >= 0:
-            cost[o] = saved[j]
-    detour = cap if k < 0 else min(cap, d - b.route_len[r])
     adj = 0
     for end in range(2):
         u = b.route_a[r] if end == 0 else b.route_b[r]
@@ -735,23 +753,92 @@ def route_risk(b, s, me, r, cost, rw, dist, prev, done, params):
 
 
 @njit(cache=True)
-def play_choice(b, s, legal, n_legal, params, me, phase):
+def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, passengers, dist, prev, done):
+    """The payable route to claim (see the module doc: the plan's route most at
+    risk, or an off-plan route for its passengers) and its priority; ``-1`` if
+    none. The detour search runs only for routes whose priority with the
+    largest detour could still beat the best found (same pick as searching
+    every route)."""
+    R = b.route_len.shape[0]
+    pw = params[me, P_PASS_WEIGHT]
+    cap = params[me, P_DETOUR_CAP]
+    bounded = params[me, P_W_DETOUR] >= 0 and params[me, P_DOUBLE_FACTOR] >= 0
+    cand = np.empty(R, np.int64)
+    top = np.empty(R)                   # priority with the detour at its cap (exact for off-plan routes)
+    nc = 0
+    for r in range(R):
+        if payable[r] < 0:
+            continue
+        if in_plan[r]:
+            v = route_risk(b, s, me, r, cap, params)
+            if passengers:
+                v += pw * route_pass_value(b, s, r, cscore)
+        elif passengers and s.trains[me] - b.route_len[r] >= need_trains + params[me, P_KEEP_MARGIN]:
+            v = pw * route_pass_value(b, s, r, cscore)
+            if v < params[me, P_PASS_OFFPLAN]:
+                continue
+        else:
+            continue
+        cand[nc] = r
+        top[nc] = v
+        nc += 1
+    best_r = -1
+    best_v = -BIG
+    for _ in range(nc):
+        i = 0                           # the candidate with the highest bound (lowest route on ties)
+        for j in range(1, nc):
+            if top[j] > top[i]:
+                i = j
+        if top[i] <= -BIG:
+            break
+        if bounded and best_r >= 0 and top[i] < best_v:
+            break
+        r = cand[i]
+        v = top[i]
+        top[i] = -BIG
+        if in_plan[r]:
+            v = route_risk(b, s, me, r, route_detour(b, r, cost, cap, dist, prev, done), params)
+            if passengers:
+                v += pw * route_pass_value(b, s, r, cscore)
+        if v > best_v or (v == best_v and r < best_r):
+            best_v = v
+            best_r = r
+    return best_r, best_v
+
+
+@njit(cache=True)
+def plan_still_open(b, s, me, cost, in_plan):
+    """Every route of the remembered plan is still the seat's own or claimable by it."""
+    for r in range(in_plan.shape[0]):
+        if in_plan[r] and s.route_owner[r] != me and cost[r] <= 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, short):
+    """The seat's plan into ``in_plan``: the remembered one while it stays valid
+    (the same unfinished tickets, tickets held, passengers collected and hand
+    above or below ``hoard_cards``; every route still its own or claimable; its
+    trains enough), else a new one, giving up tickets it cannot make in trains
+    or (probably) in time."""
     R = b.route_len.shape[0]
     N = b.n_nodes
     T = b.ticket_a.shape[0]
-    passengers = b.rp[RP_PASSENGERS] != 0
-    cost = np.empty(R)
-    route_cost_for(b, s, me, COST_TRAINS, cost)
-    cscore = np.zeros(N_PASSENGER_COLOURS)
-    pw = params[me, P_PASS_WEIGHT]
-    if passengers:
-        colour_scores(b, s, me, params, cscore)
-    pcost = np.empty(R)
-    search_costs(b, s, me, params, cost, pcost, cscore)
+    hand = 0
+    for k in range(LOCO + 1):
+        hand += s.hand[me, k]
     parent = np.empty(N, np.int64)
     own_components(b, s, me, parent)
     tks = np.empty(T + 8, np.int64)
     nt = unfinished_tickets(b, s, me, parent, tks)
+    key = np.empty(N_PLAN_KEY, np.int64)
+    plan_key(b, s, me, 0, nt, 1 if hand > params[me, P_HOARD_CARDS] else 0, key)
+    if (recall_plan(s, me, key, in_plan) and plan_still_open(b, s, me, cost, in_plan)
+            and plan_trains(b, s, me, in_plan)[0] <= s.trains[me]):
+        return
+    pcost = np.empty(R)
+    search_costs(b, s, me, params, cost, pcost, cscore)
     reach = np.empty(N, np.int64)
     passable_components(b, cost, reach)
     n = 0
@@ -761,22 +848,12 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
             tks[n] = t
             n += 1
     nt = n
-    in_plan = np.zeros(R, np.bool_)
     tmp_plan = np.zeros(R, np.bool_)
     ta = np.empty(T + 8, np.int64)
     tb = np.empty(T + 8, np.int64)
     locs = np.empty(2 * T + 16, np.int64)
     rw = np.empty(R, np.int64)
-    dist = np.empty(N)
-    prev = np.empty(N, np.int64)
-    done = np.empty(N, np.bool_)
-    want = np.zeros(N_COLOURS + 1)
-    short = np.zeros(1, np.int64)
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
-    last_turn = s.meta[M_COUNTDOWN] >= 0
-    near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
-
-    # the plan, giving up tickets it cannot make in trains or (probably) in time
     make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
     while nt > 0:
         need_t, _ = plan_trains(b, s, me, in_plan)
@@ -805,6 +882,31 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
         tks[nt - 1] = t
         nt -= 1
         make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+    remember_plan(s, me, key, in_plan)
+
+
+@njit(cache=True)
+def play_choice(b, s, legal, n_legal, params, me, phase):
+    R = b.route_len.shape[0]
+    N = b.n_nodes
+    T = b.ticket_a.shape[0]
+    passengers = b.rp[RP_PASSENGERS] != 0
+    cost = np.empty(R)
+    route_cost_for(b, s, me, COST_TRAINS, cost)
+    cscore = np.zeros(N_PASSENGER_COLOURS)
+    pw = params[me, P_PASS_WEIGHT]
+    if passengers:
+        colour_scores(b, s, me, params, cscore)
+    in_plan = np.zeros(R, np.bool_)
+    dist = np.empty(N)
+    prev = np.empty(N, np.int64)
+    done = np.empty(N, np.bool_)
+    want = np.zeros(N_COLOURS + 1)
+    short = np.zeros(1, np.int64)
+    t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
+    last_turn = s.meta[M_COUNTDOWN] >= 0
+    near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
+    current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, short)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
     card_needs(b, s, me, in_plan, want, short)
 
@@ -832,6 +934,8 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
 
     if last_turn:
         # the very last turn: the claim worth most now
+        parent = np.empty(N, np.int64)
+        own_components(b, s, me, parent)
         best_r = -1
         best_v = 0.0
         for r in range(R):
@@ -853,24 +957,8 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
         return a
 
     if n_plan > 0:
-        best_r = -1
-        best_v = -BIG
-        for r in range(R):
-            if payable[r] < 0:
-                continue
-            if in_plan[r]:
-                v = route_risk(b, s, me, r, cost, rw, dist, prev, done, params)
-                if passengers:
-                    v += pw * route_pass_value(b, s, r, cscore)
-            elif passengers and s.trains[me] - b.route_len[r] >= need_trains + params[me, P_KEEP_MARGIN]:
-                v = pw * route_pass_value(b, s, r, cscore)
-                if v < params[me, P_PASS_OFFPLAN]:
-                    continue
-            else:
-                continue
-            if v > best_v:
-                best_v = v
-                best_r = r
+        best_r, best_v = claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, passengers,
+                                    dist, prev, done)
         da, dv = draw_choice(b, s, legal, n_legal, params, me, want, True)
         if best_r >= 0:
             a = pay_choice(b, s, me, legal, n_legal, best_r, need, in_plan, params[me, P_LOCO_PAY])

@@ -846,15 +846,34 @@ def test_second_draw_never_illegal(name):
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_deterministic_and_state_untouched(name):
-    """Same state, same decision; the kernel changes nothing but its own seat's stream."""
+    """Same state, same decision; the kernel changes nothing but its own seat's
+    stream and its own seat's strategy memory (``smem``)."""
     for g in random_positions("germany", 3, 6, 11) + random_positions("usa", 4, 6, 12):
         before = copy_state(g.state)
+        me = g.player
         a1 = decide(g, name)
         a2 = decide(g, name)
         assert a1 == a2
         for field, x, y in zip(g.state._fields, g.state, before):
+            if field == "smem":
+                x, y = np.delete(x, me, axis=0), np.delete(y, me, axis=0)
             if field != "srng":
                 assert np.array_equal(x, y), field
+
+
+@pytest.mark.parametrize("rules,n_players", [("usa", 4), ("germany", 3)])
+def test_destination_hungry_memory_changes_no_decision(rules, n_players):
+    """destination_hungry remembers its plan (``smem``) until the board, its trains
+    or its tickets change: every decision of whole games equals the decision
+    made with the memory wiped (planning from scratch)."""
+    for seed in range(3):
+        g = Game(rules, n_players, seed=seed)
+        while not g.over:
+            fresh = g.copy()
+            fresh.state.smem[:, :] = 0
+            a = decide(g, "destination_hungry")
+            assert decide(fresh, "destination_hungry") == a
+            g.apply(a)
 
 
 # =========================================================================== (c) games

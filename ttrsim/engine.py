@@ -25,8 +25,8 @@ from .board import (RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_
 from .ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
 from .rng import seed_into, shuffle_range
 from .scoring import final_scoring
-from .state import (END_CAPPED, END_NORMAL, END_RUNNING, END_STALLED, M_ACTIONS, M_COUNTDOWN, M_DECK_N, M_END,
-                    M_FIRST_CARD, M_LAST_ROUTE, M_NPLAYERS, M_PASSES, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER,
+from .state import (END_CAPPED, END_NORMAL, END_RUNNING, END_STALLED, M_ACTIONS, M_CLAIMS, M_COUNTDOWN, M_DECK_N,
+                    M_END, M_FIRST_CARD, M_LAST_ROUTE, M_NPLAYERS, M_PASSES, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER,
                     M_RESETS, M_RESHUFFLES, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_OVER, PH_PASSENGER, PH_SETUP_KEEP,
                     PH_SETUP_MIX)
 
@@ -233,6 +233,7 @@ def reset_game(b, s, seed):
     s.score[:] = 0
     s.route_owner[:] = -1
     s.final[:, :] = 0
+    s.smem[:, :] = 0
 
     s.ticket_holder[:] = -1
     s.tk_buf[:, :] = -1
@@ -568,6 +569,7 @@ def apply_action(b, s, a):
         s.hand[p, LOCO] -= k
         s.discard[LOCO] += k
         s.route_owner[r] = p
+        s.meta[M_CLAIMS] += 1
         s.trains[p] -= length
         s.score[p] += b.route_points[r]
         s.meta[M_LAST_ROUTE] = r

@@ -35,7 +35,8 @@ from .record import define_record
  M_ACTIONS,     # actions applied so far
  M_RESETS,      # face-up rows reset so far (R3.4)
  M_RESHUFFLES,  # discard piles shuffled into a new deck so far (R3.5)
- N_META) = range(16)
+ M_CLAIMS,      # routes claimed so far, all seats (a board version: route owners change only with it)
+ N_META) = range(17)
 
 # phases: who must decide what
 (PH_SETUP_MIX,   # announce the short/long mix of the setup tickets (R2.3), seat by seat
@@ -80,8 +81,12 @@ STATE_FIELDS = (
     "pass_player",    # int16[P, 6] passengers collected, per colour (public)
     "pend_loc",       # int16[2] locations of pending passenger pick-ups
     "final",          # int32[P, N_FINAL] final score breakdown, F_* columns
+    "smem",           # int32[P, SMEM_EXTRA + R] strategy memory: what a seat's strategy keeps between its own
+                      #   decisions (a cached plan); zeroed at reset, read and written only by that seat's strategy
 )
 GameState = define_record("GameState", STATE_FIELDS, __name__)
+
+SMEM_EXTRA = 16    # strategy-memory slots beside one per route
 
 
 def allocate_state(board: Board, n_players: int) -> GameState:
@@ -104,6 +109,7 @@ def allocate_state(board: Board, n_players: int) -> GameState:
         pass_loc=np.zeros((n_locs, N_PASSENGER_COLOURS), np.int16),
         pass_player=np.zeros((n_players, N_PASSENGER_COLOURS), np.int16),
         pend_loc=np.full(2, -1, np.int16), final=np.zeros((n_players, N_FINAL), np.int32),
+        smem=np.zeros((n_players, SMEM_EXTRA + board.route_len.shape[0]), np.int32),
     )
 
 
