@@ -183,3 +183,27 @@ def test_bad_arguments(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(ValueError, match="not a folder"):
         build_report(path, output=tmp_path / "file", progress=False)
+
+
+def test_ready_made_studies_state_their_question_and_load():
+    from pathlib import Path
+
+    from ttrsim.experiment import load_experiment
+    root = Path(__file__).resolve().parents[1] / "experiments"
+    files = sorted(root.glob("study_*.yaml"))
+    stems = {f.stem for f in files}
+    assert {"study_tournament_usa4", "study_germany_passengers", "study_globetrotter_sweep"} <= stems
+    assert {f"study_rulesets_{x}" for x in ("base", "1910", "mega", "bigcities")} <= stems
+    assert {f"study_first_seat_{n}p" for n in (2, 3, 4, 5)} <= stems
+    presets = set()
+    for f in files:
+        text = f.read_text()
+        header = "".join(line for line in text.splitlines() if line.startswith("#"))
+        assert header.startswith("# Study:") and "?" in header, f.name
+        assert f"ttrsim report results/{f.stem}" in header, f.name
+        e = load_experiment(f)
+        assert e.name == f.stem and e.games >= 8000
+        if f.stem.startswith("study_rulesets_"):
+            presets.add(e.rules)
+            assert [x.label for x in e.entrants] == LINEUP and e.seed == 1910 and e.players == 4
+    assert presets == {"usa", "usa-1910", "usa-mega", "usa-bigcities"}

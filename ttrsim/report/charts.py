@@ -665,7 +665,8 @@ def _value_text(v) -> str:
 
 def balance_lines(df, key: str, value: str = "win_rate", colours: dict | None = None,
                   subtitle: str | None = None, ylabel: str = "win rate (% of games)",
-                  title: str | None = None, fair: float | None = None, percent: bool = True) -> Figure:
+                  title: str | None = None, fair: float | None = None, percent: bool = True,
+                  reference=None, reference_label: str = "the preset's value") -> Figure:
     """A balance chart for a sweep: ``value`` (with a ``low``/``high`` band when
     present) against the swept parameter ``key``, one line per strategy. Other
     swept keys get one panel per combination of their values. Non-numeric
@@ -704,6 +705,9 @@ def balance_lines(df, key: str, value: str = "win_rate", colours: dict | None = 
                                 alpha=0.18, lw=0)
         if fair is not None:
             ax.axhline(fair, color="k", ls="--", lw=0.8, label="fair share")
+        if reference is not None and _value_text(reference) in xpos:
+            ax.axvline(xpos[_value_text(reference)], color="0.5", ls=":", lw=1.2,
+                       label=f"{reference_label} ({_value_text(reference)})")
         if not numeric:
             ax.set_xticks([xpos[t] for t in order], order)
         ax.set_xlabel(f"{pname} (swept rule value)" if key.startswith("rules.") else f"{key} (swept parameter)")
@@ -714,7 +718,7 @@ def balance_lines(df, key: str, value: str = "win_rate", colours: dict | None = 
         if percent:
             _pct_axis(ax.yaxis)
     axes[0][0].set_ylabel(ylabel)
-    if labels != [None] or fair is not None:
+    if labels != [None] or fair is not None or reference is not None:
         axes[0][-1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     fig.suptitle(title + (" (bands: 95% intervals)" if "low" in df.columns else "")
                  + (f"\n{subtitle}" if subtitle else ""), fontsize=11)

@@ -939,11 +939,14 @@ class _Builder:
             self.failed("swept_win_rates")
             return
         per_point = self.games_text(self.point_ids[0]) if self.point_ids else "0 games"
+        ref = {key: self.preset_value(key) for key in self.sweep}
         for key in self.sweep:
             self.chart(f"balance_win_rate_{_slug(key.split('.')[-1])}",
-                       charts.balance_lines(swr, key, "win_rate", colours=self.colours, fair=1 / res.players),
+                       charts.balance_lines(swr, key, "win_rate", colours=self.colours, fair=1 / res.players,
+                                            reference=ref[key]),
                        f"Balance: each strategy's win rate (line) with its 95% interval (band) against "
-                       f"`{key}`; dashed: the fair share. From {per_point} per point, {res.n_games:,} in all.")
+                       f"`{key}`; dashed: the fair share; dotted: the rule set's own value. "
+                       f"From {per_point} per point, {res.n_games:,} in all.")
         comp = self.tables.get("score_components")
         if comp is not None and comp.height:
             d = comp.join(self.points, on="point", how="left")
@@ -952,7 +955,7 @@ class _Builder:
                            charts.balance_lines(d.rename({"total": "mean_score"}).drop(
                                [c for c in ("low", "high") if c in d.columns]), key, "mean_score",
                                colours=self.colours, percent=False, ylabel="mean final score (points)",
-                               title=f"Mean score against {key.split('.')[-1]}"),
+                               title=f"Mean score against {key.split('.')[-1]}", reference=ref[key]),
                            f"Each strategy's mean final score against `{key}`. From {per_point} per point.")
         seat = self.tables.get("seat_advantage")
         if seat is not None and seat.height:
@@ -960,11 +963,24 @@ class _Builder:
                  .join(self.points, on="point", how="left"))
             for key in self.sweep:
                 self.chart(f"balance_seat_{_slug(key.split('.')[-1])}",
-                           charts.balance_lines(d, key, "win_rate", fair=1 / res.players,
+                           charts.balance_lines(d, key, "win_rate", fair=1 / res.players, reference=ref[key],
                                                 title=f"Seat advantage against {key.split('.')[-1]}"),
                            f"Win rate per seat (line) with its 95% interval (band) against `{key}`; dashed: the "
                            f"fair share. From {per_point} per point.")
         doc.p(f"Win rates by point: [{self.csv('swept_win_rates')}]({self.csv('swept_win_rates')}).")
+
+    def preset_value(self, key: str):
+        """The value a swept rule parameter has in the experiment's rules without the sweep (the preset
+        and the file's rule_overrides), to mark on the balance charts; None for strategy parameters."""
+        if not key.startswith("rules."):
+            return None
+        try:
+            from ttrsim.rules import get_rules
+            overrides = dict(self.res.manifest.get("config", {}).get("rule_overrides") or {})
+            value = get_rules(self.res.rules, overrides).params().get(key.split(".", 1)[1])
+        except Exception:
+            return None
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
     # ------------------------------------------------------------------ writing
 
