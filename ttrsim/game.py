@@ -108,37 +108,51 @@ class Game:
         s, m = self.state, self.map
         seat = self.player if seat is None else seat
         n = self.n_players
-        own_tickets = np.flatnonzero(s.ticket_holder == seat)
+        route_labels, ticket_labels = self._labels()
+        owner = s.route_owner.tolist()
+        holder = s.ticket_holder
+        cards = s.hand.sum(axis=1).tolist()
+        tickets = np.bincount(holder[holder >= 0], minlength=n).tolist()
+        passengers = s.pass_player.tolist()
+        trains, score = s.trains.tolist(), s.score.tolist()
         obs = {
             "seat": seat,
             "phase": self.phase,
             "player": self.player,
             "turn": self.turn,
             "last_round": int(s.meta[M_COUNTDOWN]) >= 0,
-            "face_up": [CARD_NAMES[c] if c >= 0 else None for c in s.faceup],
+            "face_up": [CARD_NAMES[c] if c >= 0 else None for c in s.faceup.tolist()],
             "deck_size": int(s.meta[M_DECK_N]),
-            "discard": {CARD_NAMES[k]: int(v) for k, v in enumerate(s.discard) if v},
-            "tickets_left": [int(x) for x in s.tk_len],
-            "routes": {m.route_label(r): int(o) for r, o in enumerate(s.route_owner) if o >= 0},
-            "route_owner": s.route_owner.tolist(),        # by route id, -1 free
-            "route_lengths": self.map.route_len.tolist(),
-            "players": [{"seat": p, "trains": int(s.trains[p]), "score": int(s.score[p]),
-                         "cards": int(s.hand[p].sum()), "tickets": int((s.ticket_holder == p).sum()),
-                         "passengers": {PASSENGER_NAMES[c]: int(v) for c, v in enumerate(s.pass_player[p]) if v}}
+            "discard": {CARD_NAMES[k]: v for k, v in enumerate(s.discard.tolist()) if v},
+            "tickets_left": s.tk_len.tolist(),
+            "routes": {route_labels[r]: o for r, o in enumerate(owner) if o >= 0},
+            "route_owner": owner,                         # by route id, -1 free
+            "route_lengths": m.route_len.tolist(),
+            "players": [{"seat": p, "trains": trains[p], "score": score[p], "cards": cards[p], "tickets": tickets[p],
+                         "passengers": {PASSENGER_NAMES[c]: v for c, v in enumerate(passengers[p]) if v}}
                         for p in range(n)],
-            "hand": {CARD_NAMES[k]: int(v) for k, v in enumerate(s.hand[seat]) if v},
-            "tickets": [self.ticket_label(t) for t in own_tickets],
-            "offer": [self.ticket_label(t) for t in s.offer[seat, :s.offer_n[seat]]],
+            "hand": {CARD_NAMES[k]: v for k, v in enumerate(s.hand[seat].tolist()) if v},
+            "tickets": [ticket_labels[t] for t in np.flatnonzero(holder == seat).tolist()],
+            "offer": [ticket_labels[t] for t in s.offer[seat, :s.offer_n[seat]].tolist()],
         }
         if self.board.pass_setup.sum():
             obs["passengers_on_board"] = {
-                m.location_names[loc]: {PASSENGER_NAMES[c]: int(v) for c, v in enumerate(row) if v}
-                for loc, row in enumerate(s.pass_loc) if row.sum()}
+                m.location_names[loc]: {PASSENGER_NAMES[c]: v for c, v in enumerate(row) if v}
+                for loc, row in enumerate(s.pass_loc.tolist()) if any(row)}
             if self.phase == "passenger":
                 obs["passenger_place"] = m.location_names[s.pend_loc[s.meta[M_PEND_I]]]
         if int(self.board.rp[RP_N_DECKS]) > 1:
             obs["ticket_piles"] = list(self.rules.ticket_decks)
         return obs
+
+    def _labels(self) -> tuple:
+        """Route and ticket labels of the map (built once per game object)."""
+        labels = self.__dict__.get("_label_cache")
+        if labels is None:
+            m = self.map
+            labels = self._label_cache = (tuple(m.route_label(r) for r in range(m.n_routes)),
+                                          tuple(self.ticket_label(t) for t in range(m.n_tickets)))
+        return labels
 
     def ticket_label(self, t: int) -> str:
         m = self.map
