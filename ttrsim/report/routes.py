@@ -93,10 +93,7 @@ def route_contention(res: Results) -> pl.DataFrame:
     per_route = pl.DataFrame(rows, schema={"point": pl.UInt16, "route": pl.Int16, "claims": pl.Int64,
                                            "median_turn": pl.Float64, "q25_turn": pl.Float64,
                                            "q75_turn": pl.Float64}, orient="row")
-    multi = (claims.join(routes.lazy().filter(pl.col("tracks") > 1).select("route", "group"), on="route")
-             .group_by("point", "game", "group").agg(pl.len().alias("n"))
-             .filter(pl.col("n") > 1).group_by("point", "group").agg(pl.len().cast(pl.Int64).alias("multi"))
-             .collect())
+    multi = _multi_track_games(res, routes)
     games = res.games_by_point
     df = (games.join(routes, how="cross")
           .join(per_route, on=["point", "route"], how="left")
@@ -108,6 +105,42 @@ def route_contention(res: Results) -> pl.DataFrame:
     return df.select("point", "route", "label", "from", "to", "length", "colour", "group", "tracks", "games",
                      "claims", "claim_rate", "median_turn", "q25_turn", "q75_turn", "group_multi_rate"
                      ).sort("point", "route")
+
+
+def _game_index(*game_arrays):
+    """Dense indices of game ids (``game - min`` when the ids are nearly consecutive,
+    as in a batch of chunks; else ranks) for each array, and the index range."""
+    allg = np.concatenate(game_arrays)
+    lo, hi = int(allg.min()), int(allg.max())
+    if hi - lo < 4 * len(allg) + 1000:
+        return (*[a - lo for a in game_arrays], hi - lo + 1)
+    games = np.unique(allg)
+    return (*[np.searchsorted(games, a) for a in game_arrays], len(games))
+
+
+def _multi_track_games(res: Results, routes: pl.DataFrame) -> pl.DataFrame:
+    """point, group, multi: games where more than one track of a double/triple
+    group was claimed. Per batch of part files, a games x routes "claimed" matrix."""
+    groups = routes.filter(pl.col("tracks") > 1).group_by("group").agg(pl.col("route")).sort("group")
+    n_routes = int(routes["route"].max()) + 1
+    n_points = max(res.point_ids) + 1
+    multi = np.zeros((n_points, groups.height), np.int64)
+    for turn_files, _ in _batches(res):
+        c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())
+             .select("point", "game", "route").collect())
+        if c.height == 0:
+            continue
+        g, n_games = _game_index(c["game"].to_numpy().astype(np.int64))
+        claimed = np.zeros((n_games, n_routes), bool)
+        claimed[g, c["route"].to_numpy().astype(np.int64)] = True
+        point = np.full(n_games, n_points, np.int64)             # n_points: a game id with no claim
+        point[g] = c["point"].to_numpy()
+        for j, tracks in enumerate(groups["route"].to_list()):
+            several = claimed[:, tracks].sum(1) > 1
+            multi[:, j] += np.bincount(point[several], minlength=n_points + 1)[:n_points]
+    return pl.DataFrame({"point": np.repeat(np.arange(n_points), groups.height).astype(np.uint16),
+                         "group": np.tile(groups["group"].to_numpy(), n_points).astype(np.int16),
+                         "multi": multi.ravel()})
 
 
 def route_claimers(res: Results) -> pl.DataFrame:
@@ -138,55 +171,69 @@ def _batches(res: Results):
         yield [turns[n] for n in chunk], [tickets[n] for n in chunk]
 
 
-def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, n_tickets):
-    """(point, strategy code, open, any) per claim of one batch of part files (None without claims)."""
+def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, ticket_row, n_points):
+    """Counts [3, points x labels] (claims, blocking open, blocking any) of one batch of part files.
+    ``route_tickets[r]``: rows (``ticket_row[ticket id]``) of the tickets whose shortest paths use route r."""
+    P, L, S = res.players, len(res.labels), len(res.seatings)
     c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())      # route is set on claims only
-         .select("point", "game", "seat", "turn", "route").collect())
+         .select("game", "route", "seat", pl.col("turn").cast(pl.Int16),
+                 # the claimer as one small code: (point, seating, seat)
+                 ((pl.col("point").cast(pl.Int64) * S + (pl.col("game").cast(pl.Int64) % res.stride)
+                   % res.block_size) * P + pl.col("seat")).alias("who"))
+         .collect())
     k = (pl.scan_parquet(ticket_files).filter(pl.col("kept"))
          .select("game", "seat", "ticket", pl.col("turn").fill_null(-1), pl.col("completed").fill_null(False))
          .collect())
-    cgame = c["game"].to_numpy().astype(np.int64)
-    kgame = k["game"].to_numpy().astype(np.int64)
-    if len(cgame) == 0:
-        return None
-    lo = min(cgame.min(), kgame.min()) if len(kgame) else cgame.min()
-    hi = max(cgame.max(), kgame.max()) if len(kgame) else cgame.max()
-    if hi - lo < 4 * (len(cgame) + len(kgame)) + 1000:           # the usual case: consecutive game ids
-        cg, kg, n_games = cgame - lo, kgame - lo, int(hi - lo + 1)
-    else:
-        games = np.unique(np.concatenate([cgame, kgame]))
-        cg, kg, n_games = np.searchsorted(games, cgame), np.searchsorted(games, kgame), len(games)
-    # per ticket and game, one int32: (turn drawn + 2) << 4 | (holder seat + 1) << 1 | completed;
-    # no holder: a turn beyond any claim, so "held before the claim" is false
-    enc = np.full((n_tickets, n_games), np.int32(0x7FFF) << 4, np.int32)
-    kt = k["ticket"].to_numpy().astype(np.int64)
-    enc[kt, kg] = ((k["turn"].to_numpy().astype(np.int32) + 2) << 4) | \
-        ((k["seat"].to_numpy().astype(np.int32) + 1) << 1) | k["completed"].to_numpy().astype(np.int32)
-    # everything in route order, so each route's claims are one contiguous slice
+    counts = np.zeros((3, n_points * L), np.int64)
+    if c.height == 0:
+        return counts
+    cg, kg, n_games = _game_index(c["game"].to_numpy().astype(np.int64), k["game"].to_numpy().astype(np.int64))
+    # per ticket and (game, claiming seat): the turn + 2 from which *another* seat held the
+    # ticket (setup: turn -1), or NEVER; a claim in turn t blocks if that value < t + 2.
+    # "open": the same for tickets that ended uncompleted.
+    NEVER = np.int16(32767)
+    n_rows = int(ticket_row.max()) + 1
+    held_from = np.full((n_rows, n_games * P), NEVER, np.int16)
+    open_from = np.full((n_rows, n_games * P), NEVER, np.int16)
+    kt = ticket_row[k["ticket"].to_numpy().astype(np.int64)]
+    play = kt >= 0
+    kt, kg = kt[play], kg[play]
+    holder = k["seat"].to_numpy().astype(np.int64)[play]
+    since2 = (k["turn"].to_numpy().astype(np.int32) + 2).astype(np.int16)[play]
+    failed = ~k["completed"].to_numpy()[play]
+    for s_ in range(P):                                  # every claiming seat but the holder
+        other = holder != s_
+        held_from[kt[other], kg[other] * P + s_] = since2[other]
+        f = other & failed
+        open_from[kt[f], kg[f] * P + s_] = since2[f]
+    # claims in route order, so each route's claims are one contiguous slice
     route = c["route"].to_numpy().astype(np.int16)
     order = np.argsort(route, kind="stable")               # radix sort on int16
     bounds = np.concatenate([[0], np.cumsum(np.bincount(route, minlength=len(route_tickets)))])
-    cg = cg[order]
-    seat = c["seat"].to_numpy().astype(np.int32)[order]
-    turn2 = c["turn"].to_numpy().astype(np.int32)[order] + 2
-    seating = (cgame[order] % res.stride) % res.block_size
-    strategy = np.array(res.seatings, np.int64)[seating, seat]     # [seating, seat] -> entrant
-    seat += 1
+    gs = (cg * P + c["seat"].to_numpy())[order]            # (game, claiming seat) column
+    turn2 = c["turn"].to_numpy()[order] + np.int16(2)
     blocks_open = np.zeros(len(route), bool)
     blocks_any = np.zeros(len(route), bool)
     for r, tickets in enumerate(route_tickets):             # a loop over the map's routes, vectorised over claims
         a, b = bounds[r], bounds[r + 1]
         if not tickets or a == b:
             continue
-        g, sr, tr = cg[a:b], seat[a:b], turn2[a:b]
+        g, tr = gs[a:b], turn2[a:b]
         any_, open_ = blocks_any[a:b], blocks_open[a:b]     # views
         for t in tickets:
-            e = enc[t][g]
-            held = ((e >> 4) < tr) & (((e >> 1) & 7) != sr)
-            any_ |= held
-            open_ |= held & ((e & 1) == 0)
-    return pl.DataFrame({"point": c["point"].to_numpy()[order], "s": strategy, "open": blocks_open,
-                         "any": blocks_any})
+            any_ |= held_from[t][g] < tr
+            open_ |= open_from[t][g] < tr
+    # back to file order, counted per claimer code, then per (point, entrant)
+    unsorted = np.empty((2, len(route)), bool)
+    unsorted[0, order], unsorted[1, order] = blocks_open, blocks_any
+    who = c["who"].to_numpy()
+    n_who = n_points * S * P
+    by_who = [np.bincount(who, minlength=n_who), np.bincount(who, weights=unsorted[0], minlength=n_who),
+              np.bincount(who, weights=unsorted[1], minlength=n_who)]
+    to = (np.arange(n_points)[:, None] * L + np.array(res.seatings, np.int64).ravel()[None, :]).ravel()
+    for i in range(3):
+        np.add.at(counts[i], to, by_who[i].astype(np.int64))
+    return counts
 
 
 def blocking(res: Results) -> pl.DataFrame:
@@ -203,21 +250,17 @@ def blocking(res: Results) -> pl.DataFrame:
     for p in res.point_ids:
         for tag in res.rules_at(p).ticket_decks:
             in_play[res.map.deck(tag)] = True
-    route_tickets = [np.flatnonzero(on[:, r] & in_play).tolist() for r in range(on.shape[1])]
-    parts = []
+    ticket_row = np.where(in_play, np.cumsum(in_play) - 1, -1)      # ticket id -> compact row
+    route_tickets = [ticket_row[on[:, r] & in_play].tolist() for r in range(on.shape[1])]
+    n_points, L = max(res.point_ids) + 1, len(res.labels)
+    counts = np.zeros((3, n_points * L), np.int64)
     for turn_files, ticket_files in _batches(res):
-        b = _blocking_batch(res, turn_files, ticket_files, route_tickets, on.shape[0])
-        if b is None:
-            continue
-        parts.append(b.group_by("point", "s").agg(pl.len().alias("claims"), pl.col("open").sum().alias("b"),
-                                                  pl.col("any").sum().alias("ba")))
+        counts += _blocking_batch(res, turn_files, ticket_files, route_tickets, ticket_row, n_points)
     schema = {"point": pl.UInt16, "strategy": pl.String, "claims": pl.Int64, "blocking_claims": pl.Int64,
               "blocking_rate": pl.Float64, "blocking_claims_any": pl.Int64, "blocking_rate_any": pl.Float64}
-    if not parts:
-        return pl.DataFrame(schema=schema)
-    df = (pl.concat(parts).group_by("point", "s").agg(pl.col("claims", "b", "ba").sum()).sort("point", "s"))
-    labels = pl.Series("strategy", [res.labels[i] for i in df["s"].to_list()], dtype=pl.String)
-    df = df.with_columns(labels, (pl.col("b") / pl.col("claims")).alias("blocking_rate"),
-                         (pl.col("ba") / pl.col("claims")).alias("blocking_rate_any"))
-    df = df.rename({"b": "blocking_claims", "ba": "blocking_claims_any"})
+    df = pl.DataFrame({"point": np.repeat(np.arange(n_points), L), "strategy": res.labels * n_points,
+                       "claims": counts[0], "blocking_claims": counts[1], "blocking_claims_any": counts[2]})
+    df = (df.filter(pl.col("claims") > 0)
+          .with_columns((pl.col("blocking_claims") / pl.col("claims")).alias("blocking_rate"),
+                        (pl.col("blocking_claims_any") / pl.col("claims")).alias("blocking_rate_any")))
     return df.select([pl.col(c).cast(d) for c, d in schema.items()])
