@@ -82,3 +82,12 @@ def test_turn_log_needed(tmp_path):
     for f in (route_contention, route_claimers, blocking):
         with pytest.raises(ResultsError, match="needs the turn log; run the experiment with log: true"):
             f(res)
+
+
+def test_game_index_dense_and_sparse():
+    import numpy as np
+    from ttrsim.report.routes import _game_index
+    a, b, n = _game_index(np.array([10, 12, 11]), np.array([12, 10]))
+    assert (a.tolist(), b.tolist(), n) == ([0, 2, 1], [2, 0], 3)
+    a, b, n = _game_index(np.array([5, 10_000_000]), np.array([10_000_000]))     # far apart: ranks
+    assert (a.tolist(), b.tolist(), n) == ([0, 1], [1], 2)
