@@ -222,13 +222,22 @@ def test_passenger_charts():
     fig = charts.passengers_vs_routes(pvr)
     check(fig, "Passengers collected", xunit="routes claimed", yunit="passengers")
     assert "passenger_hunter (r = 0.30)" in texts(fig)
+    pbr = pl.DataFrame({"point": [0] * 5, "strategy": ["passenger_hunter"] * 3 + ["planner"] * 2,
+                        "routes_claimed": [10, 11, 30, 10, 12], "seats": [40, 50, 0, 30, 20],
+                        "mean_passengers": [18.0, 19.0, 40.0, 12.0, 14.0]})
+    fig = charts.passengers_by_routes(pbr)
+    check(fig, "Passengers collected by routes claimed", xunit="routes", yunit="passengers")
+    assert "planner (n=50)" in texts(fig)
+    hunter = fig.axes[0].lines[0]
+    assert list(hunter.get_xdata()) == [10, 11]          # a route count without seat-games is left out
 
 
 @pytest.mark.parametrize("fn", [charts.win_rates, charts.head_to_head, charts.ratings, charts.seat_advantage,
                                 charts.score_components, charts.score_distribution, charts.game_length,
                                 charts.end_reasons, charts.ticket_completion, charts.ticket_points_vs_path,
                                 charts.ticket_decks, charts.route_claim_rates, charts.blocking,
-                                charts.passenger_outcomes, charts.passenger_points, charts.passengers_vs_routes])
+                                charts.passenger_outcomes, charts.passenger_points, charts.passengers_vs_routes,
+                                charts.passengers_by_routes])
 def test_empty_frames_give_a_titled_placeholder(fn):
     fig = fn(pl.DataFrame())
     assert fig.axes[0].get_title() and fig.axes[0].get_xlabel()

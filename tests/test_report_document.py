@@ -117,7 +117,8 @@ def test_germany_has_a_passenger_section(tmp_path):
     assert "### Majority outcomes" in md and "Passenger points changed who won in **" in md
     assert "| passenger_hunter |" in md
     assert "(chart not written: no image format chosen)" in md
-    for name in ("majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes"):
+    for name in ("majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
+                 "passengers_by_routes"):
         assert (rep.folder / "tables" / f"{name}.csv").is_file()
 
 
@@ -130,16 +131,18 @@ def test_sweep_without_turn_log(tmp_path):
     path = make_results(tmp_path / "sw", games=games, sweep=[("rules.globetrotter_points", [0, 10, 20])],
                         point_overrides={0: {"globetrotter_points": 0}, 1: {"globetrotter_points": 10},
                                          2: {"globetrotter_points": 20}})
-    rep = build_report(path, resamples=20, progress=False, images=("png",), formats=("md",), max_point_charts=2)
+    rep = build_report(path, resamples=20, progress=False, images=(), formats=("md",), max_point_charts=2)
     assert rep.folder == path / "report"
     md = rep.markdown.read_text()
     assert sections(md) == ["Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
     assert "Skipped: these results have no turn log" in md
     assert "Per-point charts are drawn for points 0, 2 of 3" in md
-    charts = {p.name for p in rep.charts}
-    assert "balance_win_rate_globetrotter-points.png" in charts
-    assert "win_rates_p0.png" in charts and "win_rates_p2.png" in charts and "win_rates_p1.png" not in charts
-    assert not any(n.startswith("board_") for n in charts)
+    captions = [line for line in md.splitlines() if line.startswith("*Figure ")]
+    assert any("Win rate per strategy" in c and "(point 0: globetrotter_points=0)" in c for c in captions)
+    assert any("Win rate per strategy" in c and "(point 2: globetrotter_points=20)" in c for c in captions)
+    assert not any("(point 1:" in c for c in captions)
+    assert any("Balance: each strategy's win rate" in c and "`rules.globetrotter_points`" in c for c in captions)
+    assert not any("The board with" in c for c in captions)
     swr = pl.read_csv(rep.folder / "tables" / "swept_win_rates.csv")
     assert sorted(set(swr["rules.globetrotter_points"].to_list())) == [0, 10, 20]
     wr = pl.read_csv(rep.folder / "tables" / "win_rates.csv")

@@ -33,7 +33,7 @@ __all__ = [
     "strategy_colours", "new_figure", "win_rates", "head_to_head", "ratings", "seat_advantage",
     "score_components", "score_distribution", "game_length", "end_reasons", "ticket_completion",
     "ticket_points_vs_path", "ticket_decks", "route_claim_rates", "blocking", "passenger_outcomes",
-    "passenger_points", "passengers_vs_routes", "balance_lines",
+    "passenger_points", "passengers_vs_routes", "passengers_by_routes", "balance_lines",
 ]
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -649,6 +649,33 @@ def passengers_vs_routes(df, colours: dict | None = None, subtitle: str | None =
                   else "trains used (mean per player and game)")
     ax.set_ylabel("passengers collected (mean per player and game)")
     ax.grid(alpha=0.3)
+    _title(ax, title, subtitle)
+    return fig
+
+
+def passengers_by_routes(df, colours: dict | None = None, subtitle: str | None = None,
+                         min_share: float = 0.005) -> Figure:
+    """Mean passengers collected against the number of routes a player
+    claimed, one line per strategy (passengers.passengers_by_routes rows).
+    Route counts seen in fewer than ``min_share`` of a strategy's seat-games
+    are left out (too few to average)."""
+    df = _pl(df)
+    title = "Passengers collected by routes claimed"
+    if df.height == 0 or "routes_claimed" not in df.columns:
+        return _empty(title, "no passenger games with a turn log (Germany only)", subtitle)
+    labels = list(dict.fromkeys(str(s) for s in df["strategy"].to_list()))
+    cols = dict(zip(labels, _colours_for(labels, colours)))
+    fig, ax = new_figure(7.5, 4.5)
+    for lab in labels:
+        d = df.filter(pl.col("strategy").cast(pl.Utf8) == lab).sort("routes_claimed")
+        seats = _num(d["seats"].to_list())
+        keep = seats >= min_share * seats.sum()
+        ax.plot(_num(d["routes_claimed"].to_list())[keep], _num(d["mean_passengers"].to_list())[keep], "o-",
+                ms=3, lw=1.5, color=cols[lab], label=f"{lab} (n={int(seats.sum()):,})")
+    ax.set_xlabel("routes claimed by the player (routes per game)")
+    ax.set_ylabel("passengers collected (mean per player and game)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, title="strategy (seat-games)", title_fontsize=8)
     _title(ax, title, subtitle)
     return fig
 

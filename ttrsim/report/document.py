@@ -852,6 +852,8 @@ class _Builder:
         pts = self.stat("passenger_points", self.fn(ps, "passenger_points"))
         dec = self.stat("passenger_decisive", self.fn(ps, "passenger_decisive"))
         pvr = self.stat("passengers_vs_routes", self.fn(ps, "passengers_vs_routes"))
+        pbr = self.stat("passengers_by_routes", self.fn(ps, "passengers_by_routes")) if self.res.has_turns \
+            else None
         doc.h(3, "Majority outcomes")
         if maj is None:
             self.failed("majority_outcomes")
@@ -915,6 +917,12 @@ class _Builder:
                            charts.passengers_vs_routes(self.per_point(pvr, p), colours=self.colours,
                                                        subtitle=self.point_label(p) or None),
                            self.caption("Mean passengers collected against mean routes claimed, per strategy", p))
+                if pbr is not None and self.per_point(pbr, p).height:
+                    self.chart(f"passengers_by_routes{self.suffix(p)}",
+                               charts.passengers_by_routes(self.per_point(pbr, p), colours=self.colours,
+                                                           subtitle=self.point_label(p) or None),
+                               self.caption("Mean passengers collected by the number of routes the player "
+                                            "claimed, one line per strategy", p))
 
     # ------------------------------------------------------------------ sweeps
 
