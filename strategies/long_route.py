@@ -28,11 +28,12 @@ import numpy as np
 from numba import njit
 
 from ttrsim.actions import A_KEEP, A_PASSENGER
-from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
+from ttrsim.state import M_CLAIMS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
-                              min_keep_count, own_components, pay_action, plan_network, popcount, route_cost_for,
-                              route_draw_colour, routine_action, unfinished_tickets)
+from strategies.paths import (COST_TRAINS, INF, N_PLAN_KEY, draw_colour_action, fallback_action, legal_or_fallback,
+                              min_keep_count, own_components, pay_action, plan_key, plan_network, popcount,
+                              recall_plan, remember_plan, route_cost_for, route_draw_colour, routine_action,
+                              unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -78,10 +79,10 @@ def _decide(b, s, me, phase, legal, n_legal, params):
     in_plan = np.zeros(n_routes, np.bool_)
     tickets = np.empty(n_tk + 8, np.int64)
     locs = np.empty(2 * (n_tk + 8), np.int64)
-    own_components(b, s, me, parent)
-    n_held = unfinished_tickets(b, s, me, parent, tickets)
 
     if phase == PH_SETUP_KEEP or phase == PH_KEEP:
+        own_components(b, s, me, parent)
+        n_held = unfinished_tickets(b, s, me, parent, tickets)
         need = min_keep_count(legal, n_legal)
         best_a = -1
         best_key = INF
@@ -108,10 +109,17 @@ def _decide(b, s, me, phase, legal, n_legal, params):
                 best_a = act
         return best_a
 
-    for k in range(n_held):
-        locs[2 * k] = b.ticket_a[tickets[k]]
-        locs[2 * k + 1] = b.ticket_b[tickets[k]]
-    plan_network(b, cost, locs, 2 * n_held, in_plan, dist, prev, done)
+    # the plan depends only on the board, its trains and its tickets: remembered until one changes
+    key = np.empty(N_PLAN_KEY, np.int64)
+    plan_key(b, s, me, s.meta[M_CLAIMS], s.trains[me], 0, key)
+    if not recall_plan(s, me, key, in_plan):
+        own_components(b, s, me, parent)
+        n_held = unfinished_tickets(b, s, me, parent, tickets)
+        for k in range(n_held):
+            locs[2 * k] = b.ticket_a[tickets[k]]
+            locs[2 * k + 1] = b.ticket_b[tickets[k]]
+        plan_network(b, cost, locs, 2 * n_held, in_plan, dist, prev, done)
+        remember_plan(s, me, key, in_plan)
     plan_left = False
     long_left = False
     for r in range(n_routes):

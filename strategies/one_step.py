@@ -22,11 +22,12 @@
 import numpy as np
 from numba import njit
 
-from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN
+from ttrsim.state import M_CLAIMS, M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN
 
-from strategies.paths import (COST_TRAINS, draw_colour_action, fallback_action, keep_cheapest_minimum,
-                              legal_or_fallback, own_components, path_between, pay_action, route_cost_for,
-                              route_draw_colour, routine_action, ticket_mix_action, unfinished_tickets)
+from strategies.paths import (COST_TRAINS, N_PLAN_KEY, SM_VALUE, draw_colour_action, fallback_action,
+                              keep_cheapest_minimum, legal_or_fallback, own_components, path_between, pay_action,
+                              plan_key, recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
+                              ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -54,20 +55,10 @@ def choose(b, s, legal, n_legal, params):
 
 
 @njit(cache=True)
-def _decide(b, s, me, phase, legal, n_legal, params):
-    n_routes = b.route_len.shape[0]
-    n_nodes = b.n_nodes
-    cost = np.empty(n_routes, np.float64)
-    route_cost_for(b, s, me, COST_TRAINS, cost)
-    dist = np.empty(n_nodes, np.float64)
-    prev = np.empty(n_nodes, np.int64)
-    done = np.empty(n_nodes, np.bool_)
-    routes = np.empty(n_routes, np.int64)
-
-    if phase == PH_KEEP:
-        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
-
-    parent = np.empty(n_nodes, np.int64)
+def _target(b, s, me, cost, routes, dist, prev, done):
+    """The next free route on the cheapest path of the most valuable reachable
+    unfinished ticket; -1 if none."""
+    parent = np.empty(b.n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
     tried = np.zeros(b.ticket_a.shape[0], np.bool_)
     own_components(b, s, me, parent)
@@ -89,6 +80,30 @@ def _decide(b, s, me, phase, legal, n_legal, params):
                 break
         if target >= 0:
             break
+    return target
+
+
+@njit(cache=True)
+def _decide(b, s, me, phase, legal, n_legal, params):
+    n_routes = b.route_len.shape[0]
+    n_nodes = b.n_nodes
+    cost = np.empty(n_routes, np.float64)
+    route_cost_for(b, s, me, COST_TRAINS, cost)
+    dist = np.empty(n_nodes, np.float64)
+    prev = np.empty(n_nodes, np.int64)
+    done = np.empty(n_nodes, np.bool_)
+    routes = np.empty(n_routes, np.int64)
+
+    if phase == PH_KEEP:
+        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
+
+    # the target depends only on the board, its trains and its tickets: remembered until one changes
+    key = np.empty(N_PLAN_KEY, np.int64)
+    plan_key(b, s, me, s.meta[M_CLAIMS], s.trains[me], 0, key)
+    if not recall_key(s, me, key):
+        s.smem[me, SM_VALUE] = _target(b, s, me, cost, routes, dist, prev, done)
+        store_key(s, me, key)
+    target = s.smem[me, SM_VALUE]
     main = phase == PH_MAIN
     if target >= 0:
         if main:

@@ -49,7 +49,7 @@ Plans:
   (one network, shortest-path Steiner heuristic);
   ``plan_tickets(...) -> (cost, n_unreachable)`` (one path per ticket, a forest).
 Tickets: ``own_components``, ``ticket_joined``, ``ticket_done``, ``unfinished_tickets``.
-Plan memory (``GameState.smem``): ``plan_key``, ``recall_plan``, ``remember_plan``.
+Plan memory (``GameState.smem``): ``plan_key``, ``recall_key``/``store_key``, ``recall_plan``/``remember_plan``.
 Actions (legal-list helpers; every result is a legal action or -1):
   ``best_claims`` (cheapest payment per route from the legal list), ``pay_action``
   (the same from the hand), ``draw_colour_action``, ``faceup_action``,
@@ -515,10 +515,12 @@ def unfinished_tickets(b, s, me, parent, out):
 # --- plan memory ---------------------------------------------------------------------------------
 # A strategy may keep its plan in its seat's row of ``GameState.smem`` between
 # its decisions: slots 0..N_PLAN_KEY-1 hold the key the plan was made under,
-# slot SMEM_EXTRA + r flags route r. Everything in the key is public or the
+# slots SM_VALUE..SMEM_EXTRA-1 a strategy's own numbers, slot SMEM_EXTRA + r a
+# number per route r (a plan flag). Everything in the key is public or the
 # seat's own.
 
 N_PLAN_KEY = 6
+SM_VALUE = N_PLAN_KEY
 
 
 @njit(cache=True)
@@ -545,12 +547,27 @@ def plan_key(b, s, me, board, mine, extra, key):
 
 
 @njit(cache=True)
-def recall_plan(s, me, key, in_plan):
-    """If seat ``me`` remembers a plan made under ``key``, copy it into
-    ``in_plan`` and return True; else False (``in_plan`` untouched)."""
+def recall_key(s, me, key):
+    """Seat ``me``'s memory was stored under ``key``."""
     for i in range(N_PLAN_KEY):
         if s.smem[me, i] != key[i]:
             return False
+    return True
+
+
+@njit(cache=True)
+def store_key(s, me, key):
+    """Mark seat ``me``'s memory as made under ``key``."""
+    for i in range(N_PLAN_KEY):
+        s.smem[me, i] = key[i]
+
+
+@njit(cache=True)
+def recall_plan(s, me, key, in_plan):
+    """If seat ``me`` remembers a plan made under ``key``, copy it into
+    ``in_plan`` and return True; else False (``in_plan`` untouched)."""
+    if not recall_key(s, me, key):
+        return False
     for r in range(in_plan.shape[0]):
         in_plan[r] = s.smem[me, SMEM_EXTRA + r] != 0
     return True
@@ -559,8 +576,7 @@ def recall_plan(s, me, key, in_plan):
 @njit(cache=True)
 def remember_plan(s, me, key, in_plan):
     """Store ``in_plan`` under ``key`` in seat ``me``'s memory."""
-    for i in range(N_PLAN_KEY):
-        s.smem[me, i] = key[i]
+    store_key(s, me, key)
     for r in range(in_plan.shape[0]):
         s.smem[me, SMEM_EXTRA + r] = 1 if in_plan[r] else 0
 

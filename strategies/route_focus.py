@@ -26,11 +26,12 @@ but does not say when it draws). Ties go to the lowest route id.
 import numpy as np
 from numba import njit
 
-from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN
+from ttrsim.state import M_CLAIMS, M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
 
-from strategies.paths import (COST_ROUTES_TRAINS, draw_colour_action, fallback_action, keep_cheapest_minimum,
-                              legal_or_fallback, own_components, path_between, pay_action, route_cost_for,
-                              route_draw_colour, routine_action, ticket_mix_action, unfinished_tickets)
+from strategies.paths import (COST_ROUTES_TRAINS, N_PLAN_KEY, SM_VALUE, draw_colour_action, fallback_action,
+                              keep_cheapest_minimum, legal_or_fallback, own_components, path_between, pay_action,
+                              plan_key, recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
+                              ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -60,6 +61,31 @@ def choose(b, s, legal, n_legal, params):
 
 
 @njit(cache=True)
+def _path_points(b, s, me, cost, routes, dist, prev, done):
+    """Into ``me``'s memory: per free route the summed points of the unfinished
+    tickets whose fewest-routes path uses it, and the number of such paths."""
+    n_nodes = b.n_nodes
+    for r in range(b.route_len.shape[0]):
+        s.smem[me, SMEM_EXTRA + r] = 0
+    parent = np.empty(n_nodes, np.int64)
+    tickets = np.empty(b.ticket_a.shape[0], np.int64)
+    own_components(b, s, me, parent)
+    n_t = unfinished_tickets(b, s, me, parent, tickets)
+    n_paths = 0
+    for i in range(n_t):
+        t = tickets[i]
+        n, _ = path_between(b, cost, b.ticket_a[t], b.ticket_b[t], routes, dist, prev, done)
+        if n < 0:
+            continue
+        n_paths += 1
+        for j in range(n):
+            r = routes[j]
+            if s.route_owner[r] < 0:
+                s.smem[me, SMEM_EXTRA + r] += b.ticket_points[t]
+    s.smem[me, SM_VALUE] = n_paths
+
+
+@njit(cache=True)
 def _decide(b, s, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     n_nodes = b.n_nodes
@@ -73,23 +99,18 @@ def _decide(b, s, me, phase, legal, n_legal, params):
     if phase == PH_KEEP:
         return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
 
-    parent = np.empty(n_nodes, np.int64)
-    tickets = np.empty(b.ticket_a.shape[0], np.int64)
-    own_components(b, s, me, parent)
-    n_t = unfinished_tickets(b, s, me, parent, tickets)
-    bonus = np.zeros(n_routes, np.float64)
+    # ticket points on each route's paths: they depend only on the board, its trains and its
+    # tickets, so they are remembered until one of these changes
+    key = np.empty(N_PLAN_KEY, np.int64)
+    plan_key(b, s, me, s.meta[M_CLAIMS], s.trains[me], 0, key)
+    if not recall_key(s, me, key):
+        _path_points(b, s, me, cost, routes, dist, prev, done)
+        store_key(s, me, key)
+    n_paths = s.smem[me, SM_VALUE]
     weight = params[me, P_WEIGHT]
-    n_paths = 0
-    for i in range(n_t):
-        t = tickets[i]
-        n, _ = path_between(b, cost, b.ticket_a[t], b.ticket_b[t], routes, dist, prev, done)
-        if n < 0:
-            continue
-        n_paths += 1
-        for j in range(n):
-            r = routes[j]
-            if s.route_owner[r] < 0:
-                bonus[r] += weight * b.ticket_points[t]
+    bonus = np.empty(n_routes, np.float64)
+    for r in range(n_routes):
+        bonus[r] = weight * s.smem[me, SMEM_EXTRA + r]
     if phase == PH_MAIN and n_paths == 0:
         enough = True
         lim = params[me, P_DRAW_MIN]

@@ -861,18 +861,19 @@ def test_deterministic_and_state_untouched(name):
                 assert np.array_equal(x, y), field
 
 
+@pytest.mark.parametrize("name", ["destination_hungry", "route_focus", "one_step", "long_route"])
 @pytest.mark.parametrize("rules,n_players", [("usa", 4), ("germany", 3)])
-def test_destination_hungry_memory_changes_no_decision(rules, n_players):
-    """destination_hungry remembers its plan (``smem``) until the board, its trains
-    or its tickets change: every decision of whole games equals the decision
-    made with the memory wiped (planning from scratch)."""
-    for seed in range(3):
+def test_memory_changes_no_decision(name, rules, n_players):
+    """These agents remember their plan, path points or target (``smem``) until
+    the board, their trains or their tickets change: every decision of whole
+    games equals the decision made with the memory wiped (from scratch)."""
+    for seed in range(2):
         g = Game(rules, n_players, seed=seed)
         while not g.over:
             fresh = g.copy()
             fresh.state.smem[:, :] = 0
-            a = decide(g, "destination_hungry")
-            assert decide(fresh, "destination_hungry") == a
+            a = decide(g, name)
+            assert decide(fresh, name) == a
             g.apply(a)
 
 
