@@ -142,6 +142,7 @@ def main():
 
     \b
     Examples:
+      ttrsim run experiments/quickstart.yaml && ttrsim report results/quickstart
       ttrsim play --rules germany --players 4 --seed 7
       ttrsim rules germany
       ttrsim maps
