@@ -90,13 +90,14 @@ def _resampled_sums(values: np.ndarray, resamples: int, seed) -> np.ndarray:
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     batch = max(1, min(resamples, _BATCH_CELLS // max(nb, 1)))
     out = np.empty((resamples, values.shape[1]), np.float64)
-    vt = np.ascontiguousarray(values.T)      # (k x blocks) @ (blocks x batch): far faster in OpenBLAS than w @ values
     for start in range(0, resamples, batch):
         b = min(batch, resamples - start)
         idx = rng.integers(0, nb, size=(b, nb))
         idx += (np.arange(b) * nb)[:, None]
         w = np.bincount(idx.ravel(), minlength=b * nb).reshape(b, nb).astype(np.float64)
-        out[start:start + b] = (vt @ w.T).T
+        # einsum's own loop, not BLAS: multi-threaded OpenBLAS on these thin shapes can be 100x slower
+        # on a busy machine
+        out[start:start + b] = np.einsum("bn,nk->bk", w, values)
     return out
 
 
