@@ -149,20 +149,25 @@ def _winners(m: dict, tiebreaks, without_passengers: bool) -> np.ndarray:
 
 
 def _seat_routes(res: Results, points: list[int]) -> pl.LazyFrame:
-    """players rows (point, game, seat, strategy, passengers, trains_used, routes_claimed or null)."""
-    trains = pl.lit(None, pl.Int64)
-    for p in points:
-        trains = pl.when(pl.col("point") == p).then(res.rules_at(p).trains).otherwise(trains)
-    seats = (res.scan("players").filter(pl.col("point").is_in(points))
-             .select("point", "game", "seat", pl.col("strategy").cast(pl.String).cast(res.strategy_dtype),
-                     pl.col("passengers").cast(pl.Float64),
-                     (trains - pl.col("trains_left").cast(pl.Int64)).cast(pl.Float64).alias("trains_used")))
-    if not res.has_turns:
-        return seats.with_columns(pl.lit(None, pl.Float64).alias("routes_claimed"))
-    claims = (res.scan("turns").filter(pl.col("point").is_in(points) & (pl.col("action").cast(pl.String) == "claim"))
-              .group_by("game", "seat").agg(pl.len().cast(pl.Float64).alias("routes_claimed")))
-    return (seats.join(claims, on=["game", "seat"], how="left")
-            .with_columns(pl.col("routes_claimed").fill_null(0.0)))
+    """players rows (point, strategy, passengers, trains_used, routes_claimed or null), computed once."""
+    def compute() -> pl.DataFrame:
+        trains = pl.lit(None, pl.Int64)
+        for p in points:
+            trains = pl.when(pl.col("point") == p).then(res.rules_at(p).trains).otherwise(trains)
+        key = (pl.col("game").cast(pl.UInt64) * 8 + pl.col("seat").cast(pl.UInt64)).alias("key")
+        seats = (res.scan("players").filter(pl.col("point").is_in(points))
+                 .select("point", key, pl.col("strategy").cast(pl.String).cast(res.strategy_dtype),
+                         pl.col("passengers").cast(pl.Float64),
+                         (trains - pl.col("trains_left").cast(pl.Int64)).cast(pl.Float64).alias("trains_used")))
+        if not res.has_turns:
+            seats = seats.with_columns(pl.lit(None, pl.Float64).alias("routes_claimed"))
+        else:
+            claims = (res.scan("turns").filter(pl.col("point").is_in(points) & pl.col("route").is_not_null())
+                      .group_by(key).agg(pl.len().cast(pl.Float64).alias("routes_claimed")))
+            seats = (seats.join(claims, on="key", how="left")
+                     .with_columns(pl.col("routes_claimed").fill_null(0.0)))
+        return seats.drop("key").collect()
+    return res.memo(("seat_routes", tuple(points)), compute).lazy()
 
 
 def passengers_vs_routes(res: Results) -> pl.DataFrame:
