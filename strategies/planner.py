@@ -426,17 +426,23 @@ def card_needs(b, s, me, in_plan, want, short_out):
     claims: ``want[c]`` (0 useless; 1 plus up to 0.5 the closer it brings a
     route to payable), ``want[LOCO]`` 1 if cards are missing at all.
     ``short_out[0]`` gets the cards missing after locomotives."""
-    avail = np.zeros(N_COLOURS, np.int64)
+    avail = np.empty(N_COLOURS, np.int64)
     need = np.zeros(N_COLOURS, np.int64)
     for c in range(N_COLOURS):
         avail[c] = s.hand[me, c]
         want[c] = 0.0
     want[LOCO] = 0.0
+    grays = np.empty(in_plan.shape[0], np.int64)    # the plan's free gray routes, longest first (then by id)
     n_gray = 0
     for r in range(in_plan.shape[0]):
         if in_plan[r] and s.route_owner[r] < 0:
             col = b.route_colour[r]
             if col == GRAY:
+                i = n_gray
+                while i > 0 and b.route_len[grays[i - 1]] < b.route_len[r]:
+                    grays[i] = grays[i - 1]
+                    i -= 1
+                grays[i] = r
                 n_gray += 1
             else:
                 need[col] += b.route_len[r]
@@ -450,33 +456,25 @@ def card_needs(b, s, me, in_plan, want, short_out):
             avail[c] = 0
         else:
             avail[c] -= need[c]
-    if n_gray > 0:
-        # gray routes, longest first, each on the colour with the largest surplus
-        done_mask = np.zeros(in_plan.shape[0], np.bool_)
-        for _ in range(n_gray):
-            g = -1
-            for r in range(in_plan.shape[0]):
-                if (in_plan[r] and s.route_owner[r] < 0 and b.route_colour[r] == GRAY and not done_mask[r]
-                        and (g < 0 or b.route_len[r] > b.route_len[g])):
-                    g = r
-            done_mask[g] = True
-            c = 0
-            for k in range(1, N_COLOURS):
-                if avail[k] > avail[c]:
-                    c = k
-            length = b.route_len[g]
-            if avail[c] >= length:
-                avail[c] -= length
-            else:
-                miss = length - avail[c]
-                short += miss
-                if avail[c] > 0:
-                    v = 1.0 + 0.5 / max(1, miss - locos)
-                    want[c] = max(want[c], v)
-                else:                       # no stack yet: any colour starts one
-                    for k in range(N_COLOURS):
-                        want[k] = max(want[k], 0.6)
-                avail[c] = 0
+    for i in range(n_gray):             # each gray route on the colour with the largest surplus
+        g = grays[i]
+        c = 0
+        for k in range(1, N_COLOURS):
+            if avail[k] > avail[c]:
+                c = k
+        length = b.route_len[g]
+        if avail[c] >= length:
+            avail[c] -= length
+        else:
+            miss = length - avail[c]
+            short += miss
+            if avail[c] > 0:
+                v = 1.0 + 0.5 / max(1, miss - locos)
+                want[c] = max(want[c], v)
+            else:                       # no stack yet: any colour starts one
+                for k in range(N_COLOURS):
+                    want[k] = max(want[k], 0.6)
+            avail[c] = 0
     short_out[0] = max(0, short - locos)
     if short > 0:
         want[LOCO] = 1.0
