@@ -261,6 +261,21 @@ def loc_in_comp(b, parent, loc, root):
 
 
 @njit(cache=True)
+def keep_reachable(b, cost, tks, nt):
+    """Compact ``tks[:nt]`` to the tickets a path over ``cost`` can still join;
+    returns their count."""
+    reach = np.empty(b.n_nodes, np.int64)
+    passable_components(b, cost, reach)
+    n = 0
+    for i in range(nt):
+        t = tks[i]
+        if locations_joined(b, reach, b.ticket_a[t], b.ticket_b[t]):
+            tks[n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def claim_completes(b, parent, t, r):
     """Whether claiming route ``r`` joins ticket ``t``'s ends in the own
     components ``parent`` (``t`` not complete yet)."""
@@ -532,14 +547,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
     own_components(b, s, me, parent)
     tks = np.empty(T + 8, np.int64)
     nt = unfinished_tickets(b, s, me, parent, tks)
-    reach = np.empty(N, np.int64)
-    passable_components(b, cost, reach)
-    n_held = 0                          # held tickets still reachable
-    for i in range(nt):
-        t = tks[i]
-        if locations_joined(b, reach, b.ticket_a[t], b.ticket_b[t]):
-            tks[n_held] = t
-            n_held += 1
+    n_held = keep_reachable(b, cost, tks, nt)     # held tickets still reachable
     in_plan = np.zeros(R, np.bool_)
     tmp_plan = np.zeros(R, np.bool_)
     ta = np.empty(T + 8, np.int64)
@@ -837,15 +845,7 @@ def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want
         return
     pcost = np.empty(R)
     search_costs(b, s, me, params, cost, pcost, cscore)
-    reach = np.empty(N, np.int64)
-    passable_components(b, cost, reach)
-    n = 0
-    for i in range(nt):
-        t = tks[i]
-        if locations_joined(b, reach, b.ticket_a[t], b.ticket_b[t]):
-            tks[n] = t
-            n += 1
-    nt = n
+    nt = keep_reachable(b, cost, tks, nt)
     tmp_plan = np.zeros(R, np.bool_)
     ta = np.empty(T + 8, np.int64)
     tb = np.empty(T + 8, np.int64)
