@@ -4,10 +4,10 @@ import numpy as np
 
 from ttrsim.board import build_board
 from ttrsim.bench import run_bench
-from ttrsim.fuzz import V_CARDS, V_PASSENGERS, V_SCORE, V_TICKETS, V_TRAINS, check_state, run_fuzz
+from ttrsim.fuzz import V_CARDS, V_CLAIMS, V_PASSENGERS, V_SCORE, V_TICKETS, V_TRAINS, check_state, run_fuzz
 from ttrsim.engine import reset_game
 from ttrsim.rules import get_rules, preset_names
-from ttrsim.state import allocate_state
+from ttrsim.state import M_CLAIMS, allocate_state
 
 
 def test_random_play_keeps_every_invariant_on_every_rule_set():
@@ -44,6 +44,9 @@ def test_check_state_detects_each_broken_invariant():
     b, s = fresh()
     s.pass_player[0, 0] += 1
     assert check_state(b, s, k) == V_PASSENGERS
+    b, s = fresh()
+    s.meta[M_CLAIMS] += 1
+    assert check_state(b, s, k) == V_CLAIMS
 
 
 def test_bench_reports_games_per_second():

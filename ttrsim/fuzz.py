@@ -5,7 +5,8 @@ Checked after every action: the train cards are all in exactly one place and
 each kind keeps its count (R1.1); every player's trains plus the trains on
 their routes make the starting count (R1.2); the running score equals a full
 recount of route points (R4.4); tickets and passengers are conserved; the
-applied action was legal by the independent check :func:`~ttrsim.engine.is_legal`
+board version ``M_CLAIMS`` (strategies' plan memory relies on it) equals the
+number of claimed routes; the applied action was legal by the independent check :func:`~ttrsim.engine.is_legal`
 and was in the generated legal list. At the end: the game ended (normal,
 stalled or capped) within the action bound, and the total equals the sum of its
 components.
@@ -28,15 +29,15 @@ from .ids import LOCO
 from .playout import legal_buffer
 from .rules import get_rules, preset_names
 from .state import (F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL,
-                    M_DECK_N, M_NPLAYERS, M_PHASE, PH_OVER, allocate_state)
+                    M_CLAIMS, M_DECK_N, M_NPLAYERS, M_PHASE, PH_OVER, allocate_state)
 
 # violation codes
 (V_CARDS, V_CARD_KIND, V_TRAINS, V_SCORE, V_TICKETS, V_PASSENGERS, V_ILLEGAL, V_NOT_LISTED, V_NO_ACTION,
- V_NO_END, V_TOTAL, N_VIOLATIONS) = range(12)
+ V_NO_END, V_TOTAL, V_CLAIMS, N_VIOLATIONS) = range(13)
 VIOLATION_NAMES = ("cards not 110", "card kind count changed", "trains not conserved",
                    "running score != recount", "tickets not conserved", "passengers not conserved",
                    "illegal action applied", "action not in legal list", "no legal action",
-                   "game did not end", "total != sum of components")
+                   "game did not end", "total != sum of components", "claimed routes != M_CLAIMS")
 MAX_ACTIONS = 20_000
 
 
@@ -82,6 +83,12 @@ def check_state(b, s, kind_count):
         return V_TICKETS
     if s.pass_loc.sum() + s.pass_player.sum() != b.pass_setup.sum():
         return V_PASSENGERS
+    claimed = 0
+    for r in range(b.route_len.shape[0]):
+        if s.route_owner[r] >= 0:
+            claimed += 1
+    if claimed != s.meta[M_CLAIMS]:
+        return V_CLAIMS
     return -1
 
 
