@@ -37,12 +37,11 @@ from numba import njit
 
 from ttrsim.actions import A_KEEP, A_PASSENGER
 from ttrsim.ids import GRAY, N_COLOURS
-from ttrsim.state import M_CLAIMS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
+from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, N_PLAN_KEY, draw_colour_action, fallback_action, legal_or_fallback,
-                              most_held_colour, own_components, pay_action, plan_key, plan_network, plan_tickets,
-                              recall_plan, remember_plan, route_cost_for, routine_action, ticket_mix_action,
-                              unfinished_tickets)
+from strategies.paths import (COST_TRAINS, INF, draw_colour_action, exact_key, fallback_action, legal_or_fallback,
+                              most_held_colour, own_components, pay_action, plan_network, plan_tickets, recall_plan,
+                              remember_plan, route_cost_for, routine_action, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -157,8 +156,7 @@ def _play_choice(b, s, me, phase, cost, legal, n_legal, params):
     trains = s.trains[me]
     in_plan = np.zeros(n_routes, np.bool_)
     # the plan depends only on the board, its trains and its tickets: remembered until one changes
-    key = np.empty(N_PLAN_KEY, np.int64)
-    plan_key(b, s, me, s.meta[M_CLAIMS], trains, 0, key)
+    key = exact_key(b, s, me)
     if not recall_plan(s, me, key, in_plan):
         tickets, locs, ta, tb, routes, dist, prev, done, parent = _work(b)
         own_components(b, s, me, parent)

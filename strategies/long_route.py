@@ -28,12 +28,11 @@ import numpy as np
 from numba import njit
 
 from ttrsim.actions import A_KEEP, A_PASSENGER
-from ttrsim.state import M_CLAIMS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
+from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, N_PLAN_KEY, draw_colour_action, fallback_action, legal_or_fallback,
-                              min_keep_count, own_components, pay_action, plan_key, plan_network, popcount,
-                              recall_plan, remember_plan, route_cost_for, route_draw_colour, routine_action,
-                              unfinished_tickets)
+from strategies.paths import (COST_TRAINS, INF, draw_colour_action, exact_key, fallback_action, legal_or_fallback,
+                              min_keep_count, own_components, pay_action, plan_network, popcount, recall_plan,
+                              remember_plan, route_cost_for, route_draw_colour, routine_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -110,8 +109,7 @@ def _decide(b, s, me, phase, legal, n_legal, params):
         return best_a
 
     # the plan depends only on the board, its trains and its tickets: remembered until one changes
-    key = np.empty(N_PLAN_KEY, np.int64)
-    plan_key(b, s, me, s.meta[M_CLAIMS], s.trains[me], 0, key)
+    key = exact_key(b, s, me)
     if not recall_plan(s, me, key, in_plan):
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)

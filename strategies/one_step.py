@@ -22,11 +22,11 @@
 import numpy as np
 from numba import njit
 
-from ttrsim.state import M_CLAIMS, M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN
+from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN
 
-from strategies.paths import (COST_TRAINS, N_PLAN_KEY, SM_VALUE, draw_colour_action, fallback_action,
+from strategies.paths import (COST_TRAINS, SM_VALUE, draw_colour_action, exact_key, fallback_action,
                               keep_cheapest_minimum, legal_or_fallback, own_components, path_between, pay_action,
-                              plan_key, recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
+                              recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
                               ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
@@ -98,8 +98,7 @@ def _decide(b, s, me, phase, legal, n_legal, params):
         return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
 
     # the target depends only on the board, its trains and its tickets: remembered until one changes
-    key = np.empty(N_PLAN_KEY, np.int64)
-    plan_key(b, s, me, s.meta[M_CLAIMS], s.trains[me], 0, key)
+    key = exact_key(b, s, me)
     if not recall_key(s, me, key):
         s.smem[me, SM_VALUE] = _target(b, s, me, cost, routes, dist, prev, done)
         store_key(s, me, key)

@@ -49,7 +49,8 @@ Plans:
   (one network, shortest-path Steiner heuristic);
   ``plan_tickets(...) -> (cost, n_unreachable)`` (one path per ticket, a forest).
 Tickets: ``own_components``, ``ticket_joined``, ``ticket_done``, ``unfinished_tickets``.
-Plan memory (``GameState.smem``): ``plan_key``, ``recall_key``/``store_key``, ``recall_plan``/``remember_plan``.
+Plan memory (``GameState.smem``): ``plan_key``, ``exact_key``, ``recall_key``/``store_key``,
+``recall_plan``/``remember_plan``.
 Actions (legal-list helpers; every result is a legal action or -1):
   ``best_claims`` (cheapest payment per route from the legal list), ``pay_action``
   (the same from the hand), ``draw_colour_action``, ``faceup_action``,
@@ -76,7 +77,7 @@ from ttrsim.board import RP_DRAW_N, RP_LOCK_MAXP, RP_N_DECKS, RP_SETUP_DEAL
 from ttrsim.engine import popcount
 from ttrsim.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.scoring import locations_joined, player_components, uf_find
-from ttrsim.state import M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
+from ttrsim.state import M_CLAIMS, M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
 
 INF = 1e18
 
@@ -322,6 +323,23 @@ def locations_connected(b, parent, la, lb):
 # --- network plans -------------------------------------------------------------------------------
 
 @njit(cache=True)
+def _restart_from_tree(in_tree, dist, prev, done, front):
+    """Search labels for growing a network: 0 on the network's nodes (the
+    frontier, returned as its size), ``INF`` elsewhere, nothing settled."""
+    n_front = 0
+    for v in range(in_tree.shape[0]):
+        prev[v] = -1
+        done[v] = False
+        if in_tree[v]:
+            dist[v] = 0.0
+            front[n_front] = v
+            n_front += 1
+        else:
+            dist[v] = INF
+    return n_front
+
+
+@njit(cache=True)
 def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     """Join the locations ``locs[:n_locs]`` into one network, approximately
     minimising its cost (the shortest-path heuristic for Steiner trees):
@@ -379,16 +397,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     ra = b.route_a
     rb = b.route_b
     front = np.empty(n_nodes, np.int64)
-    n_front = 0
-    for v in range(n_nodes):
-        prev[v] = -1
-        done[v] = False
-        if in_tree[v]:
-            dist[v] = 0.0
-            front[n_front] = v
-            n_front += 1
-        else:
-            dist[v] = INF
+    n_front = _restart_from_tree(in_tree, dist, prev, done, front)
     while joined < n_distinct:
         found = -1
         while n_front > 0:
@@ -435,16 +444,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
                 if b.loc_nodes[k] != v:
                     in_tree[b.loc_nodes[k]] = False
             virtual_root = False
-            n_front = 0
-            for w in range(n_nodes):
-                prev[w] = -1
-                done[w] = False
-                if in_tree[w]:
-                    dist[w] = 0.0
-                    front[n_front] = w
-                    n_front += 1
-                else:
-                    dist[w] = INF
+            n_front = _restart_from_tree(in_tree, dist, prev, done, front)
     return total, n_distinct - joined
 
 
@@ -544,6 +544,16 @@ def plan_key(b, s, me, board, mine, extra, key):
             n += s.pass_player[p, c]
     key[4] = n
     key[5] = extra
+
+
+@njit(cache=True)
+def exact_key(b, s, me):
+    """The key of a plan made only from the board, the seat's trains and its
+    tickets: it matches exactly when none of them changed (``M_CLAIMS`` changes
+    with every claimed route)."""
+    key = np.empty(N_PLAN_KEY, np.int64)
+    plan_key(b, s, me, s.meta[M_CLAIMS], s.trains[me], 0, key)
+    return key
 
 
 @njit(cache=True)

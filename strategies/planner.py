@@ -114,8 +114,8 @@ from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH
                           PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
 
 from strategies.paths import (COST_TRAINS, INF, N_PLAN_KEY, fallback_action, has_action, own_components,
-                              path_cost_within, plan_key, plan_network, plan_tickets, recall_plan, remember_plan,
-                              route_cost_for, ticket_mix_action, unfinished_tickets)
+                              passable_components, path_cost_within, plan_key, plan_network, plan_tickets,
+                              recall_plan, remember_plan, route_cost_for, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 # (name, planner default, passenger_hunter default, doc); the row order is the params order
@@ -237,19 +237,6 @@ def min_trains_others(s, me):
         if q != me and s.trains[q] < m:
             m = s.trains[q]
     return m
-
-
-@njit(cache=True)
-def passable_components(b, cost, parent):
-    """Union-find ``parent`` over nodes joined by routes of ``cost >= 0``."""
-    for i in range(parent.shape[0]):
-        parent[i] = i
-    for r in range(b.route_len.shape[0]):
-        if cost[r] >= 0:
-            x = uf_find(parent, b.route_a[r])
-            y = uf_find(parent, b.route_b[r])
-            if x != y:
-                parent[x] = y
 
 
 @njit(cache=True)
@@ -496,6 +483,23 @@ def card_needs(b, s, me, in_plan, want, short_out):
 
 
 @njit(cache=True)
+def unseen_cards(b, s, me, out):
+    """Cards of each kind seat ``me`` cannot see (the deck and the others'
+    hands: all minus the discard pile, its hand and the face-up row) into
+    ``out``; returns their total."""
+    tot = 0.0
+    for k in range(LOCO + 1):
+        u = b.card_counts[k] - s.discard[k] - s.hand[me, k]
+        for i in range(s.faceup.shape[0]):
+            if s.faceup[i] == k:
+                u -= 1
+        u = max(u, 0)
+        out[k] = u
+        tot += u
+    return tot
+
+
+@njit(cache=True)
 def plan_turns(b, s, me, in_plan, want, short):
     """Turns the plan still needs: a claim per route plus the draws for the
     missing cards, two a turn, each useful as often as useful cards are among
@@ -504,17 +508,12 @@ def plan_turns(b, s, me, in_plan, want, short):
     card_needs(b, s, me, in_plan, want, short)
     if short[0] == 0:
         return float(n_routes)
+    unseen = np.empty(LOCO + 1)
+    tot = unseen_cards(b, s, me, unseen)
     useful = 0.0
-    tot = 0.0
     for k in range(LOCO + 1):
-        u = b.card_counts[k] - s.discard[k] - s.hand[me, k]
-        for i in range(s.faceup.shape[0]):
-            if s.faceup[i] == k:
-                u -= 1
-        u = max(u, 0)
-        tot += u
         if want[k] > 0:
-            useful += u
+            useful += unseen[k]
     rate = useful / tot if tot > 0 else 1.0
     return n_routes + short[0] / (2.0 * max(rate, 0.25))
 
@@ -659,16 +658,8 @@ def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
     with the value of the whole turn's draw in cards; action -1 if no draw is
     legal."""
     # cards it cannot see: the deck and the others' hands
-    unseen = np.zeros(LOCO + 1)
-    tot = 0.0
-    for k in range(LOCO + 1):
-        u = b.card_counts[k] - s.discard[k] - s.hand[me, k]
-        for i in range(s.faceup.shape[0]):
-            if s.faceup[i] == k:
-                u -= 1
-        u = max(u, 0)
-        unseen[k] = u
-        tot += u
+    unseen = np.empty(LOCO + 1)
+    tot = unseen_cards(b, s, me, unseen)
     p_blind = 0.0
     if tot > 0:
         for k in range(LOCO + 1):

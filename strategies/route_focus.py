@@ -26,11 +26,11 @@ but does not say when it draws). Ties go to the lowest route id.
 import numpy as np
 from numba import njit
 
-from ttrsim.state import M_CLAIMS, M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
+from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
 
-from strategies.paths import (COST_ROUTES_TRAINS, N_PLAN_KEY, SM_VALUE, draw_colour_action, fallback_action,
+from strategies.paths import (COST_ROUTES_TRAINS, SM_VALUE, draw_colour_action, exact_key, fallback_action,
                               keep_cheapest_minimum, legal_or_fallback, own_components, path_between, pay_action,
-                              plan_key, recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
+                              recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
                               ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
@@ -101,8 +101,7 @@ def _decide(b, s, me, phase, legal, n_legal, params):
 
     # ticket points on each route's paths: they depend only on the board, its trains and its
     # tickets, so they are remembered until one of these changes
-    key = np.empty(N_PLAN_KEY, np.int64)
-    plan_key(b, s, me, s.meta[M_CLAIMS], s.trains[me], 0, key)
+    key = exact_key(b, s, me)
     if not recall_key(s, me, key):
         _path_points(b, s, me, cost, routes, dist, prev, done)
         store_key(s, me, key)
