@@ -8,9 +8,12 @@ it needs. Every helper keeps the 110 cards conserved where it moves cards.
 import numpy as np
 import pytest
 
+from strategies import dispatch, param_row, strategy_id
 from ttrsim.actions import A_TICKETS
+from ttrsim.engine import legal_actions
 from ttrsim.game import Game
 from ttrsim.ids import LOCO
+from ttrsim.playout import legal_buffer
 from ttrsim.state import M_DECK_N, PH_MAIN
 
 
@@ -100,3 +103,23 @@ def route_id(g, a, b, colour=None):
     raise KeyError(f"no route {a}-{b} colour {colour}")
 
 
+def ticket_id(g, a, b):
+    """The ticket of the rule set joining locations named ``a`` and ``b``."""
+    m = g.map
+    for t in range(m.n_tickets):
+        ends = {m.location_names[m.ticket_a[t]], m.location_names[m.ticket_b[t]]}
+        if ends == {a, b} and g.board.ticket_deck[t] >= 0:
+            return t
+    raise KeyError(f"no ticket {a}-{b}")
+
+
+def decide(g, name="planner", overrides=None):
+    """The action strategy ``name`` (parameters ``overrides``, the same row at
+    every seat) picks for the seat to act in game ``g``, through the compiled
+    dispatcher; checked legal."""
+    buf = legal_buffer(g.board)
+    n = legal_actions(g.board, g.state, buf)
+    params = np.tile(param_row(name, overrides), (g.n_players, 1))
+    a = int(dispatch.choose(strategy_id(name), g.board, g.state, buf, n, params))
+    assert a in [int(x) for x in buf[:n]], f"{name} chose an illegal action {a}"
+    return a

@@ -15,12 +15,12 @@ test suite (too slow here); see the planner's report.
 import numpy as np
 import pytest
 
-from conftest import put_faceup, put_hand, route_id, setup_game
-from strategies import MAX_PARAMS, REGISTRY, dispatch, param_row, strategy_id
+from conftest import decide, put_faceup, put_hand, route_id, setup_game, ticket_id
+from strategies import MAX_PARAMS, REGISTRY, param_row, strategy_id
 from strategies.planner import PASSENGER_HUNTER_SPEC, SPEC
 from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, decode_claim
 from ttrsim.board import RP_SETUP_DEAL
-from ttrsim.engine import apply_action, legal_actions
+from ttrsim.engine import apply_action
 from ttrsim.game import Game
 from ttrsim.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, P_BLACK, P_BLUE, P_GREEN, PINK, RED, WHITE, YELLOW
 from ttrsim.playout import legal_buffer, play_game
@@ -32,26 +32,6 @@ NAMES = ("planner", "passenger_hunter")
 
 
 # =========================================================================== helpers
-
-def decide(g, name="planner", overrides=None):
-    """The action ``name`` picks for the seat to act in ``g`` through the
-    compiled dispatcher (every seat with the same parameter row); checked legal."""
-    buf = legal_buffer(g.board)
-    n = legal_actions(g.board, g.state, buf)
-    params = np.tile(param_row(name, overrides), (g.n_players, 1))
-    a = int(dispatch.choose(strategy_id(name), g.board, g.state, buf, n, params))
-    assert a in [int(x) for x in buf[:n]], f"{name} chose an illegal action {a}"
-    return a
-
-
-def ticket_id(g, a, b):
-    m = g.map
-    for t in range(m.n_tickets):
-        ends = {m.location_names[m.ticket_a[t]], m.location_names[m.ticket_b[t]]}
-        if ends == {a, b} and g.board.ticket_deck[t] >= 0:
-            return t
-    raise KeyError(f"no ticket {a}-{b}")
-
 
 def give_tickets(g, seat, tickets):
     """``seat`` holds exactly ``tickets`` (taken from whoever held them)."""

@@ -17,7 +17,7 @@ import heapq
 import numpy as np
 import pytest
 
-from conftest import put_faceup, put_hand, route_id, setup_game
+from conftest import decide, put_faceup, put_hand, route_id, setup_game, ticket_id
 from strategies import REGISTRY, param_row, strategy_id
 from strategies import dispatch
 from strategies import paths as P
@@ -36,27 +36,6 @@ INF = P.INF
 
 
 # =========================================================================== helpers
-
-def decide(g, name, overrides=None):
-    """The action strategy ``name`` (parameters ``overrides``) picks for the seat
-    to act in game ``g``, through the compiled dispatcher; checked legal."""
-    buf = legal_buffer(g.board)
-    n = legal_actions(g.board, g.state, buf)
-    params = np.tile(param_row(name, overrides), (g.n_players, 1))
-    a = int(dispatch.choose(strategy_id(name), g.board, g.state, buf, n, params))
-    assert a in [int(x) for x in buf[:n]], f"{name} chose an illegal action {a}"
-    return a
-
-
-def ticket_id(g, a, b):
-    """The ticket of the rule set joining locations named ``a`` and ``b``."""
-    m = g.map
-    for t in range(m.n_tickets):
-        ends = {m.location_names[m.ticket_a[t]], m.location_names[m.ticket_b[t]]}
-        if ends == {a, b} and g.board.ticket_deck[t] >= 0:
-            return t
-    raise KeyError(f"no ticket {a}-{b}")
-
 
 def give_tickets(g, seat, pairs):
     """Seat ``seat`` holds exactly the tickets ``pairs`` (location name pairs)."""
