@@ -16,11 +16,11 @@ import pytest
 
 from conftest import put_deck_top, put_faceup, setup_game
 from ttrsim.actions import A_BLIND, A_FACEUP, A_PASS
-from ttrsim.board import (RP_BONUS_NEEDS_SCORE, RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FACEUP, RP_FIRST_SEAT,
-                          RP_GLOBE_PTS, RP_HAND, RP_LOCK_MAXP, RP_LOCO_RESET, RP_LP_PTS, RP_MAX_RESETS, RP_MAX_TURNS,
-                          RP_N_CARDS, RP_N_DECKS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO, RP_PASSENGERS,
-                          RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE, RP_STALL_ROUNDS, RP_TB0, RP_TB1, RP_TB2,
-                          RP_TRAINS, TB_LONGEST, TB_NONE, TB_PASSENGERS, TB_TICKETS, build_board)
+from ttrsim.board import (RP_BONUS_NEEDS_SCORE, RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FACEUP,
+                          RP_FIRST_SEAT, RP_GLOBE_PTS, RP_HAND, RP_LOCK_MAXP, RP_LOCO_RESET, RP_LP_PTS, RP_MAX_RESETS,
+                          RP_MAX_TURNS, RP_N_CARDS, RP_N_DECKS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
+                          RP_PASSENGERS, RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE, RP_STALL_ROUNDS, RP_TB0,
+                          RP_TB1, RP_TB2, RP_TRAINS, TB_LONGEST, TB_NONE, TB_PASSENGERS, TB_TICKETS, build_board)
 from ttrsim.game import Game
 from ttrsim.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, PINK, RED, WHITE, YELLOW
 from ttrsim.maps import load_map

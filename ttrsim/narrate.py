@@ -380,7 +380,8 @@ def score_table(game) -> list[str]:
     widths = [max(len(x[i]) for x in [head1, head2] + rows) for i in range(len(head1))]
 
     def fmt(cells):
-        return "  ".join(c.rjust(w) if i < len(cells) - 1 else c for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        last = len(cells) - 1
+        return "  ".join(c.rjust(w) if i < last else c for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
     rule = "-" * len(fmt(["x" * w for w in widths]))
     return [fmt(head1), fmt(head2), rule] + [fmt(row) for row in rows]
