@@ -28,7 +28,7 @@ from ttrsim.game import Game
 from ttrsim.ids import BLACK, BLUE, GREEN, LOCO, PINK, RED, WHITE
 from ttrsim.playout import legal_buffer, play_game
 from ttrsim.rules import get_rules, preset_names
-from ttrsim.state import (END_NAMES, F_WINNER, M_END, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER, PH_KEEP, PH_OVER,
+from ttrsim.state import (END_NAMES, F_WINNER, M_END, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_OVER,
                           PH_PASSENGER, PH_SETUP_MIX, allocate_state, copy_state)
 
 AGENTS = ("destination_hungry", "route_focus", "one_step", "long_route")
@@ -458,16 +458,20 @@ def test_ticket_done_matches_reference(rules, n_players, seed):
             assert sorted(out[:n].tolist()) == expect_unfinished
 
 
+
+def main_phase_positions(rules, n_players, n_states, seed):
+    """The main-phase positions among :func:`random_positions`, each as
+    ``(game, seat to act, legal buffer, number of legal actions)``."""
+    for g in random_positions(rules, n_players, n_states, seed):
+        if g.state.meta[M_PHASE] == PH_MAIN:
+            buf = legal_buffer(g.board)
+            yield g, int(g.state.meta[M_PLAYER]), buf, legal_actions(g.board, g.state, buf)
+
 @pytest.mark.parametrize("rules,n_players,seed", KERNEL_CASES)
 def test_best_claims_fewest_locomotives_most_held_colour(rules, n_players, seed):
     """Per route: the legal claim with the fewest locomotives, then the pay colour held most."""
-    for g in random_positions(rules, n_players, 15, seed):
+    for g, me, buf, n in main_phase_positions(rules, n_players, 15, seed):
         b, s = g.board, g.state
-        if s.meta[M_PHASE] != 2:
-            continue
-        me = int(s.meta[M_PLAYER])
-        buf = legal_buffer(b)
-        n = legal_actions(b, s, buf)
         best = np.empty(len(b.route_len), np.int64)
         n_pay = P.best_claims(b, s, me, buf, n, best)
         by_route = {}
@@ -492,13 +496,8 @@ def test_best_claims_fewest_locomotives_most_held_colour(rules, n_players, seed)
 @pytest.mark.parametrize("rules,n_players,seed", KERNEL_CASES)
 def test_pay_action_agrees_with_best_claims(rules, n_players, seed):
     """The payment computed from the hand is the one found in the legal list."""
-    for g in random_positions(rules, n_players, 25, seed):
+    for g, me, buf, n in main_phase_positions(rules, n_players, 25, seed):
         b, s = g.board, g.state
-        if s.meta[M_PHASE] != 2:
-            continue
-        me = int(s.meta[M_PLAYER])
-        buf = legal_buffer(b)
-        n = legal_actions(b, s, buf)
         best = np.empty(len(b.route_len), np.int64)
         P.best_claims(b, s, me, buf, n, best)
         cost = np.empty(len(b.route_len))
