@@ -7,7 +7,9 @@ description, parameters with defaults) and a kernel
 
 ``b`` the board, ``s`` the game state (a strategy reads only what the acting
 seat may see: public information, its own hand and tickets; see
-``tests/test_fair_play.py``), ``legal[:n_legal]`` the legal actions, ``params``
+``tests/test_fair_play.py``), ``legal[:n_legal]`` the legal actions (without
+the claims for a strategy whose ``SPEC.lists_claims`` is False: it finds its
+claims from the hand, see :func:`strategies.dispatch.legal_for`), ``params``
 the float64 parameter table, one row per seat: the acting seat's parameters are
 ``params[s.meta[M_PLAYER], i]`` in the order of ``SPEC.params`` (rows are not
 sliced out in the hot loop: making an array view costs more than a rule

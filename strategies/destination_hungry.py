@@ -48,6 +48,7 @@ SPEC = StrategySpec(
     "destination_hungry",
     "de Mesentier Silva et al. (FDG 2017) Destination Hungry: hoards tickets whose joint shortest-path plan "
     "fits its trains, builds that plan, draws the colours it needs",
+    lists_claims=False,
     params=(
         Param("keep_margin", 5, "a ticket set qualifies if its plan needs at most trains left minus this"),
         Param("draw_margin", 8, "draws tickets while its planned trains are below trains left minus this"),
@@ -81,7 +82,7 @@ def choose(b, s, legal, n_legal, params):
     handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), False)
     if not handled:
         a = _decide(b, s, me, phase, legal, n_legal, params)
-    return legal_or_fallback(a, legal, n_legal)
+    return legal_or_fallback(b, s, a, legal, n_legal)
 
 
 @njit(cache=True)

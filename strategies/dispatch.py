@@ -1,23 +1,46 @@
 """The compiled call from the game loop to a strategy, by registry id
-(the order of ``strategies.STRATEGY_NAMES``)."""
+(the order of ``strategies.STRATEGY_NAMES``): :func:`legal_for` lists the legal
+actions the way the strategy needs them, :func:`choose` asks it for one."""
 from numba import njit
 
-from . import destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
+from ttrsim.engine import is_legal, legal_actions
+
+from . import REGISTRY, destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
+
+# by registry id: whether the strategy picks its claims from the legal list
+# (``StrategySpec.lists_claims``); listing every payment of every route is most
+# of the engine's work in a turn, so the others are given the list without them
+LISTS_CLAIMS = tuple(spec.lists_claims for spec in REGISTRY.values())
+
+
+@njit(cache=True)
+def legal_for(strategy_id, b, s, legal):
+    """Write the legal actions strategy ``strategy_id`` is given into ``legal``
+    (without claims for a strategy that does not list them, see
+    :func:`ttrsim.engine.legal_actions`); return their count."""
+    return legal_actions(b, s, legal, LISTS_CLAIMS[strategy_id])
 
 
 @njit(cache=True)
 def choose(strategy_id, b, s, legal, n_legal, params):
-    """Ask strategy ``strategy_id`` for one of ``legal[:n_legal]``."""
+    """Ask strategy ``strategy_id`` for an action; ``legal[:n_legal]`` is the
+    list :func:`legal_for` made. Every pick is checked by
+    :func:`ttrsim.engine.is_legal`: an illegal one stops the game loop with an
+    error (a strategy bug), it is never applied."""
     if strategy_id == 1:
-        return destination_hungry.choose(b, s, legal, n_legal, params)
-    if strategy_id == 2:
-        return route_focus.choose(b, s, legal, n_legal, params)
-    if strategy_id == 3:
-        return one_step.choose(b, s, legal, n_legal, params)
-    if strategy_id == 4:
-        return long_route.choose(b, s, legal, n_legal, params)
-    if strategy_id == 5:
-        return greedy.choose(b, s, legal, n_legal, params)
-    if strategy_id == 6 or strategy_id == 7:      # planner and its passenger_hunter parameter set
-        return planner.choose(b, s, legal, n_legal, params)
-    return random_strategy.choose(b, s, legal, n_legal, params)
+        a = destination_hungry.choose(b, s, legal, n_legal, params)
+    elif strategy_id == 2:
+        a = route_focus.choose(b, s, legal, n_legal, params)
+    elif strategy_id == 3:
+        a = one_step.choose(b, s, legal, n_legal, params)
+    elif strategy_id == 4:
+        a = long_route.choose(b, s, legal, n_legal, params)
+    elif strategy_id == 5:
+        a = greedy.choose(b, s, legal, n_legal, params)
+    elif strategy_id == 6 or strategy_id == 7:      # planner and its passenger_hunter parameter set
+        a = planner.choose(b, s, legal, n_legal, params)
+    else:
+        a = random_strategy.choose(b, s, legal, n_legal, params)
+    if not is_legal(b, s, a):
+        raise ValueError("a compiled strategy chose an illegal action")
+    return a

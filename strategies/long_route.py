@@ -39,6 +39,7 @@ SPEC = StrategySpec(
     "long_route",
     "de Mesentier Silva et al. (FDG 2017) Long Route: few cheap tickets, plans over long routes only, claims "
     "the longest routes it can",
+    lists_claims=False,
     params=(
         Param("min_len", 3, "plans only over routes at least this long, and prefers them when claiming"),
         Param("plan_first", 1, "1: claims/collects for routes of its plan while it has any; 0: the plan only "
@@ -56,7 +57,7 @@ def choose(b, s, legal, n_legal, params):
     handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), False)
     if not handled:
         a = _decide(b, s, me, phase, legal, n_legal, params)
-    return legal_or_fallback(a, legal, n_legal)
+    return legal_or_fallback(b, s, a, legal, n_legal)
 
 
 @njit(cache=True)

@@ -34,6 +34,7 @@ SPEC = StrategySpec(
     "one_step",
     "de Mesentier Silva et al. (FDG 2017) One Step Thinker: works route by route along the cheapest path of "
     "its most valuable unfinished ticket",
+    lists_claims=False,
     params=(
         Param("draw_min_trains", 8, "with no reachable unfinished ticket it draws tickets while every player has "
                                     "at least this many trains"),
@@ -51,7 +52,7 @@ def choose(b, s, legal, n_legal, params):
     handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), True)
     if not handled:
         a = _decide(b, s, me, phase, legal, n_legal, params)
-    return legal_or_fallback(a, legal, n_legal)
+    return legal_or_fallback(b, s, a, legal, n_legal)
 
 
 @njit(cache=True)

@@ -52,8 +52,7 @@ Tickets: ``own_components``, ``ticket_joined``, ``ticket_done``, ``unfinished_ti
 Plan memory (``GameState.smem``): ``plan_key``, ``exact_key``, ``recall_key``/``store_key``,
 ``recall_plan``/``remember_plan``.
 Actions (legal-list helpers; every result is a legal action or -1):
-  ``best_claims`` (cheapest payment per route from the legal list), ``pay_action``
-  (the same from the hand), ``draw_colour_action``, ``faceup_action``,
+  ``pay_action`` (the payment with the fewest locomotives, from the hand), ``draw_colour_action``, ``faceup_action``,
   ``ticket_mix_action`` (Germany short/long mix), ``passenger_action``,
   ``keep_all_action``, ``min_keep_count``, ``fallback_action``, ``has_action``.
 
@@ -74,7 +73,7 @@ from numba import njit
 
 from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY
 from ttrsim.board import RP_DRAW_N, RP_LOCK_MAXP, RP_N_DECKS, RP_SETUP_DEAL
-from ttrsim.engine import popcount
+from ttrsim.engine import is_legal, popcount
 from ttrsim.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.scoring import locations_joined, player_components, uf_find
 from ttrsim.state import M_CLAIMS, M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
@@ -610,42 +609,10 @@ def fallback_action(legal, n_legal):
 
 
 @njit(cache=True)
-def best_claims(b, s, me, legal, n_legal, best_out):
-    """For every route, the legal claim paying it with the fewest locomotives,
-    a gray route in the colour ``me`` holds most of (then the lower colour id);
-    ``best_out[r] = -1`` when the route is not payable now. Returns the number of
-    payable routes."""
-    for r in range(best_out.shape[0]):
-        best_out[r] = -1
-    n_pay = 0
-    for i in range(n_legal):
-        a = legal[i]
-        if a < A_CLAIM:
-            continue
-        x = a - A_CLAIM
-        r = x // 72
-        c = (x % 72) // 8
-        k = x % 8
-        cur = best_out[r]
-        if cur < 0:
-            best_out[r] = a
-            n_pay += 1
-            continue
-        y = cur - A_CLAIM
-        c0 = (y % 72) // 8
-        k0 = y % 8
-        h = s.hand[me, c] if c != PAY_LOCOS_ONLY else -1
-        h0 = s.hand[me, c0] if c0 != PAY_LOCOS_ONLY else -1
-        if k < k0 or (k == k0 and h > h0):
-            best_out[r] = a
-    return n_pay
-
-
-@njit(cache=True)
 def pay_action(b, s, me, r):
     """The claim of route ``r`` by ``me`` with the fewest locomotives, a gray
     route in the colour it holds most of (lowest id on ties), computed from the
-    hand alone (the choice :func:`best_claims` finds in the legal list); -1 if
+    hand alone; -1 if
     the cards do not suffice. Does not check that ``r`` is free and open or that
     the trains suffice (``route_cost_for`` gives that: ``cost[r] > 0``)."""
     length = np.int64(b.route_len[r])
@@ -815,8 +782,9 @@ def routine_action(b, s, me, phase, legal, n_legal, n_long, keep_all_at_setup):
 
 
 @njit(cache=True)
-def legal_or_fallback(a, legal, n_legal):
-    """``a`` if it is one of ``legal[:n_legal]``, else :func:`fallback_action`."""
-    if a < 0 or not has_action(legal, n_legal, a):
+def legal_or_fallback(b, s, a, legal, n_legal):
+    """``a`` if it is legal (:func:`ttrsim.engine.is_legal`: the list may leave
+    claims out), else :func:`fallback_action`."""
+    if a < 0 or not is_legal(b, s, a):
         return fallback_action(legal, n_legal)
     return a

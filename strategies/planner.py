@@ -109,6 +109,7 @@ from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, PAY_
 from ttrsim.board import (RP_END_TRAINS, RP_LOCK_MAXP, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO, RP_PASSENGERS,
                           RP_TRAINS)
 from ttrsim.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.engine import claimable_routes, is_legal, payments
 from ttrsim.scoring import locations_joined, majority_points, uf_find
 from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN,
                           PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
@@ -169,12 +170,14 @@ SPEC = StrategySpec(
     "ttrsim's planner: keeps tickets whose joint Steiner plan fits, claims the plan's most contested routes "
     "first, draws the colours it lacks, converts cards into points at the end; values passengers (Germany)",
     params=tuple(Param(name, d, doc) for name, d, _, doc in _TABLE),
+    lists_claims=False,
 )
 PASSENGER_HUNTER_SPEC = StrategySpec(
     "passenger_hunter",
     "the planner kernel tuned for Germany passenger majorities: few tickets, plans through passenger cities, "
     "claims off-plan routes for passengers",
     params=tuple(Param(name, h, doc) for name, _, h, doc in _TABLE),
+    lists_claims=False,
 )
 
 BIG = 1e9
@@ -202,24 +205,6 @@ def turns_left(b, s, me, pace):
             t = (max(0, s.trains[q] - end)) / max(pq, 0.1) + 1.0
             best = min(best, t)
     return max(best, 1.0)
-
-
-@njit(cache=True)
-def in_legal(legal, n_legal, a):
-    """Whether ``a`` is among ``legal[:n_legal]``: binary search (the engine
-    lists actions in increasing order), then a plain scan if not found."""
-    lo = 0
-    hi = n_legal - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        x = legal[mid]
-        if x == a:
-            return True
-        if x < a:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return has_action(legal, n_legal, a)
 
 
 @njit(cache=True)
@@ -602,21 +587,19 @@ def keep_choice(b, s, legal, n_legal, params, me):
 # --- main phase and second card ------------------------------------------------------------------
 
 @njit(cache=True)
-def pay_choice(b, s, me, legal, n_legal, r, need, in_plan, loco_pay):
-    """The legal claim of route ``r`` costing least: ``loco_pay`` per locomotive
-    plus the cards of colours the rest of the plan lacks afterwards; ties go to
-    the colour with the smaller surplus left."""
+def pay_choice(b, s, me, r, need, in_plan, loco_pay):
+    """The payment of claimable route ``r`` costing least: ``loco_pay`` per
+    locomotive plus the cards of colours the rest of the plan lacks afterwards;
+    ties go to the colour with the smaller surplus left (then the first in
+    action order)."""
     best = -1
     best_v = BIG
     length = b.route_len[r]
     own = b.route_colour[r] if in_plan[r] and b.route_colour[r] != GRAY else -1
-    for i in range(n_legal):
-        a = legal[i]
-        if a < A_CLAIM:
-            continue
+    options = np.empty(8 * (N_COLOURS + 1), np.int64)
+    for i in range(payments(b, s, me, r, options, 0)):
+        a = options[i]
         x = a - A_CLAIM
-        if x // 72 != r:
-            continue
         c = (x % 72) // 8
         k = x % 8
         v = loco_pay * k
@@ -664,7 +647,7 @@ def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
     if tot > 0:
         for k in range(LOCO + 1):
             p_blind += min(want[k], 1.0) * unseen[k] / tot
-    blind_ok = in_legal(legal, n_legal, A_BLIND)
+    blind_ok = has_action(legal, n_legal, A_BLIND)
     pb = p_blind if blind_ok else 0.0
     best_slot = -1
     best_v = -1.0
@@ -672,7 +655,7 @@ def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
     loco_slot = -1
     for i in range(s.faceup.shape[0]):
         k = s.faceup[i]
-        if k < 0 or not in_legal(legal, n_legal, A_FACEUP + i):
+        if k < 0 or not has_action(legal, n_legal, A_FACEUP + i):
             continue
         if k == LOCO:
             loco_slot = i
@@ -764,7 +747,7 @@ def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, pa
     top = np.empty(R)                   # priority with the detour at its cap (exact for off-plan routes)
     nc = 0
     for r in range(R):
-        if payable[r] < 0:
+        if not payable[r]:
             continue
         if in_plan[r]:
             v = route_risk(b, s, me, r, cap, params)
@@ -911,15 +894,8 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
     for r in range(R):
         if in_plan[r] and s.route_owner[r] < 0 and b.route_colour[r] != GRAY:
             need[b.route_colour[r]] += b.route_len[r]
-    payable = np.full(R, -1, np.int64)
-    n_pay = 0
-    for i in range(n_legal):
-        a = legal[i]
-        if a >= A_CLAIM:
-            r = (a - A_CLAIM) // 72
-            if payable[r] < 0:
-                payable[r] = a
-                n_pay += 1
+    payable = np.empty(R, np.bool_)           # routes it can claim now
+    claimable_routes(b, s, me, payable)
 
     if last_turn:
         # the very last turn: the claim worth most now
@@ -928,7 +904,7 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
         best_r = -1
         best_v = 0.0
         for r in range(R):
-            if payable[r] < 0:
+            if not payable[r]:
                 continue
             v = float(b.route_points[r])
             for i in range(T):
@@ -941,7 +917,7 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
                 best_v = v
                 best_r = r
         if best_r >= 0:
-            return pay_choice(b, s, me, legal, n_legal, best_r, need, in_plan, params[me, P_LOCO_PAY])
+            return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
         a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
         return a
 
@@ -950,7 +926,7 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
                                     dist, prev, done)
         da, dv = draw_choice(b, s, legal, n_legal, params, me, want, True)
         if best_r >= 0:
-            a = pay_choice(b, s, me, legal, n_legal, best_r, need, in_plan, params[me, P_LOCO_PAY])
+            a = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
             if da < 0 or near_end:
                 return a
             # cards the rest of the plan would lack after this payment
@@ -972,14 +948,14 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
             best_a = -1
             best_v = 0.0
             for r in range(R):
-                if payable[r] < 0 or in_plan[r] or b.route_len[r] < min_len or b.route_len[r] > spare:
+                if not payable[r] or in_plan[r] or b.route_len[r] < min_len or b.route_len[r] > spare:
                     continue
                 v = float(b.route_points[r])
                 if passengers:
                     v += pw * route_pass_value(b, s, r, cscore)
                 if v <= best_v:
                     continue
-                a = pay_choice(b, s, me, legal, n_legal, r, need, in_plan, params[me, P_LOCO_PAY])
+                a = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY])
                 if pay_harm(b, s, me, a, in_plan, want, short, short0) == 0:
                     best_v = v
                     best_a = a
@@ -1001,7 +977,7 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
     best_r = -1
     best_v = -BIG
     for r in range(R):
-        if payable[r] < 0:
+        if not payable[r]:
             continue
         if b.route_len[r] < min_len:
             continue
@@ -1014,7 +990,7 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
             best_v = v
             best_r = r
     if best_r >= 0 and n_plan == 0:
-        return pay_choice(b, s, me, legal, n_legal, best_r, need, in_plan, params[me, P_LOCO_PAY])
+        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
     if n_plan == 0:
         free_target(b, s, me, cost, in_plan, cscore, pw, passengers)
         card_needs(b, s, me, in_plan, want, short)
@@ -1022,14 +998,12 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
     if a >= 0:
         return a
     if best_r >= 0:
-        return pay_choice(b, s, me, legal, n_legal, best_r, need, in_plan, params[me, P_LOCO_PAY])
-    for i in range(n_legal):                # nothing to draw: any claim, best points
-        if legal[i] >= A_CLAIM:
-            r = (legal[i] - A_CLAIM) // 72
-            if best_r < 0 or b.route_points[r] > b.route_points[best_r]:
-                best_r = r
+        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
+    for r in range(R):                      # nothing to draw: any claim, best points
+        if payable[r] and (best_r < 0 or b.route_points[r] > b.route_points[best_r]):
+            best_r = r
     if best_r >= 0:
-        return pay_choice(b, s, me, legal, n_legal, best_r, need, in_plan, params[me, P_LOCO_PAY])
+        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
     return -1
 
 
@@ -1065,11 +1039,12 @@ def free_target(b, s, me, cost, in_plan, cscore, pw, passengers):
 
 @njit(cache=True)
 def choose(b, s, legal, n_legal, params):
-    """The planner's pick among ``legal[:n_legal]`` for the seat to act."""
-    if n_legal <= 1:
-        return legal[0]
+    """The planner's pick for the seat to act: one of ``legal[:n_legal]`` or,
+    in the main phase, a claim (the list it is given leaves claims out)."""
     me = s.meta[M_PLAYER]
     phase = s.meta[M_PHASE]
+    if n_legal <= 1 and phase != PH_MAIN:
+        return legal[0]
     a = -1
     if phase == PH_MAIN or phase == PH_DRAW2:
         a = play_choice(b, s, legal, n_legal, params, me, phase)
@@ -1079,6 +1054,6 @@ def choose(b, s, legal, n_legal, params):
         a = mix_choice(b, s, legal, n_legal, params, me)
     elif phase == PH_PASSENGER:
         a = passenger_choice(b, s, legal, n_legal, params, me)
-    if a < 0 or not in_legal(legal, n_legal, a):
+    if a < 0 or not is_legal(b, s, a):
         a = fallback_action(legal, n_legal)
     return a

@@ -38,6 +38,7 @@ SPEC = StrategySpec(
     "route_focus",
     "de Mesentier Silva et al. (FDG 2017) Route Focus: scores routes by the fewest-routes paths of its "
     "tickets and claims or collects for the best one",
+    lists_claims=False,
     params=(
         Param("ticket_weight", 2, "a route on a ticket's path scores route points + this x the ticket's points"),
         Param("path_only", 1, "1: while a ticket path exists only its routes are claimed; 0: any route competes"),
@@ -57,7 +58,7 @@ def choose(b, s, legal, n_legal, params):
     handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), True)
     if not handled:
         a = _decide(b, s, me, phase, legal, n_legal, params)
-    return legal_or_fallback(a, legal, n_legal)
+    return legal_or_fallback(b, s, a, legal, n_legal)
 
 
 @njit(cache=True)

@@ -116,10 +116,10 @@ def ticket_id(g, a, b):
 def decide(g, name="planner", overrides=None):
     """The action strategy ``name`` (parameters ``overrides``, the same row at
     every seat) picks for the seat to act in game ``g``, through the compiled
-    dispatcher; checked legal."""
+    dispatcher with the list the game loop gives it; checked legal."""
     buf = legal_buffer(g.board)
-    n = legal_actions(g.board, g.state, buf)
+    n = dispatch.legal_for(strategy_id(name), g.board, g.state, buf)
     params = np.tile(param_row(name, overrides), (g.n_players, 1))
     a = int(dispatch.choose(strategy_id(name), g.board, g.state, buf, n, params))
-    assert a in [int(x) for x in buf[:n]], f"{name} chose an illegal action {a}"
+    assert a in g.legal_actions(), f"{name} chose an illegal action {a}"
     return a

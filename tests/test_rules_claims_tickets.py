@@ -13,12 +13,12 @@ from numba import njit
 from conftest import card_total, put_hand, route_id, setup_game
 from ttrsim.actions import (A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY,
                             action_name, action_space_size, decode_claim, encode_claim)
-from ttrsim.engine import apply_action, is_legal, legal_actions
+from ttrsim.engine import apply_action, claimable_routes, is_legal, legal_actions, payments
 from ttrsim.game import Game, IllegalAction
 from ttrsim.ids import (BLUE, GRAY, GREEN, LOCO, N_COLOURS, P_BLACK, P_BLUE, P_GREEN, P_RED, P_WHITE,
                         P_YELLOW, PINK, RED, WHITE, YELLOW)
 from ttrsim.rng import rand_below
-from ttrsim.state import M_DECK_N, M_PHASE, M_PLAYER, PH_OVER
+from ttrsim.state import M_DECK_N, M_PHASE, M_PLAYER, PH_MAIN, PH_OVER
 
 PRESETS = ("usa", "usa-1910", "usa-mega", "usa-bigcities", "germany")
 DRAW_SIZE = {"usa": 3, "usa-1910": 3, "usa-mega": 4, "usa-bigcities": 4, "germany": 4}     # R7
@@ -64,11 +64,13 @@ def _conserved(b, s):
 @njit
 def _random_walk_check(b, s, size, every, max_steps, legal, scan, phase_seen):
     """Play random legal actions (seat streams) from ``s``; every ``every``
-    actions compare ``legal_actions`` with the ``is_legal`` scan (and check that
-    no card or ticket was lost). Returns the
+    actions compare ``legal_actions`` with the ``is_legal`` scan and with the
+    list without claims (:func:`_short_list_check`), and check that no card or
+    ticket was lost. Returns the
     number of states checked, or ``-1 - step`` at the first disagreement (the
     state is left as it is)."""
     checked = 0
+    ok = np.empty(b.route_len.shape[0], np.bool_)
     for step in range(max_steps):
         if s.meta[M_PHASE] == PH_OVER:
             break
@@ -77,11 +79,45 @@ def _random_walk_check(b, s, size, every, max_steps, legal, scan, phase_seen):
             m = _scan_is_legal(b, s, size, scan)
             if not _sorted_equal(legal, n, scan, m) or not _conserved(b, s):
                 return -1 - step
+            if not _short_list_check(b, s, legal, n, scan, ok):
+                return -1 - step
             checked += 1
             phase_seen[s.meta[M_PHASE]] += 1
         p = s.meta[M_PLAYER]
         apply_action(b, s, legal[rand_below(s.srng, p, n)])
     return checked
+
+
+@njit
+def _short_list_check(b, s, legal, n, short, ok):
+    """The list without claims (``legal_actions(..., claims=False)``) is the
+    full list ``legal[:n]`` less its claims (the full list if it has nothing
+    else), and the claims rebuilt from the hand (``claimable_routes`` then
+    ``payments`` per route) are the full list's claims in the same order."""
+    m = legal_actions(b, s, short, False)
+    n_other = 0
+    while n_other < n and legal[n_other] < A_CLAIM:
+        n_other += 1
+    want = n_other if n_other > 0 else n
+    if m != want:
+        return False
+    for i in range(m):
+        if short[i] != legal[i]:
+            return False
+    if s.meta[M_PHASE] != PH_MAIN:
+        return True
+    claimable_routes(b, s, s.meta[M_PLAYER], ok)
+    k = n_other
+    for r in range(ok.shape[0]):
+        if ok[r]:
+            k2 = payments(b, s, s.meta[M_PLAYER], r, short, 0)
+            if k2 == 0:
+                return False
+            for i in range(k2):
+                if k >= n or legal[k] != short[i]:
+                    return False
+                k += 1
+    return k == n or (n == 1 and legal[0] == A_PASS)
 
 
 def legal_by_scan(g):
@@ -103,7 +139,7 @@ def claims(g, r=None):
     return sorted(x for x in out if r is None or x[0] == r)
 
 
-def claimable_routes(g):
+def claim_routes(g):
     return {x[0] for x in claims(g)}
 
 
@@ -157,12 +193,12 @@ def test_R4_1_any_free_route_need_not_connect():
     other routes." """
     g = setup_game("usa", 2, seed=3)
     put_hand(g, 0, {RED: 10, LOCO: 7})             # enough to pay every route of the map
-    assert claimable_routes(g) == set(range(100))
+    assert claim_routes(g) == set(range(100))
     seattle = route_id(g, "Seattle", "Portland")
     miami = route_id(g, "Atlanta", "Miami")
     g.apply(encode_claim(seattle, RED, 0))
     pass_turn(g)
-    assert miami in claimable_routes(g)             # far away from Seattle-Portland
+    assert miami in claim_routes(g)             # far away from Seattle-Portland
     g.apply(encode_claim(miami, PAY_LOCOS_ONLY, 5))
     assert g.state.route_owner[[seattle, miami]].tolist() == [0, 0]
     assert_legal_consistent(g)
@@ -177,11 +213,11 @@ def test_R4_1_one_route_per_turn():
     r = route_id(g, "Atlanta", "Nashville")
     g.apply(encode_claim(r, RED, 0))
     assert g.player == 1 and g.phase == "main"
-    assert r not in claimable_routes(g)
+    assert r not in claim_routes(g)
     assert not g.is_legal(encode_claim(r, RED, 0))
     pass_turn(g)
-    assert g.player == 0 and r not in claimable_routes(g)
-    assert claimable_routes(g)                      # other routes are open again next turn
+    assert g.player == 0 and r not in claim_routes(g)
+    assert claim_routes(g)                      # other routes are open again next turn
 
 
 def test_R4_1_claim_is_a_whole_turn():
@@ -277,7 +313,7 @@ def test_R4_3_not_enough_trains():
     g = setup_game("usa", 2, seed=5)
     put_hand(g, 0, {RED: 8, LOCO: 6})
     g.state.trains[0] = 3
-    lengths = {int(g.map.route_len[r]) for r in claimable_routes(g)}
+    lengths = {int(g.map.route_len[r]) for r in claim_routes(g)}
     assert lengths == {1, 2, 3}
     r4 = route_id(g, "Calgary", "Helena")
     assert not g.is_legal(encode_claim(r4, RED, 0))
@@ -330,10 +366,10 @@ def test_R4_5_double_route_closed_for_everyone_with_2_or_3_players(n_players):
     red, yellow = route_id(g, "Boston", "New York", RED), route_id(g, "Boston", "New York", YELLOW)
     for p in range(n_players):
         put_hand(g, p, {RED: 2, YELLOW: 2, LOCO: 1})
-    assert red in claimable_routes(g) and yellow in claimable_routes(g)
+    assert red in claim_routes(g) and yellow in claim_routes(g)
     g.apply(encode_claim(red, RED, 0))
     for _ in range(n_players):                      # every seat, seat 0 included
-        assert yellow not in claimable_routes(g), g.player
+        assert yellow not in claim_routes(g), g.player
         assert not g.is_legal(encode_claim(yellow, YELLOW, 0))
         assert_legal_consistent(g)
         pass_turn(g)
@@ -350,10 +386,10 @@ def test_R4_5_double_route_other_player_with_4_or_5_players(n_players):
         put_hand(g, p, {RED: 1, BLUE: 1})
     g.apply(encode_claim(a, RED, 0))
     for _ in range(n_players - 1):                  # every other seat may take the second track
-        assert b in claimable_routes(g), g.player
+        assert b in claim_routes(g), g.player
         pass_turn(g)
     assert g.player == 0
-    assert b not in claimable_routes(g)             # never both tracks for seat 0
+    assert b not in claim_routes(g)             # never both tracks for seat 0
     assert not g.is_legal(encode_claim(b, BLUE, 0))
     assert_legal_consistent(g)
     pass_turn(g)
@@ -368,7 +404,7 @@ def test_R4_5_double_route_same_player_never_both_with_2_players():
     put_hand(g, 0, {RED: 2, BLUE: 2})
     g.apply(encode_claim(a, RED, 0))
     pass_turn(g)
-    assert b not in claimable_routes(g)
+    assert b not in claim_routes(g)
 
 
 def test_R4_5_lock_threshold_is_a_rule_parameter():
@@ -380,7 +416,7 @@ def test_R4_5_lock_threshold_is_a_rule_parameter():
         put_hand(g, 0, {RED: 1})
         put_hand(g, 1, {RED: 1})
         g.apply(encode_claim(a, RED, 0))
-        assert g.player == 1 and (b in claimable_routes(g)) == second_open
+        assert g.player == 1 and (b in claim_routes(g)) == second_open
 
 
 def test_R4_5_germany_triple_route_3_players_all_closed():
@@ -394,7 +430,7 @@ def test_R4_5_germany_triple_route_3_players_all_closed():
     g.apply(encode_claim(tracks[0], RED, 0))
     finish_passengers(g)
     for _ in range(3):
-        assert not set(tracks) & claimable_routes(g), g.player
+        assert not set(tracks) & claim_routes(g), g.player
         assert_legal_consistent(g)
         pass_turn(g)
 
@@ -416,20 +452,20 @@ def test_R4_5_germany_triple_route_4_players_each_track_another_player():
 
     turn(t0)                                          # seat 0
     for _ in range(3):                                # seats 1..3 could take t1 or t2
-        assert {t1, t2} <= claimable_routes(g)
+        assert {t1, t2} <= claim_routes(g)
         turn()
-    assert not {t1, t2} & claimable_routes(g)        # seat 0: never a second track
+    assert not {t1, t2} & claim_routes(g)        # seat 0: never a second track
     turn()
     turn(t1)                                          # seat 1
     turn()                                            # seat 2
     turn()                                            # seat 3
     turn()                                            # seat 0
-    assert g.player == 1 and t2 not in claimable_routes(g)
+    assert g.player == 1 and t2 not in claim_routes(g)
     turn()
-    assert g.player == 2 and t2 in claimable_routes(g)
+    assert g.player == 2 and t2 in claim_routes(g)
     turn(t2)
     assert g.state.route_owner[[t0, t1, t2]].tolist() == [0, 1, 2]
-    assert not {t0, t1, t2} & claimable_routes(g)    # seat 3: all taken
+    assert not {t0, t1, t2} & claim_routes(g)    # seat 3: all taken
     assert_legal_consistent(g)
 
 
@@ -723,7 +759,8 @@ def test_action_codec_round_trip():
 def test_legal_actions_equal_is_legal_scan_in_random_play(preset):
     """``legal_actions`` equals {a in the action space : is_legal(a)} on states
     sampled from random play with 2, 3, 4 and 5 players (the legality rules of
-    R2-R5 agree between the list and the independent check)."""
+    R2-R5 agree between the list and the independent check); the list without
+    claims and the claims found from the hand (R4.1-R4.3, R4.5) agree with it."""
     total = 0
     phase_seen = np.zeros(8, np.int64)
     for n_players in (2, 3, 4, 5):

@@ -298,44 +298,80 @@ def route_open_to(b, s, r, p):
 
 
 @njit(cache=True)
-def claim_actions(b, s, p, out, n):
-    """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
-    R4.5) to ``out`` from index ``n``; return the new count. This loop is the
-    hot spot of random play: a route the hand cannot pay is skipped before
-    anything else is checked."""
+def largest_colour_group(s, p):
+    """The most cards of one colour (not locomotives) in seat ``p``'s hand."""
+    most = 0
+    for c in range(N_COLOURS):
+        most = max(most, np.int64(s.hand[p, c]))
+    return most
+
+
+@njit(cache=True)
+def claimable_routes(b, s, p, out):
+    """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
+    by a parallel track (R4.5), no longer than its trains (R4.1), payable by
+    its hand (R4.2-R4.3)). Returns how many it may claim. A route the hand
+    cannot pay (most routes, most turns) is rejected before anything else is
+    looked up."""
     route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
     trains = s.trains[p]
     locos = np.int64(s.hand[p, LOCO])
-    most = 0                                    # the largest colour group in hand
-    for c in range(N_COLOURS):
-        most = max(most, np.int64(s.hand[p, c]))
+    most = largest_colour_group(s, p)
+    n = 0
     for r in range(route_len.shape[0]):
         length = np.int64(route_len[r])
-        if owner[r] >= 0 or trains < length:
-            continue
         col = route_colour[r]
         can = most if col == GRAY else np.int64(s.hand[p, col])
-        if can + locos < length or not route_open_to(b, s, r, p):   # unpayable: most routes, most turns
-            continue
-        k_hi = min(length - 1, locos)
-        c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
-        for c in range(c_lo, c_hi):
-            h = np.int64(s.hand[p, c])
-            if h == 0:
-                continue
-            for k in range(max(0, length - h), k_hi + 1):
-                out[n] = encode_claim(r, c, k)
-                n += 1
-        if locos >= length:
-            out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
-            n += 1
+        out[r] = (owner[r] < 0 and trains >= length and can + locos >= length
+                  and route_open_to(b, s, r, p))
+        n += out[r]
     return n
 
 
 @njit(cache=True)
-def legal_actions(b, s, out):
-    """Write the legal actions of the player to act into ``out``; return their
-    count. ``out`` needs room for the whole action space of the board."""
+def payments(b, s, p, r, out, n):
+    """Append every way seat ``p``'s hand can pay route ``r`` (R4.2-R4.3) as
+    claim actions to ``out`` from index ``n``, in increasing action order;
+    return the new count. Whether the route is free, open and fits the trains
+    is :func:`claimable`'s question."""
+    length = np.int64(b.route_len[r])
+    col = b.route_colour[r]
+    locos = np.int64(s.hand[p, LOCO])
+    k_hi = min(length - 1, locos)
+    c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
+    for c in range(c_lo, c_hi):
+        h = np.int64(s.hand[p, c])
+        if h == 0:
+            continue
+        for k in range(max(0, length - h), k_hi + 1):
+            out[n] = encode_claim(r, c, k)
+            n += 1
+    if locos >= length:
+        out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def claim_actions(b, s, p, out, n):
+    """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
+    R4.5) to ``out`` from index ``n``; return the new count."""
+    ok = np.empty(b.route_len.shape[0], np.bool_)
+    claimable_routes(b, s, p, ok)
+    for r in range(ok.shape[0]):
+        if ok[r]:
+            n = payments(b, s, p, r, out, n)
+    return n
+
+
+@njit(cache=True)
+def legal_actions(b, s, out, claims=True):
+    """Write the legal actions of the player to act into ``out``, in increasing
+    order; return their count. ``out`` needs room for the whole action space of
+    the board. With ``claims=False`` the main phase lists no claims unless
+    nothing else is legal: the list for a strategy that finds its claims with
+    :func:`claimable` and :func:`payments` (see
+    :func:`strategies.dispatch.legal_for`)."""
     phase = s.meta[M_PHASE]
     p = s.meta[M_PLAYER]
     n = 0
@@ -354,7 +390,8 @@ def legal_actions(b, s, out):
                 for k in range(lo, hi + 1):
                     out[n] = A_TICKETS + k
                     n += 1
-            n = claim_actions(b, s, p, out, n)
+            if claims or n == 0:
+                n = claim_actions(b, s, p, out, n)
             if n == 0:
                 out[0] = A_PASS
                 n = 1
@@ -386,8 +423,7 @@ def any_main_action(b, s, p):
     for i in range(s.faceup.shape[0]):
         if s.faceup[i] >= 0:
             return True
-    buf = np.empty(80 * b.route_len.shape[0], np.int32)
-    return claim_actions(b, s, p, buf, 0) > 0
+    return claimable_routes(b, s, p, np.empty(b.route_len.shape[0], np.bool_)) > 0
 
 
 @njit(cache=True)

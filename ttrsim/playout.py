@@ -12,10 +12,10 @@ True
 import numpy as np
 from numba import njit
 
-from strategies.dispatch import choose
+from strategies.dispatch import choose, legal_for
 
 from .actions import action_space_size
-from .engine import apply_action, legal_actions, reset_game
+from .engine import apply_action, reset_game
 from .state import F_TOTAL, M_PHASE, M_PLAYER, PH_OVER, allocate_state
 
 
@@ -30,8 +30,9 @@ def play_game(b, s, seed, strategy_ids, params, legal):
     ``params[p]`` (a float64 row per seat). The final breakdown is in ``s.final``."""
     reset_game(b, s, seed)
     while s.meta[M_PHASE] != PH_OVER:
-        n = legal_actions(b, s, legal)
-        a = choose(strategy_ids[s.meta[M_PLAYER]], b, s, legal, n, params)
+        sid = strategy_ids[s.meta[M_PLAYER]]
+        n = legal_for(sid, b, s, legal)
+        a = choose(sid, b, s, legal, n, params)
         apply_action(b, s, a)
 
 

@@ -70,7 +70,7 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
     ``on_step(before, action, after)`` every action with state snapshots (the
     narrator uses both)."""
     from strategies import param_row, strategy_id
-    from strategies.dispatch import choose
+    from strategies.dispatch import choose, legal_for
 
     g = Game(rules, n_players, seed, overrides)
     seats = seat_list(seats, n_players)
@@ -84,7 +84,7 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
     while not g.over:
         p = g.player
         if isinstance(seats[p], str):
-            n = legal_actions(g.board, g.state, buf)
+            n = legal_for(ids[p], g.board, g.state, buf)
             a = int(choose(ids[p], g.board, g.state, buf, n, params))
         else:
             a = int(seats[p].choose(g.observation(p), g.legal_actions()))
@@ -212,7 +212,7 @@ def play_logged_py(game: Game, index: int, seed: int, seats: Sequence, strategy_
     compiled loop, so the same decisions give the same log rows.
     Raises :class:`ttrsim.game.IllegalAction` when a Python seat returns an
     action that is not legal (``labels[p]`` names it in the message)."""
-    from strategies.dispatch import choose
+    from strategies.dispatch import choose, legal_for
 
     from .turnlog import log_finish, log_step
 
@@ -222,12 +222,13 @@ def play_logged_py(game: Game, index: int, seed: int, seats: Sequence, strategy_
     first_offer = int(log.n_offers[0])
     meta = s.meta
     while meta[M_PHASE] != PH_OVER:
-        n = legal_actions(b, s, buf)
         p = int(meta[M_PLAYER])
         seat = seats[p]
         if seat is None:
+            n = legal_for(strategy_ids[p], b, s, buf)
             a = int(choose(strategy_ids[p], b, s, buf, n, params))
         else:
+            n = legal_actions(b, s, buf)
             legal = buf[:n].tolist()
             raw = seat.choose(game.observation(p), legal)
             try:

@@ -25,11 +25,11 @@ True
 import numpy as np
 from numba import njit
 
-from strategies.dispatch import choose
+from strategies.dispatch import choose, legal_for
 
 from .actions import A_BLIND, A_CLAIM, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, decode_claim
 from .board import RP_MAX_TURNS
-from .engine import apply_action, legal_actions, reset_game
+from .engine import apply_action, reset_game
 from .ids import LOCO, N_PASSENGER_COLOURS
 from .record import define_record
 from .scoring import player_components, ticket_completed
@@ -214,8 +214,9 @@ def play_logged(b, s, game, seed, strategy_ids, params, legal, log, with_turns, 
     row = -1
     first_offer = log.n_offers[0]
     while s.meta[M_PHASE] != PH_OVER:
-        n = legal_actions(b, s, legal)
-        a = choose(strategy_ids[s.meta[M_PLAYER]], b, s, legal, n, params)
+        sid = strategy_ids[s.meta[M_PLAYER]]
+        n = legal_for(sid, b, s, legal)
+        a = choose(sid, b, s, legal, n, params)
         row = log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before)
     log_finish(b, s, log, first_offer)
 
