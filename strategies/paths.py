@@ -519,6 +519,7 @@ def unfinished_tickets(b, s, me, parent, out):
 # seat's own.
 
 N_PLAN_KEY = 6
+KEY_EXTRA = 5           # the key slot holding plan_key's ``extra``
 SM_VALUE = N_PLAN_KEY
 
 
@@ -542,7 +543,7 @@ def plan_key(b, s, me, board, mine, extra, key):
         for c in range(s.pass_player.shape[1]):
             n += s.pass_player[p, c]
     key[4] = n
-    key[5] = extra
+    key[KEY_EXTRA] = extra
 
 
 @njit(cache=True)

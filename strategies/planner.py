@@ -114,7 +114,7 @@ from ttrsim.scoring import locations_joined, majority_points, uf_find
 from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN,
                           PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
 
-from strategies.paths import (COST_TRAINS, INF, N_PLAN_KEY, fallback_action, has_action, own_components,
+from strategies.paths import (COST_TRAINS, INF, KEY_EXTRA, N_PLAN_KEY, fallback_action, has_action, own_components,
                               passable_components, path_cost_within, plan_key, plan_network, plan_tickets,
                               recall_plan, remember_plan, route_cost_for, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
@@ -205,6 +205,14 @@ def turns_left(b, s, me, pace):
             t = (max(0, s.trains[q] - end)) / max(pq, 0.1) + 1.0
             best = min(best, t)
     return max(best, 1.0)
+
+
+@njit(cache=True)
+def hand_size(s, me):
+    n = 0
+    for k in range(LOCO + 1):
+        n += s.hand[me, k]
+    return n
 
 
 @njit(cache=True)
@@ -339,9 +347,7 @@ def search_costs(b, s, me, params, cost, pcost, cscore):
     length; own routes 0, impassable -1 (as in ``cost``)."""
     ct = params[me, P_CLAIM_TURN]
     pw = params[me, P_POINTS_W]
-    hand = 0
-    for k in range(LOCO + 1):
-        hand += s.hand[me, k]
+    hand = hand_size(s, me)
     cw = params[me, P_CARD_W] + params[me, P_HOARD_W] * max(0.0, hand - params[me, P_HOARD_CARDS])
     pp = params[me, P_PASS_PATH] if b.rp[RP_PASSENGERS] != 0 else 0.0
     locos = s.hand[me, LOCO]
@@ -805,9 +811,7 @@ def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want
     R = b.route_len.shape[0]
     N = b.n_nodes
     T = b.ticket_a.shape[0]
-    hand = 0
-    for k in range(LOCO + 1):
-        hand += s.hand[me, k]
+    hand = hand_size(s, me)
     parent = np.empty(N, np.int64)
     own_components(b, s, me, parent)
     tks = np.empty(T + 8, np.int64)
@@ -858,7 +862,44 @@ def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want
 
 
 @njit(cache=True)
-def play_choice(b, s, legal, n_legal, params, me, phase):
+def second_draw(b, s, legal, n_legal, params, me):
+    """The second card of a turn. Since the seat's first draw only its hand
+    and the face-up row changed, so the plan it remembered then still holds
+    unless the hand crossed ``hoard_cards`` (then :func:`current_plan`
+    decides, as in the main phase)."""
+    R = b.route_len.shape[0]
+    N = b.n_nodes
+    passengers = b.rp[RP_PASSENGERS] != 0
+    in_plan = np.zeros(R, np.bool_)
+    want = np.zeros(N_COLOURS + 1)
+    short = np.zeros(1, np.int64)
+    key = np.empty(N_PLAN_KEY, np.int64)
+    for i in range(N_PLAN_KEY):
+        key[i] = s.smem[me, i]
+    key[KEY_EXTRA] = 1 if hand_size(s, me) > params[me, P_HOARD_CARDS] else 0
+    cost = np.empty(R)
+    cscore = np.zeros(N_PASSENGER_COLOURS)
+    costs_made = False
+    if key[0] != 1 or not recall_plan(s, me, key, in_plan):      # slot 0 is 1 in a stored key
+        route_cost_for(b, s, me, COST_TRAINS, cost)
+        if passengers:
+            colour_scores(b, s, me, params, cscore)
+        costs_made = True
+        current_plan(b, s, me, params, cost, cscore, in_plan, np.empty(N), np.empty(N, np.int64),
+                     np.empty(N, np.bool_), want, short)
+    if plan_trains(b, s, me, in_plan)[1] == 0:
+        if not costs_made:
+            route_cost_for(b, s, me, COST_TRAINS, cost)
+            if passengers:
+                colour_scores(b, s, me, params, cscore)
+        free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
+    card_needs(b, s, me, in_plan, want, short)
+    a, _ = draw_choice(b, s, legal, n_legal, params, me, want, False)
+    return a
+
+
+@njit(cache=True)
+def play_choice(b, s, legal, n_legal, params, me):
     R = b.route_len.shape[0]
     N = b.n_nodes
     T = b.ticket_a.shape[0]
@@ -881,13 +922,6 @@ def play_choice(b, s, legal, n_legal, params, me, phase):
     current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, short)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
     card_needs(b, s, me, in_plan, want, short)
-
-    if phase == PH_DRAW2:
-        if n_plan == 0:
-            free_target(b, s, me, cost, in_plan, cscore, pw, passengers)
-            card_needs(b, s, me, in_plan, want, short)
-        a, _ = draw_choice(b, s, legal, n_legal, params, me, want, False)
-        return a
 
     # colour needs of the plan's coloured routes (for payments)
     need = np.zeros(N_COLOURS + 1, np.int64)
@@ -1046,8 +1080,10 @@ def choose(b, s, legal, n_legal, params):
     if n_legal <= 1 and phase != PH_MAIN:
         return legal[0]
     a = -1
-    if phase == PH_MAIN or phase == PH_DRAW2:
-        a = play_choice(b, s, legal, n_legal, params, me, phase)
+    if phase == PH_MAIN:
+        a = play_choice(b, s, legal, n_legal, params, me)
+    elif phase == PH_DRAW2:
+        a = second_draw(b, s, legal, n_legal, params, me)
     elif phase == PH_SETUP_KEEP or phase == PH_KEEP:
         a = keep_choice(b, s, legal, n_legal, params, me)
     elif phase == PH_SETUP_MIX:
