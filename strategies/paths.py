@@ -42,7 +42,7 @@ Costs and searches:
   ``dijkstra_from_location(b, cost, loc, dist_out, prev_route_out, done=None)``;
   ``dijkstra_run`` (from caller-set sources, optional early stop);
   ``path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done) -> (n, cost)``;
-  ``path_cost_within`` (the same cost, searching only below a limit);
+  ``path_end_within`` (the same path, searching only below a limit);
   ``passable_components`` / ``locations_connected`` (reachability by union-find).
 Plans:
   ``plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done) -> (cost, n_unjoined)``
@@ -282,16 +282,15 @@ def path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done):
 
 
 @njit(cache=True)
-def path_cost_within(b, cost, loc_a, loc_b, limit, dist, prev, done):
-    """The cost of a cheapest path between locations ``loc_a`` and ``loc_b`` if
-    it is below ``limit``, else ``INF`` (the search stops at ``limit``: cheaper
-    than :func:`path_between` when only near paths matter)."""
-    if loc_a == loc_b:
-        return 0.0
+def path_end_within(b, cost, loc_a, loc_b, limit, dist, prev, done):
+    """A cheapest path from location ``loc_a`` to ``loc_b`` if it costs less
+    than ``limit``: returns the node of ``loc_b`` it ends at (its cost is
+    ``dist`` there, its routes are found by ``prev`` back to ``loc_a``), or -1
+    (the search stops at ``limit``: cheaper than :func:`path_between` when only
+    near paths matter). ``loc_a`` and ``loc_b`` differ."""
     _init_search(b, dist, prev, done)
     _seed_location(b, loc_a, dist)
-    v = _dijkstra_core(b, cost, dist, prev, done, loc_b, limit)
-    return INF if v < 0 else dist[v]
+    return _dijkstra_core(b, cost, dist, prev, done, loc_b, limit)
 
 
 @njit(cache=True)

@@ -111,11 +111,11 @@ from ttrsim.board import (RP_END_TRAINS, RP_LOCK_MAXP, RP_PASS_FIRST, RP_PASS_SE
 from ttrsim.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
 from ttrsim.engine import claimable_routes, is_legal, payments
 from ttrsim.scoring import locations_joined, majority_points, uf_find
-from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN,
+from ttrsim.state import (ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS, M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN,
                           PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
 
 from strategies.paths import (COST_TRAINS, INF, KEY_EXTRA, N_PLAN_KEY, fallback_action, has_action, own_components,
-                              passable_components, path_cost_within, plan_key, plan_network, plan_tickets,
+                              other_end, passable_components, path_end_within, plan_key, plan_network, plan_tickets,
                               recall_plan, remember_plan, route_cost_for, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
@@ -181,6 +181,10 @@ PASSENGER_HUNTER_SPEC = StrategySpec(
 )
 
 BIG = 1e9
+# per-route numbers of the strategy memory (GameState.smem): number 0 is the
+# plan flag (strategies.paths.remember_plan), 1 and 2 the remembered detour
+SM_DETOUR = 1           # 0 unknown, 1 no path below the cap, 2 + the detour path's cost
+SM_DETOUR_TRAINS = 2    # the seat's trains when that detour was found
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -689,10 +693,44 @@ def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
 
 
 @njit(cache=True)
-def route_detour(b, r, cost, cap, dist, prev, done):
+def blocked_routes(cost, out):
+    """The set of routes with ``cost < 0`` (impassable) into ``out``
+    (int64[route_set_words(R)], bit r % ROUTE_SET_BITS of word r // ROUTE_SET_BITS)."""
+    for w in range(out.shape[0]):
+        out[w] = 0
+    for r in range(cost.shape[0]):
+        if cost[r] < 0:
+            out[r // ROUTE_SET_BITS] |= 1 << (r % ROUTE_SET_BITS)
+
+
+@njit(cache=True)
+def route_detour(b, s, me, r, cost, cap, blocked, dist, prev, done):
     """Trains a path between the ends of route ``r`` costs beyond the route if
     every track of its group is closed, at most ``cap`` (``cap`` when there is
-    no such path; the search stops there)."""
+    no such path; the search stops there). ``cost`` is the seat's
+    ``route_cost_for(COST_TRAINS)`` and ``blocked`` its impassable routes
+    (:func:`blocked_routes`).
+
+    The result is remembered in the seat's strategy memory with the routes of
+    the path found: while its trains are the same, no route got cheaper (only
+    its own claims do that) and the search would find the same path cost as
+    long as no route of that path was taken or closed; no path stays no path."""
+    R = cost.shape[0]
+    W = (R + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS
+    found = SMEM_EXTRA + SM_DETOUR * R + r
+    trains_at = SMEM_EXTRA + SM_DETOUR_TRAINS * R + r
+    words = SMEM_EXTRA + SMEM_ROUTE_NUMBERS * R + r * W
+    length = b.route_len[r]
+    sm = s.smem
+    if sm[me, found] > 0 and sm[me, trains_at] == s.trains[me]:
+        valid = True
+        for w in range(W):
+            if sm[me, words + w] & blocked[w] != 0:
+                valid = False
+        if valid:
+            if sm[me, found] == 1:
+                return cap
+            return min(cap, float(sm[me, found] - 2 - length))
     g = b.route_group[r]
     width = b.group_routes.shape[1]
     saved = np.empty(width)
@@ -701,13 +739,24 @@ def route_detour(b, r, cost, cap, dist, prev, done):
         if o >= 0:
             saved[j] = cost[o]
             cost[o] = -1.0
-    length = b.route_len[r]
-    d = path_cost_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done)
+    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done)
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:
             cost[o] = saved[j]
-    return cap if d >= INF else min(cap, d - length)
+    for w in range(W):
+        sm[me, words + w] = 0
+    sm[me, trains_at] = s.trains[me]
+    if v < 0:
+        sm[me, found] = 1
+        return cap
+    d = dist[v]
+    sm[me, found] = 2 + int(d)
+    while prev[v] >= 0:
+        x = prev[v]
+        sm[me, words + x // ROUTE_SET_BITS] |= 1 << (x % ROUTE_SET_BITS)
+        v = other_end(b, x, v)
+    return min(cap, d - length)
 
 
 @njit(cache=True)
@@ -770,6 +819,8 @@ def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, pa
         nc += 1
     best_r = -1
     best_v = -BIG
+    blocked = np.empty((R + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS, np.int64)
+    have_blocked = False
     for _ in range(nc):
         i = 0                           # the candidate with the highest bound (lowest route on ties)
         for j in range(1, nc):
@@ -783,7 +834,10 @@ def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, pa
         v = top[i]
         top[i] = -BIG
         if in_plan[r]:
-            v = route_risk(b, s, me, r, route_detour(b, r, cost, cap, dist, prev, done), params)
+            if not have_blocked:
+                blocked_routes(cost, blocked)
+                have_blocked = True
+            v = route_risk(b, s, me, r, route_detour(b, s, me, r, cost, cap, blocked, dist, prev, done), params)
             if passengers:
                 v += pw * route_pass_value(b, s, r, cscore)
         if v > best_v or (v == best_v and r < best_r):

@@ -81,12 +81,28 @@ STATE_FIELDS = (
     "pass_player",    # int16[P, 6] passengers collected, per colour (public)
     "pend_loc",       # int16[2] locations of pending passenger pick-ups
     "final",          # int32[P, N_FINAL] final score breakdown, F_* columns
-    "smem",           # int32[P, SMEM_EXTRA + R] strategy memory: what a seat's strategy keeps between its own
-                      #   decisions (a cached plan); zeroed at reset, read and written only by that seat's strategy
+    "smem",           # int32[P, SMEM_EXTRA + R * smem_route_slots(R)] strategy memory: what a seat's strategy
+                      #   keeps between its own decisions (a cached plan); zeroed at reset, read and written only
+                      #   by that seat's strategy. Slots SMEM_EXTRA + k * R + r (k < SMEM_ROUTE_NUMBERS) are
+                      #   numbers per route r; from SMEM_EXTRA + SMEM_ROUTE_NUMBERS * R, route_set_words(R)
+                      #   slots per route hold a set of routes (bit r % ROUTE_SET_BITS of word
+                      #   r // ROUTE_SET_BITS)
 )
 GameState = define_record("GameState", STATE_FIELDS, __name__)
 
-SMEM_EXTRA = 16    # strategy-memory slots beside one per route
+SMEM_EXTRA = 16          # strategy-memory slots beside the per-route ones
+SMEM_ROUTE_NUMBERS = 3   # strategy-memory numbers per route
+ROUTE_SET_BITS = 30      # routes per int32 word of a route set (the sign bit and one more stay clear)
+
+
+def route_set_words(n_routes: int) -> int:
+    """int32 words of a set of routes (one bit per route)."""
+    return (n_routes + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS
+
+
+def smem_route_slots(n_routes: int) -> int:
+    """Strategy-memory slots per route: its numbers and a set of routes."""
+    return SMEM_ROUTE_NUMBERS + route_set_words(n_routes)
 
 
 def allocate_state(board: Board, n_players: int) -> GameState:
@@ -94,6 +110,7 @@ def allocate_state(board: Board, n_players: int) -> GameState:
     n_tickets = board.ticket_a.shape[0]
     n_decks = board.deck_size.shape[0]
     n_locs = board.pass_setup.shape[0]
+    n_routes = board.route_len.shape[0]
     meta = np.zeros(N_META, np.int32)
     meta[M_NPLAYERS] = n_players
     return GameState(
@@ -109,7 +126,7 @@ def allocate_state(board: Board, n_players: int) -> GameState:
         pass_loc=np.zeros((n_locs, N_PASSENGER_COLOURS), np.int16),
         pass_player=np.zeros((n_players, N_PASSENGER_COLOURS), np.int16),
         pend_loc=np.full(2, -1, np.int16), final=np.zeros((n_players, N_FINAL), np.int32),
-        smem=np.zeros((n_players, SMEM_EXTRA + board.route_len.shape[0]), np.int32),
+        smem=np.zeros((n_players, SMEM_EXTRA + n_routes * smem_route_slots(n_routes)), np.int32),
     )
 
 
