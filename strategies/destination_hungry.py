@@ -25,8 +25,10 @@ left out of the plan.
 * Claims pay with the fewest locomotives, a gray route in the colour held most.
 
 The plan is remembered in the seat's strategy memory (``GameState.smem``) and
-made again only when a route is claimed, its trains or its tickets change:
-the same decisions as planning every time, without the repeated searches.
+made again only when its trains or tickets change or a route of the plan is
+taken: other claims only make other paths dearer, so the remembered plan is
+still one the shortest-path searches make now (see
+:func:`strategies.paths.plan_open`; only ties may go another way).
 
 Interpretations: the ratio counts the points of the held unfinished tickets
 too (the plan covers them), and ``(ticket + route points) / max(trains, 1)``;
@@ -39,8 +41,8 @@ from ttrsim.actions import A_KEEP, A_PASSENGER
 from ttrsim.ids import GRAY, N_COLOURS
 from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, draw_colour_action, exact_key, fallback_action, legal_or_fallback,
-                              most_held_colour, own_components, pay_action, plan_network, plan_tickets, recall_plan,
+from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
+                              most_held_colour, own_components, pay_action, own_key, plan_network, plan_open, plan_tickets, recall_plan,
                               remember_plan, route_cost_for, routine_action, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
@@ -156,9 +158,9 @@ def _play_choice(b, s, me, phase, cost, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     trains = s.trains[me]
     in_plan = np.zeros(n_routes, np.bool_)
-    # the plan depends only on the board, its trains and its tickets: remembered until one changes
-    key = exact_key(b, s, me)
-    if not recall_plan(s, me, key, in_plan):
+    # remembered while its trains and tickets are the same and no route of it is taken (paths.plan_open)
+    key = own_key(b, s, me)
+    if not (recall_plan(s, me, key, in_plan) and plan_open(cost, in_plan)):
         tickets, locs, ta, tb, routes, dist, prev, done, parent = _work(b)
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)

@@ -30,8 +30,8 @@ from numba import njit
 from ttrsim.actions import A_KEEP, A_PASSENGER
 from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, draw_colour_action, exact_key, fallback_action, legal_or_fallback,
-                              min_keep_count, own_components, pay_action, plan_network, popcount, recall_plan,
+from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
+                              min_keep_count, own_components, pay_action, own_key, plan_network, plan_open, popcount, recall_plan,
                               remember_plan, route_cost_for, route_draw_colour, routine_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
@@ -109,9 +109,9 @@ def _decide(b, s, me, phase, legal, n_legal, params):
                 best_a = act
         return best_a
 
-    # the plan depends only on the board, its trains and its tickets: remembered until one changes
-    key = exact_key(b, s, me)
-    if not recall_plan(s, me, key, in_plan):
+    # remembered while its trains and tickets are the same and no route of it is taken (paths.plan_open)
+    key = own_key(b, s, me)
+    if not (recall_plan(s, me, key, in_plan) and plan_open(cost, in_plan)):
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)
         for k in range(n_held):

@@ -22,10 +22,10 @@
 import numpy as np
 from numba import njit
 
-from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN
+from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
 
-from strategies.paths import (COST_TRAINS, SM_VALUE, draw_colour_action, exact_key, fallback_action,
-                              keep_cheapest_minimum, legal_or_fallback, own_components, path_between, pay_action,
+from strategies.paths import (COST_TRAINS, SM_VALUE, draw_colour_action, fallback_action,
+                              keep_cheapest_minimum, legal_or_fallback, own_components, own_key, path_between, plan_open, pay_action,
                               recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
                               ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
@@ -58,7 +58,8 @@ def choose(b, s, legal, n_legal, params):
 @njit(cache=True)
 def _target(b, s, me, cost, routes, dist, prev, done):
     """The next free route on the cheapest path of the most valuable reachable
-    unfinished ticket; -1 if none."""
+    unfinished ticket; -1 if none. The routes of that path are flagged in the
+    seat's memory (for :func:`strategies.paths.plan_open`)."""
     parent = np.empty(b.n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
     tried = np.zeros(b.ticket_a.shape[0], np.bool_)
@@ -80,6 +81,10 @@ def _target(b, s, me, cost, routes, dist, prev, done):
                 target = routes[j]
                 break
         if target >= 0:
+            for r in range(b.route_len.shape[0]):
+                s.smem[me, SMEM_EXTRA + r] = 0
+            for j in range(n):
+                s.smem[me, SMEM_EXTRA + routes[j]] = 1
             break
     return target
 
@@ -98,9 +103,10 @@ def _decide(b, s, me, phase, legal, n_legal, params):
     if phase == PH_KEEP:
         return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
 
-    # the target depends only on the board, its trains and its tickets: remembered until one changes
-    key = exact_key(b, s, me)
-    if not recall_key(s, me, key):
+    # remembered while its trains and tickets are the same and no route of the path is taken
+    # (paths.plan_open; with no target, every unfinished ticket was out of reach and stays so)
+    key = own_key(b, s, me)
+    if not (recall_key(s, me, key) and plan_open(cost, s.smem[me, SMEM_EXTRA:SMEM_EXTRA + n_routes])):
         s.smem[me, SM_VALUE] = _target(b, s, me, cost, routes, dist, prev, done)
         store_key(s, me, key)
     target = s.smem[me, SM_VALUE]

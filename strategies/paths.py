@@ -49,7 +49,7 @@ Plans:
   (one network, shortest-path Steiner heuristic);
   ``plan_tickets(...) -> (cost, n_unreachable)`` (one path per ticket, a forest).
 Tickets: ``own_components``, ``ticket_joined``, ``ticket_done``, ``unfinished_tickets``.
-Plan memory (``GameState.smem``): ``plan_key``, ``exact_key``, ``recall_key``/``store_key``,
+Plan memory (``GameState.smem``): ``plan_key``, ``own_key``, ``plan_open``, ``recall_key``/``store_key``,
 ``recall_plan``/``remember_plan``.
 Actions (legal-list helpers; every result is a legal action or -1):
   ``pay_action`` (the payment with the fewest locomotives, from the hand), ``draw_colour_action``, ``faceup_action``,
@@ -76,7 +76,7 @@ from ttrsim.board import RP_DRAW_N, RP_LOCK_MAXP, RP_N_DECKS, RP_SETUP_DEAL
 from ttrsim.engine import is_legal, popcount
 from ttrsim.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.scoring import locations_joined, player_components, uf_find
-from ttrsim.state import M_CLAIMS, M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
+from ttrsim.state import M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
 
 INF = 1e18
 
@@ -95,18 +95,20 @@ def new_work(b):
 @njit(cache=True)
 def pop_nearest(front, n_front, dist):
     """Remove and return the frontier node with the smallest ``dist`` (the first
-    such in frontier order); returns ``(node, new frontier size)``."""
+    such in frontier order); returns ``(node, its dist, new frontier size)``."""
     bi = 0
-    best = dist[front[0]]
+    u = front[0]
+    best = dist[u]
     for i in range(1, n_front):
-        d = dist[front[i]]
+        w = front[i]
+        d = dist[w]
         if d < best:
             best = d
             bi = i
-    u = front[bi]
+            u = w
     n_front -= 1
     front[bi] = front[n_front]
-    return u, n_front
+    return u, best, n_front
 
 
 # --- costs ---------------------------------------------------------------------------------------
@@ -182,8 +184,8 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit):
             front[n_front] = v
             n_front += 1
     while n_front > 0:
-        u, n_front = pop_nearest(front, n_front, dist)
-        if dist[u] >= limit:
+        u, du, n_front = pop_nearest(front, n_front, dist)
+        if du >= limit:
             return -1
         done[u] = True
         for i in range(s_lo, s_hi):
@@ -197,7 +199,7 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit):
             v = rb[r] if ra[r] == u else ra[r]
             if done[v]:
                 continue
-            nd = dist[u] + c
+            nd = du + c
             if nd < dist[v]:
                 if dist[v] >= INF:
                     front[n_front] = v
@@ -399,7 +401,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     while joined < n_distinct:
         found = -1
         while n_front > 0:
-            u, n_front = pop_nearest(front, n_front, dist)
+            u, du, n_front = pop_nearest(front, n_front, dist)
             done[u] = True
             if term[u] >= 0:
                 found = u
@@ -410,7 +412,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
                 if c < 0:
                     continue
                 v = rb[r] if ra[r] == u else ra[r]
-                nd = dist[u] + c
+                nd = du + c
                 if nd < dist[v]:
                     if dist[v] >= INF or done[v]:
                         done[v] = False
@@ -517,42 +519,57 @@ def unfinished_tickets(b, s, me, parent, out):
 # number per route r (a plan flag). Everything in the key is public or the
 # seat's own.
 
-N_PLAN_KEY = 6
-KEY_EXTRA = 5           # the key slot holding plan_key's ``extra``
+N_PLAN_KEY = 5
+KEY_EXTRA = 4           # the key slot holding plan_key's ``extra``
 SM_VALUE = N_PLAN_KEY
 
 
 @njit(cache=True)
-def plan_key(b, s, me, board, mine, extra, key):
+def plan_key(b, s, me, mine, extra, key):
     """Fill ``key`` (int64[N_PLAN_KEY]) with what a plan of seat ``me`` depends
-    on: ``board`` (the board version ``s.meta[M_CLAIMS]`` for a plan that must
-    be exact, or 0), ``mine`` (the caller's measure of its own position, e.g.
-    its trains), its tickets held, the passengers collected by all seats, and
-    the caller's ``extra``. Slot 0 is 1 (a zeroed memory never matches)."""
+    on: ``mine`` (the caller's measure of its own position, e.g. its trains),
+    its tickets held, the passengers collected by all seats, and the caller's
+    ``extra``. Slot 0 is 1 (a zeroed memory never matches)."""
     key[0] = 1
-    key[1] = board
-    key[2] = mine
+    key[1] = mine
     n = 0
     for t in range(b.ticket_a.shape[0]):
         if s.ticket_holder[t] == me:
             n += 1
-    key[3] = n
+    key[2] = n
     n = 0
     for p in range(s.pass_player.shape[0]):
         for c in range(s.pass_player.shape[1]):
             n += s.pass_player[p, c]
-    key[4] = n
+    key[3] = n
     key[KEY_EXTRA] = extra
 
 
 @njit(cache=True)
-def exact_key(b, s, me):
-    """The key of a plan made only from the board, the seat's trains and its
-    tickets: it matches exactly when none of them changed (``M_CLAIMS`` changes
-    with every claimed route)."""
+def own_key(b, s, me):
+    """The key of a plan made from the seat's trains, its tickets and searches
+    over the board (its trains change with each of its claims, the only claims
+    that make a route cheaper or join its network). Check the board with
+    :func:`plan_open` before reusing the plan."""
     key = np.empty(N_PLAN_KEY, np.int64)
-    plan_key(b, s, me, s.meta[M_CLAIMS], s.trains[me], 0, key)
+    plan_key(b, s, me, s.trains[me], 0, key)
     return key
+
+
+@njit(cache=True)
+def plan_open(cost, on_plan):
+    """Every route marked in ``on_plan`` (a flag or a positive number per
+    route) is still the seat's own or claimable by it (``cost >= 0``).
+
+    Then a plan made by shortest-path searches is still one the same searches
+    could make now: other seats' claims only remove routes, so every path of
+    the plan keeps its cost and stays a cheapest one (other paths only got
+    dearer), and a location no path reached stays unreached. Only ties
+    between equally cheap paths may go another way than in a fresh search."""
+    for r in range(cost.shape[0]):
+        if on_plan[r] > 0 and cost[r] < 0:
+            return False
+    return True
 
 
 @njit(cache=True)

@@ -115,7 +115,7 @@ from ttrsim.state import (ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS, M_COUN
                           PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
 
 from strategies.paths import (COST_TRAINS, INF, KEY_EXTRA, N_PLAN_KEY, fallback_action, has_action, own_components,
-                              other_end, passable_components, path_end_within, plan_key, plan_network, plan_tickets,
+                              other_end, passable_components, plan_open, path_end_within, plan_key, plan_network, plan_tickets,
                               recall_plan, remember_plan, route_cost_for, ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
@@ -847,15 +847,6 @@ def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, pa
 
 
 @njit(cache=True)
-def plan_still_open(b, s, me, cost, in_plan):
-    """Every route of the remembered plan is still the seat's own or claimable by it."""
-    for r in range(in_plan.shape[0]):
-        if in_plan[r] and s.route_owner[r] != me and cost[r] <= 0:
-            return False
-    return True
-
-
-@njit(cache=True)
 def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, short):
     """The seat's plan into ``in_plan``: the remembered one while it stays valid
     (the same unfinished tickets, tickets held, passengers collected and hand
@@ -871,8 +862,8 @@ def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want
     tks = np.empty(T + 8, np.int64)
     nt = unfinished_tickets(b, s, me, parent, tks)
     key = np.empty(N_PLAN_KEY, np.int64)
-    plan_key(b, s, me, 0, nt, 1 if hand > params[me, P_HOARD_CARDS] else 0, key)
-    if (recall_plan(s, me, key, in_plan) and plan_still_open(b, s, me, cost, in_plan)
+    plan_key(b, s, me, nt, 1 if hand > params[me, P_HOARD_CARDS] else 0, key)
+    if (recall_plan(s, me, key, in_plan) and plan_open(cost, in_plan)
             and plan_trains(b, s, me, in_plan)[0] <= s.trains[me]):
         return
     pcost = np.empty(R)

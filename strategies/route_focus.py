@@ -28,8 +28,8 @@ from numba import njit
 
 from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
 
-from strategies.paths import (COST_ROUTES_TRAINS, SM_VALUE, draw_colour_action, exact_key, fallback_action,
-                              keep_cheapest_minimum, legal_or_fallback, own_components, path_between, pay_action,
+from strategies.paths import (COST_ROUTES_TRAINS, SM_VALUE, draw_colour_action, fallback_action,
+                              keep_cheapest_minimum, legal_or_fallback, own_components, own_key, path_between, plan_open, pay_action,
                               recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
                               ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
@@ -100,10 +100,10 @@ def _decide(b, s, me, phase, legal, n_legal, params):
     if phase == PH_KEEP:
         return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
 
-    # ticket points on each route's paths: they depend only on the board, its trains and its
-    # tickets, so they are remembered until one of these changes
-    key = exact_key(b, s, me)
-    if not recall_key(s, me, key):
+    # ticket points on each route's paths: remembered while its trains and tickets are the same
+    # and no free route of the paths is taken (paths.plan_open)
+    key = own_key(b, s, me)
+    if not (recall_key(s, me, key) and plan_open(cost, s.smem[me, SMEM_EXTRA:SMEM_EXTRA + n_routes])):
         _path_points(b, s, me, cost, routes, dist, prev, done)
         store_key(s, me, key)
     n_paths = s.smem[me, SM_VALUE]

@@ -5,7 +5,7 @@ Checked after every action: the train cards are all in exactly one place and
 each kind keeps its count (R1.1); every player's trains plus the trains on
 their routes make the starting count (R1.2); the running score equals a full
 recount of route points (R4.4); tickets and passengers are conserved; the
-board version ``M_CLAIMS`` (strategies' plan memory relies on it) equals the
+board version ``M_CLAIMS`` equals the
 number of claimed routes; the applied action was legal by the independent check :func:`~ttrsim.engine.is_legal`
 and was in the generated legal list. At the end: the game ended (normal,
 stalled or capped) within the action bound, and the total equals the sum of its
