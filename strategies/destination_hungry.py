@@ -42,8 +42,9 @@ from ttrsim.ids import GRAY, N_COLOURS
 from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
 from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
-                              most_held_colour, own_components, pay_action, own_key, plan_network, plan_open, plan_tickets, recall_plan,
-                              remember_plan, route_cost_for, routine_action, ticket_mix_action, unfinished_tickets)
+                              most_held_colour, own_components, own_key, pay_action, plan_network, plan_open,
+                              plan_tickets, recall_plan, remember_plan, route_cost_for, routine_action,
+                              ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 SPEC = StrategySpec(

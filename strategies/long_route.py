@@ -30,8 +30,8 @@ from numba import njit
 from ttrsim.actions import A_KEEP, A_PASSENGER
 from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
-                              min_keep_count, own_components, pay_action, own_key, plan_network, plan_open, popcount, recall_plan,
+from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback, min_keep_count,
+                              own_components, own_key, pay_action, plan_network, plan_open, popcount, recall_plan,
                               remember_plan, route_cost_for, route_draw_colour, routine_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 

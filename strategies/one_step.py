@@ -24,8 +24,8 @@ from numba import njit
 
 from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
 
-from strategies.paths import (COST_TRAINS, SM_VALUE, draw_colour_action, fallback_action,
-                              keep_cheapest_minimum, legal_or_fallback, own_components, own_key, path_between, plan_open, pay_action,
+from strategies.paths import (COST_TRAINS, SM_VALUE, draw_colour_action, fallback_action, keep_cheapest_minimum,
+                              legal_or_fallback, own_components, own_key, path_between, pay_action, plan_open,
                               recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
                               ticket_mix_action, unfinished_tickets)
 from strategies.spec import Param, StrategySpec

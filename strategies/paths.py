@@ -72,11 +72,11 @@ import numpy as np
 from numba import njit
 
 from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY
-from ttrsim.board import RP_DRAW_N, RP_LOCK_MAXP, RP_N_DECKS, RP_SETUP_DEAL
-from ttrsim.engine import is_legal, popcount
+from ttrsim.board import RP_DRAW_N, RP_N_DECKS, RP_SETUP_DEAL
+from ttrsim.engine import is_legal, locks_all_tracks, parallel_closed, popcount
 from ttrsim.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.scoring import locations_joined, player_components, uf_find
-from ttrsim.state import M_NPLAYERS, M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
+from ttrsim.state import M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
 
 INF = 1e18
 
@@ -127,7 +127,7 @@ def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
     group = b.route_group
     group_routes = b.group_routes
     width = group_routes.shape[1]
-    lock_all = s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
+    lock_all = locks_all_tracks(b, s)
     for r in range(route_len.shape[0]):
         o = owner[r]
         length = route_len[r]
@@ -138,15 +138,8 @@ def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
             cost_out[r] = -1.0
             continue
         g = group[r]
-        closed = False
-        if width > 1 and group_routes[g, 1] >= 0:    # a double or triple: R4.5, as route_open_to
-            for j in range(width):
-                other = group_routes[g, j]
-                if other >= 0 and other != r:
-                    oo = owner[other]
-                    if oo == me or (oo >= 0 and lock_all):
-                        closed = True
-        if closed:
+        # a double or triple: R4.5, as route_open_to
+        if width > 1 and group_routes[g, 1] >= 0 and parallel_closed(owner, group_routes, g, r, me, lock_all):
             cost_out[r] = -1.0
         elif cost_mode == COST_TRAINS:
             cost_out[r] = length

@@ -106,17 +106,18 @@ import numpy as np
 from numba import njit
 
 from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, PAY_LOCOS_ONLY
-from ttrsim.board import (RP_END_TRAINS, RP_LOCK_MAXP, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO, RP_PASSENGERS,
+from ttrsim.board import (RP_END_TRAINS, RP_LOCK_MAXP, RP_PASSENGERS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
                           RP_TRAINS)
 from ttrsim.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
 from ttrsim.engine import claimable_routes, is_legal, payments
 from ttrsim.scoring import locations_joined, majority_points, uf_find
-from ttrsim.state import (ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS, M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN,
-                          PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX)
+from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_PASSENGER,
+                          PH_SETUP_KEEP, PH_SETUP_MIX, ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS)
 
-from strategies.paths import (COST_TRAINS, INF, KEY_EXTRA, N_PLAN_KEY, fallback_action, has_action, own_components,
-                              other_end, passable_components, plan_open, path_end_within, plan_key, plan_network, plan_tickets,
-                              recall_plan, remember_plan, route_cost_for, ticket_mix_action, unfinished_tickets)
+from strategies.paths import (COST_TRAINS, KEY_EXTRA, N_PLAN_KEY, SM_VALUE, fallback_action, has_action, other_end,
+                              own_components, passable_components, path_end_within, plan_key, plan_network, plan_open,
+                              plan_tickets, recall_plan, remember_plan, route_cost_for, ticket_mix_action,
+                              unfinished_tickets)
 from strategies.spec import Param, StrategySpec
 
 # (name, planner default, passenger_hunter default, doc); the row order is the params order
@@ -181,10 +182,17 @@ PASSENGER_HUNTER_SPEC = StrategySpec(
 )
 
 BIG = 1e9
-# per-route numbers of the strategy memory (GameState.smem): number 0 is the
-# plan flag (strategies.paths.remember_plan), 1 and 2 the remembered detour
-SM_DETOUR = 1           # 0 unknown, 1 no path below the cap, 2 + the detour path's cost
-SM_DETOUR_TRAINS = 2    # the seat's trains when that detour was found
+# card_needs' outputs in its ``needs`` array (needs_array)
+NEED_SHORT = 0                  # cards the plan misses after locomotives
+NEED_COLOUR = 1                 # + colour: cards of that colour its coloured routes take
+NEED_WORK = 1 + N_COLOURS       # scratch from here
+# the strategy memory (GameState.smem) beside the plan (strategies.paths):
+SM_OWN_TRAINS = SM_VALUE        # its trains and 1 + its tickets held when it last counted
+SM_OWN_TICKETS = SM_VALUE + 1   # its unfinished tickets (they change only with its routes
+SM_UNFINISHED = SM_VALUE + 2    # or tickets), and that count
+# per-route numbers: number 0 is the plan flag, 1 and 2 the remembered detour
+SM_DETOUR = 1                   # 0 unknown, 1 no path below the cap, 2 + the detour path's cost
+SM_DETOUR_TRAINS = 2            # the seat's trains when that detour was found
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -418,61 +426,73 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist
 
 
 @njit(cache=True)
-def card_needs(b, s, me, in_plan, want, short_out):
+def needs_array(b):
+    """The ``needs`` array of :func:`card_needs` for board ``b``."""
+    return np.zeros(NEED_WORK + N_COLOURS + b.route_len.shape[0], np.int64)
+
+
+@njit(cache=True)
+def card_needs(b, s, me, in_plan, want, needs):
     """Value of one more card of each colour for the routes the plan still
     claims: ``want[c]`` (0 useless; 1 plus up to 0.5 the closer it brings a
-    route to payable), ``want[LOCO]`` 1 if cards are missing at all.
-    ``short_out[0]`` gets the cards missing after locomotives."""
-    avail = np.empty(N_COLOURS, np.int64)
-    need = np.zeros(N_COLOURS, np.int64)
+    route to payable), ``want[LOCO]`` 1 if cards are missing at all. Into
+    ``needs`` (:func:`needs_array`): ``needs[NEED_SHORT]`` the cards missing
+    after locomotives, ``needs[NEED_COLOUR + c]`` the cards of colour ``c`` the
+    plan's coloured routes take; the rest is scratch."""
+    avail = NEED_WORK                   # needs[avail + c]: cards of colour c not yet spoken for
+    grays = NEED_WORK + N_COLOURS       # needs[grays + i]: the plan's free gray routes, longest first (then by id)
     for c in range(N_COLOURS):
-        avail[c] = s.hand[me, c]
+        needs[avail + c] = s.hand[me, c]
+        needs[NEED_COLOUR + c] = 0
         want[c] = 0.0
     want[LOCO] = 0.0
-    grays = np.empty(in_plan.shape[0], np.int64)    # the plan's free gray routes, longest first (then by id)
     n_gray = 0
+    owner = s.route_owner
+    route_len = b.route_len
+    route_colour = b.route_colour
     for r in range(in_plan.shape[0]):
-        if in_plan[r] and s.route_owner[r] < 0:
-            col = b.route_colour[r]
+        if in_plan[r] and owner[r] < 0:
+            col = route_colour[r]
             if col == GRAY:
                 i = n_gray
-                while i > 0 and b.route_len[grays[i - 1]] < b.route_len[r]:
-                    grays[i] = grays[i - 1]
+                while i > 0 and route_len[needs[grays + i - 1]] < route_len[r]:
+                    needs[grays + i] = needs[grays + i - 1]
                     i -= 1
-                grays[i] = r
+                needs[grays + i] = r
                 n_gray += 1
             else:
-                need[col] += b.route_len[r]
+                needs[NEED_COLOUR + col] += route_len[r]
     short = 0
     locos = s.hand[me, LOCO]
     for c in range(N_COLOURS):
-        if need[c] > avail[c]:
-            miss = need[c] - avail[c]
+        need = needs[NEED_COLOUR + c]
+        if need > needs[avail + c]:
+            miss = need - needs[avail + c]
             short += miss
             want[c] = 1.0 + 0.5 / max(1, miss - locos)
-            avail[c] = 0
+            needs[avail + c] = 0
         else:
-            avail[c] -= need[c]
+            needs[avail + c] -= need
     for i in range(n_gray):             # each gray route on the colour with the largest surplus
-        g = grays[i]
+        g = needs[grays + i]
         c = 0
         for k in range(1, N_COLOURS):
-            if avail[k] > avail[c]:
+            if needs[avail + k] > needs[avail + c]:
                 c = k
-        length = b.route_len[g]
-        if avail[c] >= length:
-            avail[c] -= length
+        length = route_len[g]
+        if needs[avail + c] >= length:
+            needs[avail + c] -= length
         else:
-            miss = length - avail[c]
+            miss = length - needs[avail + c]
             short += miss
-            if avail[c] > 0:
+            if needs[avail + c] > 0:
                 v = 1.0 + 0.5 / max(1, miss - locos)
                 want[c] = max(want[c], v)
             else:                       # no stack yet: any colour starts one
                 for k in range(N_COLOURS):
                     want[k] = max(want[k], 0.6)
-            avail[c] = 0
-    short_out[0] = max(0, short - locos)
+            needs[avail + c] = 0
+    needs[NEED_SHORT] = max(0, short - locos)
     if short > 0:
         want[LOCO] = 1.0
 
@@ -495,13 +515,13 @@ def unseen_cards(b, s, me, out):
 
 
 @njit(cache=True)
-def plan_turns(b, s, me, in_plan, want, short):
+def plan_turns(b, s, me, in_plan, want, needs):
     """Turns the plan still needs: a claim per route plus the draws for the
     missing cards, two a turn, each useful as often as useful cards are among
     those it cannot see (at least a quarter: the face-up row helps)."""
     _, n_routes = plan_trains(b, s, me, in_plan)
-    card_needs(b, s, me, in_plan, want, short)
-    if short[0] == 0:
+    card_needs(b, s, me, in_plan, want, needs)
+    if needs[NEED_SHORT] == 0:
         return float(n_routes)
     unseen = np.empty(LOCO + 1)
     tot = unseen_cards(b, s, me, unseen)
@@ -510,7 +530,7 @@ def plan_turns(b, s, me, in_plan, want, short):
         if want[k] > 0:
             useful += unseen[k]
     rate = useful / tot if tot > 0 else 1.0
-    return n_routes + short[0] / (2.0 * max(rate, 0.25))
+    return n_routes + needs[NEED_SHORT] / (2.0 * max(rate, 0.25))
 
 
 # --- ticket choice -------------------------------------------------------------------------------
@@ -552,7 +572,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
     prev = np.empty(N, np.int64)
     done = np.empty(N, np.bool_)
     want = np.zeros(N_COLOURS + 1)
-    short = np.zeros(1, np.int64)
+    needs = needs_array(b)
     make_plan(b, s, me, tks, n_held, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
     budget = s.trains[me] - params[me, P_KEEP_MARGIN]
     t_left = turns_left(b, s, me, params[me, P_PACE])
@@ -575,7 +595,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
                 pts += b.ticket_points[t]
         miss = make_plan(b, s, me, tks, n, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
         trains, _ = plan_trains(b, s, me, in_plan)
-        turns = plan_turns(b, s, me, in_plan, want, short)
+        turns = plan_turns(b, s, me, in_plan, want, needs)
         over = trains - budget
         over = max(over, turns - t_left)
         if miss > 0:
@@ -626,10 +646,10 @@ def pay_choice(b, s, me, r, need, in_plan, loco_pay):
 
 
 @njit(cache=True)
-def pay_harm(b, s, me, a, in_plan, want, short, short0):
+def pay_harm(b, s, me, a, in_plan, want, needs, short0):
     """Cards the plan ``in_plan`` would lack additionally after claim ``a``
     (``short0``: what it lacks now). The own hand is changed for the check
-    and restored; ``want`` and ``short`` are overwritten."""
+    and restored; ``want`` and ``needs`` are overwritten."""
     x = a - A_CLAIM
     r = x // 72
     c = (x % 72) // 8
@@ -638,11 +658,11 @@ def pay_harm(b, s, me, a, in_plan, want, short, short0):
     if c != PAY_LOCOS_ONLY:
         s.hand[me, c] -= paid
     s.hand[me, LOCO] -= k
-    card_needs(b, s, me, in_plan, want, short)
+    card_needs(b, s, me, in_plan, want, needs)
     if c != PAY_LOCOS_ONLY:
         s.hand[me, c] += paid
     s.hand[me, LOCO] += k
-    return short[0] - short0
+    return needs[NEED_SHORT] - short0
 
 
 @njit(cache=True)
@@ -847,7 +867,7 @@ def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, pa
 
 
 @njit(cache=True)
-def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, short):
+def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, needs):
     """The seat's plan into ``in_plan``: the remembered one while it stays valid
     (the same unfinished tickets, tickets held, passengers collected and hand
     above or below ``hoard_cards``; every route still its own or claimable; its
@@ -857,15 +877,31 @@ def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want
     N = b.n_nodes
     T = b.ticket_a.shape[0]
     hand = hand_size(s, me)
-    parent = np.empty(N, np.int64)
-    own_components(b, s, me, parent)
     tks = np.empty(T + 8, np.int64)
-    nt = unfinished_tickets(b, s, me, parent, tks)
+    n_held = 0
+    for t in range(T):
+        n_held += s.ticket_holder[t] == me
+    sm = s.smem
+    listed = False
+    if sm[me, SM_OWN_TRAINS] == s.trains[me] and sm[me, SM_OWN_TICKETS] == n_held + 1:
+        nt = sm[me, SM_UNFINISHED]      # its routes and tickets are the same: so is what is unfinished
+    else:
+        parent = np.empty(N, np.int64)
+        own_components(b, s, me, parent)
+        nt = unfinished_tickets(b, s, me, parent, tks)
+        listed = True
+        sm[me, SM_OWN_TRAINS] = s.trains[me]
+        sm[me, SM_OWN_TICKETS] = n_held + 1
+        sm[me, SM_UNFINISHED] = nt
     key = np.empty(N_PLAN_KEY, np.int64)
     plan_key(b, s, me, nt, 1 if hand > params[me, P_HOARD_CARDS] else 0, key)
     if (recall_plan(s, me, key, in_plan) and plan_open(cost, in_plan)
             and plan_trains(b, s, me, in_plan)[0] <= s.trains[me]):
         return
+    if not listed:
+        parent = np.empty(N, np.int64)
+        own_components(b, s, me, parent)
+        unfinished_tickets(b, s, me, parent, tks)
     pcost = np.empty(R)
     search_costs(b, s, me, params, cost, pcost, cscore)
     nt = keep_reachable(b, cost, tks, nt)
@@ -880,7 +916,7 @@ def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want
         need_t, _ = plan_trains(b, s, me, in_plan)
         if need_t <= s.trains[me] and t_left >= BIG:
             break
-        turns = plan_turns(b, s, me, in_plan, want, short)
+        turns = plan_turns(b, s, me, in_plan, want, needs)
         if need_t <= s.trains[me] and turns <= t_left:
             break
         best_i = 0
@@ -891,7 +927,7 @@ def current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want
             tks[nt - 1] = t
             make_plan(b, s, me, tks, nt - 1, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
             nt2, _ = plan_trains(b, s, me, in_plan)
-            turns2 = plan_turns(b, s, me, in_plan, want, short)
+            turns2 = plan_turns(b, s, me, in_plan, want, needs)
             v = ((need_t - nt2) + 2.0 * (turns - turns2)) / max(1, b.ticket_points[t])
             tks[nt - 1] = tks[i]
             tks[i] = t
@@ -917,7 +953,7 @@ def second_draw(b, s, legal, n_legal, params, me):
     passengers = b.rp[RP_PASSENGERS] != 0
     in_plan = np.zeros(R, np.bool_)
     want = np.zeros(N_COLOURS + 1)
-    short = np.zeros(1, np.int64)
+    needs = needs_array(b)
     key = np.empty(N_PLAN_KEY, np.int64)
     for i in range(N_PLAN_KEY):
         key[i] = s.smem[me, i]
@@ -931,14 +967,14 @@ def second_draw(b, s, legal, n_legal, params, me):
             colour_scores(b, s, me, params, cscore)
         costs_made = True
         current_plan(b, s, me, params, cost, cscore, in_plan, np.empty(N), np.empty(N, np.int64),
-                     np.empty(N, np.bool_), want, short)
+                     np.empty(N, np.bool_), want, needs)
     if plan_trains(b, s, me, in_plan)[1] == 0:
         if not costs_made:
             route_cost_for(b, s, me, COST_TRAINS, cost)
             if passengers:
                 colour_scores(b, s, me, params, cscore)
         free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
-    card_needs(b, s, me, in_plan, want, short)
+    card_needs(b, s, me, in_plan, want, needs)
     a, _ = draw_choice(b, s, legal, n_legal, params, me, want, False)
     return a
 
@@ -960,19 +996,14 @@ def play_choice(b, s, legal, n_legal, params, me):
     prev = np.empty(N, np.int64)
     done = np.empty(N, np.bool_)
     want = np.zeros(N_COLOURS + 1)
-    short = np.zeros(1, np.int64)
+    needs = needs_array(b)
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
     last_turn = s.meta[M_COUNTDOWN] >= 0
     near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
-    current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, short)
+    current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
-    card_needs(b, s, me, in_plan, want, short)
-
-    # colour needs of the plan's coloured routes (for payments)
-    need = np.zeros(N_COLOURS + 1, np.int64)
-    for r in range(R):
-        if in_plan[r] and s.route_owner[r] < 0 and b.route_colour[r] != GRAY:
-            need[b.route_colour[r]] += b.route_len[r]
+    card_needs(b, s, me, in_plan, want, needs)
+    need = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS].copy()     # the plan's colour needs (for payments)
     payable = np.empty(R, np.bool_)           # routes it can claim now
     claimable_routes(b, s, me, payable)
 
@@ -1008,21 +1039,22 @@ def play_choice(b, s, legal, n_legal, params, me):
             a = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
             if da < 0 or near_end:
                 return a
-            # cards the rest of the plan would lack after this payment
+            # cards the rest of the plan would lack after this payment (a claim or the draw
+            # ``da`` follows, so ``want`` and ``needs`` are not made again)
             was = in_plan[best_r]
             in_plan[best_r] = False
-            card_needs(b, s, me, in_plan, want, short)
-            harm = pay_harm(b, s, me, a, in_plan, want, short, short[0])
+            card_needs(b, s, me, in_plan, want, needs)
+            harm = pay_harm(b, s, me, a, in_plan, want, needs, needs[NEED_SHORT])
             in_plan[best_r] = was
-            card_needs(b, s, me, in_plan, want, short)
             urgency = best_v - params[me, P_LOCO_PAY] * harm
             if urgency >= params[me, P_DRAW_OVER_CLAIM] * dv:
                 return a
+            return da
         # near the end: an off-plan route paid with cards the plan does not need,
         # while trains and turns allow
         spare = s.trains[me] - need_trains - params[me, P_SPARE_TRAINS]
-        if near_end and spare >= 1 and t_left - plan_turns(b, s, me, in_plan, want, short) >= 0:
-            short0 = short[0]
+        if near_end and spare >= 1 and t_left - plan_turns(b, s, me, in_plan, want, needs) >= 0:
+            short0 = needs[NEED_SHORT]
             min_len = 1
             best_a = -1
             best_v = 0.0
@@ -1035,10 +1067,10 @@ def play_choice(b, s, legal, n_legal, params, me):
                 if v <= best_v:
                     continue
                 a = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY])
-                if pay_harm(b, s, me, a, in_plan, want, short, short0) == 0:
+                if pay_harm(b, s, me, a, in_plan, want, needs, short0) == 0:
                     best_v = v
                     best_a = a
-            card_needs(b, s, me, in_plan, want, short)
+            card_needs(b, s, me, in_plan, want, needs)
             if best_a >= 0:
                 return best_a
         if da >= 0:
@@ -1072,7 +1104,7 @@ def play_choice(b, s, legal, n_legal, params, me):
         return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
     if n_plan == 0:
         free_target(b, s, me, cost, in_plan, cscore, pw, passengers)
-        card_needs(b, s, me, in_plan, want, short)
+        card_needs(b, s, me, in_plan, want, needs)
     a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
     if a >= 0:
         return a

@@ -10,7 +10,6 @@ import pytest
 
 from strategies import dispatch, param_row, strategy_id
 from ttrsim.actions import A_TICKETS
-from ttrsim.engine import legal_actions
 from ttrsim.game import Game
 from ttrsim.ids import LOCO
 from ttrsim.playout import legal_buffer

@@ -282,19 +282,32 @@ def first_seat(b, s):
 # --- legality ------------------------------------------------------------------------------------
 
 @njit(cache=True)
+def parallel_closed(owner, group_routes, g, r, p, lock_all):
+    """A parallel track of route ``r`` (group ``g``) closes it to seat ``p``
+    (R4.5): ``p`` owns one, or someone does and ``lock_all`` (few players).
+    Plain arrays (``s.route_owner``, ``b.group_routes``): loops over routes
+    read them into locals once, record field reads in a loop are not hoisted."""
+    for j in range(group_routes.shape[1]):     # index loops: iterating array views is slow in numba
+        other = group_routes[g, j]
+        if other >= 0 and other != r:
+            o = owner[other]
+            if o == p or (o >= 0 and lock_all):
+                return True
+    return False
+
+
+@njit(cache=True)
+def locks_all_tracks(b, s):
+    """With this few players a claimed track closes its parallel tracks to everyone (R4.5)."""
+    return s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
+
+
+@njit(cache=True)
 def route_open_to(b, s, r, p):
     """Route ``r`` is free and not closed to seat ``p`` by a parallel track (R4.5)."""
     if s.route_owner[r] >= 0:
         return False
-    lock_all = s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
-    g = b.route_group[r]
-    for j in range(b.group_routes.shape[1]):   # index loops: iterating array views is slow in numba
-        other = b.group_routes[g, j]
-        if other >= 0 and other != r:
-            owner = s.route_owner[other]
-            if owner == p or (owner >= 0 and lock_all):
-                return False
-    return True
+    return not parallel_closed(s.route_owner, b.group_routes, b.route_group[r], r, p, locks_all_tracks(b, s))
 
 
 @njit(cache=True)
@@ -314,16 +327,19 @@ def claimable_routes(b, s, p, out):
     cannot pay (most routes, most turns) is rejected before anything else is
     looked up."""
     route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
+    group, group_routes = b.route_group, b.group_routes
+    hand = s.hand
+    lock_all = locks_all_tracks(b, s)
     trains = s.trains[p]
-    locos = np.int64(s.hand[p, LOCO])
+    locos = np.int64(hand[p, LOCO])
     most = largest_colour_group(s, p)
     n = 0
     for r in range(route_len.shape[0]):
         length = np.int64(route_len[r])
         col = route_colour[r]
-        can = most if col == GRAY else np.int64(s.hand[p, col])
+        can = most if col == GRAY else np.int64(hand[p, col])
         out[r] = (owner[r] < 0 and trains >= length and can + locos >= length
-                  and route_open_to(b, s, r, p))
+                  and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
         n += out[r]
     return n
 
