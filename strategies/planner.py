@@ -1005,7 +1005,7 @@ def play_choice(b, s, legal, n_legal, params, me):
     card_needs(b, s, me, in_plan, want, needs)
     need = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS].copy()     # the plan's colour needs (for payments)
     payable = np.empty(R, np.bool_)           # routes it can claim now
-    claimable_routes(b, s, me, payable)
+    claimable_routes(b, s, me, payable, cost)
 
     if last_turn:
         # the very last turn: the claim worth most now

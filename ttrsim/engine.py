@@ -320,12 +320,14 @@ def largest_colour_group(s, p):
 
 
 @njit(cache=True)
-def claimable_routes(b, s, p, out):
+def claimable_routes(b, s, p, out, cost=None):
     """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
     by a parallel track (R4.5), no longer than its trains (R4.1), payable by
     its hand (R4.2-R4.3)). Returns how many it may claim. A route the hand
     cannot pay (most routes, most turns) is rejected before anything else is
-    looked up."""
+    looked up. ``cost`` (optional): the seat's
+    ``strategies.paths.route_cost_for`` costs, positive exactly for the free,
+    open routes that fit its trains; then only the hand is checked."""
     route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
     group, group_routes = b.route_group, b.group_routes
     hand = s.hand
@@ -338,8 +340,11 @@ def claimable_routes(b, s, p, out):
         length = np.int64(route_len[r])
         col = route_colour[r]
         can = most if col == GRAY else np.int64(hand[p, col])
-        out[r] = (owner[r] < 0 and trains >= length and can + locos >= length
-                  and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
+        if cost is None:
+            out[r] = (owner[r] < 0 and trains >= length and can + locos >= length
+                      and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
+        else:
+            out[r] = cost[r] > 0 and can + locos >= length
         n += out[r]
     return n
 
