@@ -106,10 +106,10 @@ import numpy as np
 from numba import njit
 
 from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, PAY_LOCOS_ONLY
-from ttrsim.board import (RP_END_TRAINS, RP_LOCK_MAXP, RP_PASSENGERS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
+from ttrsim.board import (RP_END_TRAINS, RP_PASSENGERS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
                           RP_TRAINS)
 from ttrsim.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
-from ttrsim.engine import claimable_routes, is_legal, payments
+from ttrsim.engine import claimable_routes, is_legal, locks_all_tracks, payments
 from ttrsim.scoring import locations_joined, majority_points, uf_find
 from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_PASSENGER,
                           PH_SETUP_KEEP, PH_SETUP_MIX, ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS)
@@ -780,25 +780,36 @@ def route_detour(b, s, me, r, cost, cap, blocked, dist, prev, done):
 
 
 @njit(cache=True)
-def route_risk(b, s, me, r, detour, params):
-    """Claim priority of plan route ``r`` given its ``detour`` (see the module
-    doc); it grows with the detour when ``w_detour`` and ``double_factor`` are
-    not negative, so ``detour = detour_cap`` gives an upper bound."""
-    lock_all = s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
-    g = b.route_group[r]
+def route_exposure(b, s, me, r):
+    """``(adj, open_par)`` of route ``r``: the other players' routes touching
+    its ends, and whether a parallel track stays open to the others."""
+    owner = s.route_owner
+    group_routes = b.group_routes
     open_par = False
-    if not lock_all:
-        for j in range(b.group_routes.shape[1]):
-            o = b.group_routes[g, j]
-            if o >= 0 and o != r and s.route_owner[o] < 0:
+    if not locks_all_tracks(b, s):
+        g = b.route_group[r]
+        for j in range(group_routes.shape[1]):
+            o = group_routes[g, j]
+            if o >= 0 and o != r and owner[o] < 0:
                 open_par = True
     adj = 0
+    nrs = b.node_route_start
+    nr = b.node_routes
     for end in range(2):
         u = b.route_a[r] if end == 0 else b.route_b[r]
-        for j in range(b.node_route_start[u], b.node_route_start[u + 1]):
-            o = b.node_routes[j]
-            if s.route_owner[o] >= 0 and s.route_owner[o] != me:
+        for j in range(nrs[u], nrs[u + 1]):
+            o = owner[nr[j]]
+            if o >= 0 and o != me:
                 adj += 1
+    return adj, open_par
+
+
+@njit(cache=True)
+def exposure_risk(b, me, r, detour, adj, open_par, params):
+    """Claim priority of plan route ``r`` given its ``detour`` and
+    :func:`route_exposure` (see the module doc); it grows with the detour when
+    ``w_detour`` and ``double_factor`` are not negative, so ``detour =
+    detour_cap`` gives an upper bound."""
     risk = params[me, P_W_DETOUR] * max(detour, 0.0) + params[me, P_W_ADJ] * adj
     if open_par:
         risk *= params[me, P_DOUBLE_FACTOR]
@@ -820,12 +831,17 @@ def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, pa
     bounded = params[me, P_W_DETOUR] >= 0 and params[me, P_DOUBLE_FACTOR] >= 0
     cand = np.empty(R, np.int64)
     top = np.empty(R)                   # priority with the detour at its cap (exact for off-plan routes)
+    cand_adj = np.empty(R, np.int64)    # and route_exposure of plan routes
+    cand_par = np.empty(R, np.bool_)
     nc = 0
     for r in range(R):
         if not payable[r]:
             continue
         if in_plan[r]:
-            v = route_risk(b, s, me, r, cap, params)
+            adj, open_par = route_exposure(b, s, me, r)
+            cand_adj[nc] = adj
+            cand_par[nc] = open_par
+            v = exposure_risk(b, me, r, cap, adj, open_par, params)
             if passengers:
                 v += pw * route_pass_value(b, s, r, cscore)
         elif passengers and s.trains[me] - b.route_len[r] >= need_trains + params[me, P_KEEP_MARGIN]:
@@ -857,7 +873,8 @@ def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, pa
             if not have_blocked:
                 blocked_routes(cost, blocked)
                 have_blocked = True
-            v = route_risk(b, s, me, r, route_detour(b, s, me, r, cost, cap, blocked, dist, prev, done), params)
+            detour = route_detour(b, s, me, r, cost, cap, blocked, dist, prev, done)
+            v = exposure_risk(b, me, r, detour, cand_adj[i], cand_par[i], params)
             if passengers:
                 v += pw * route_pass_value(b, s, r, cscore)
         if v > best_v or (v == best_v and r < best_r):
