@@ -92,7 +92,7 @@ def new_work(b):
     return np.empty(n, np.float64), np.empty(n, np.int64), np.empty(n, np.bool_)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # called in loops: numba does not inline calls by itself
 def pop_nearest(front, n_front, dist):
     """Remove and return the frontier node with the smallest ``dist`` (the first
     such in frontier order); returns ``(node, its dist, new frontier size)``."""

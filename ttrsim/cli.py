@@ -405,15 +405,17 @@ def fuzz(rules_text, players_text, games, seed, as_json, progress):
 @click.option("--players", "players_text", default="2,4", show_default=True, metavar="N[,N]",
               help="Player counts to time.")
 @click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
-              help="Seconds of play per rule set, player count and strategy.")
+              help="CPU seconds of play per rule set, player count and strategy.")
 @click.option("--strategy", "strategy_text", default="random", show_default=True, metavar="all|NAME[,NAME]",
               help="Strategies to time, each in self-play at every seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @library_errors
 def bench(rules_text, players_text, seconds, strategy_text, as_json):
     """Time complete games (setup, play, final scoring) with compiled
-    strategies on one core: games per second per rule set, player count and
-    strategy (self-play).
+    strategies on one core: games per CPU second of this process per rule
+    set, player count and strategy (self-play). Waiting for a busy shared
+    machine does not count; a core shared with another busy process still
+    slows it, so compare strategies from one run.
 
     \b
     Examples:
