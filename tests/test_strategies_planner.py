@@ -309,3 +309,28 @@ def test_beats_random_in_two_player_usa():
         play_game(b, s, i // 2, ids, params, buf)
         wins += int(s.final[seat, F_WINNER])
     assert wins / n > 0.95
+
+
+@pytest.mark.parametrize("rules,n_players", [("usa", 4), ("germany", 3)])
+def test_remembered_detours_and_counts_change_no_decision(rules, n_players):
+    """The planner remembers each route's detour (with the route set of its
+    path) and its unfinished-ticket count; both are exact: every decision of
+    whole games equals the one made with them wiped (the plan kept)."""
+    from strategies.planner import SM_DETOUR, SM_DETOUR_TRAINS, SM_OWN_TICKETS, SM_OWN_TRAINS, SM_UNFINISHED
+    from ttrsim.state import SMEM_EXTRA, SMEM_ROUTE_NUMBERS
+    checked = 0
+    for seed in range(2):
+        g = Game(rules, n_players, seed=seed)
+        R = g.map.n_routes
+        while not g.over:
+            fresh = g.copy()
+            sm = fresh.state.smem
+            for k in (SM_DETOUR, SM_DETOUR_TRAINS):
+                sm[:, SMEM_EXTRA + k * R:SMEM_EXTRA + (k + 1) * R] = 0
+            sm[:, SMEM_EXTRA + SMEM_ROUTE_NUMBERS * R:] = 0
+            sm[:, [SM_OWN_TRAINS, SM_OWN_TICKETS, SM_UNFINISHED]] = 0
+            a = decide(g)
+            assert decide(fresh) == a
+            checked += 1
+            g.apply(a)
+    assert checked > 300
