@@ -30,7 +30,10 @@ was completed or added, passengers were collected, the hand crossed
 ``hoard_cards``, a route of the plan was taken or closed by another seat, or
 the plan needs more trains than the seat has. Claims elsewhere on the board
 and single card draws keep it (the search costs' small hand terms are those of
-the hand the plan was made with).
+the hand the plan was made with). The memory also keeps each claim
+candidate's detour with the routes of its path, reused while none of them is
+taken and the seat's trains are the same (:func:`route_detour`: exact), and
+the number of unfinished tickets while its trains and tickets are the same.
 
 Tickets no path can reach any more are given up. While the plan needs more
 trains than the seat has (or, with ``play_pace`` > 0, more turns than the game
