@@ -63,6 +63,8 @@ def _target(b, s, me, cost, routes, dist, prev, done):
     parent = np.empty(b.n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
     tried = np.zeros(b.ticket_a.shape[0], np.bool_)
+    for r in range(b.route_len.shape[0]):
+        s.smem[me, SMEM_EXTRA + r] = 0
     own_components(b, s, me, parent)
     n_t = unfinished_tickets(b, s, me, parent, tickets)
     target = -1
@@ -81,8 +83,6 @@ def _target(b, s, me, cost, routes, dist, prev, done):
                 target = routes[j]
                 break
         if target >= 0:
-            for r in range(b.route_len.shape[0]):
-                s.smem[me, SMEM_EXTRA + r] = 0
             for j in range(n):
                 s.smem[me, SMEM_EXTRA + routes[j]] = 1
             break

@@ -115,7 +115,8 @@ from ttrsim.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
 from ttrsim.engine import claimable_routes, is_legal, locks_all_tracks, payments
 from ttrsim.scoring import locations_joined, majority_points, uf_find
 from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_PASSENGER,
-                          PH_SETUP_KEEP, PH_SETUP_MIX, ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS)
+                          PH_SETUP_KEEP, PH_SETUP_MIX, ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS,
+                          route_set_words)
 
 from strategies.paths import (COST_TRAINS, KEY_EXTRA, N_PLAN_KEY, SM_VALUE, fallback_action, has_action, other_end,
                               own_components, passable_components, path_end_within, plan_key, plan_network, plan_open,
@@ -739,7 +740,7 @@ def route_detour(b, s, me, r, cost, cap, blocked, dist, prev, done):
     its own claims do that) and the search would find the same path cost as
     long as no route of that path was taken or closed; no path stays no path."""
     R = cost.shape[0]
-    W = (R + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS
+    W = route_set_words(R)
     found = SMEM_EXTRA + SM_DETOUR * R + r
     trains_at = SMEM_EXTRA + SM_DETOUR_TRAINS * R + r
     words = SMEM_EXTRA + SMEM_ROUTE_NUMBERS * R + r * W
@@ -858,7 +859,7 @@ def claim_pick(b, s, me, params, payable, in_plan, need_trains, cost, cscore, pa
         nc += 1
     best_r = -1
     best_v = -BIG
-    blocked = np.empty((R + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS, np.int64)
+    blocked = np.empty(route_set_words(R), np.int64)
     have_blocked = False
     for _ in range(nc):
         i = 0                           # the candidate with the highest bound (lowest route on ties)
@@ -1060,12 +1061,10 @@ def play_choice(b, s, legal, n_legal, params, me):
             if da < 0 or near_end:
                 return a
             # cards the rest of the plan would lack after this payment (a claim or the draw
-            # ``da`` follows, so ``want`` and ``needs`` are not made again)
-            was = in_plan[best_r]
+            # ``da`` follows, so ``in_plan``, ``want`` and ``needs`` are not restored)
             in_plan[best_r] = False
             card_needs(b, s, me, in_plan, want, needs)
             harm = pay_harm(b, s, me, a, in_plan, want, needs, needs[NEED_SHORT])
-            in_plan[best_r] = was
             urgency = best_v - params[me, P_LOCO_PAY] * harm
             if urgency >= params[me, P_DRAW_OVER_CLAIM] * dv:
                 return a

@@ -354,7 +354,7 @@ def payments(b, s, p, r, out, n):
     """Append every way seat ``p``'s hand can pay route ``r`` (R4.2-R4.3) as
     claim actions to ``out`` from index ``n``, in increasing action order;
     return the new count. Whether the route is free, open and fits the trains
-    is :func:`claimable`'s question."""
+    is :func:`claimable_routes`' question."""
     length = np.int64(b.route_len[r])
     col = b.route_colour[r]
     locos = np.int64(s.hand[p, LOCO])
@@ -391,7 +391,7 @@ def legal_actions(b, s, out, claims=True):
     order; return their count. ``out`` needs room for the whole action space of
     the board. With ``claims=False`` the main phase lists no claims unless
     nothing else is legal: the list for a strategy that finds its claims with
-    :func:`claimable` and :func:`payments` (see
+    :func:`claimable_routes` and :func:`payments` (see
     :func:`strategies.dispatch.legal_for`)."""
     phase = s.meta[M_PHASE]
     p = s.meta[M_PLAYER]

@@ -14,6 +14,7 @@ strategies), so a game is replayable from its seed.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, Board
 from .ids import N_CARD_KINDS, N_PASSENGER_COLOURS
@@ -95,7 +96,8 @@ SMEM_ROUTE_NUMBERS = 3   # strategy-memory numbers per route
 ROUTE_SET_BITS = 30      # routes per int32 word of a route set (the sign bit and one more stay clear)
 
 
-def route_set_words(n_routes: int) -> int:
+@njit(cache=True)
+def route_set_words(n_routes):
     """int32 words of a set of routes (one bit per route)."""
     return (n_routes + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS
 
