@@ -331,7 +331,8 @@ def test_fuzz_table_json_and_exit_code(runner, monkeypatch):
 
     def fake(rules, players, games, seed=0, progress=True, **kw):
         calls.append((rules, players, games, seed, progress))
-        return [{"rules": r, "players": p, "games": games, "violations": 2 if (r, p) == ("usa", 3) else 0,
+        return [{"rules": r, "players": p, "games": games, "distinct_deals": games,
+                 "violations": 2 if (r, p) == ("usa", 3) else 0,
                  "examples": ["cards not 110: seed 17", "score: seed 18"] if (r, p) == ("usa", 3) else []}
                 for r in rules for p in players]
 
@@ -340,13 +341,13 @@ def test_fuzz_table_json_and_exit_code(runner, monkeypatch):
     assert calls[0][:4] == (["usa", "germany"], [2, 3], 10, 5)
     assert res.exit_code == 1
     assert "cards not 110: seed 17" in res.output and "score: seed 18" in res.output
-    assert res.output.splitlines()[-1] == "fuzz: 40 games, 2 violations"
+    assert res.output.splitlines()[-1] == "fuzz: 40 games (40 distinct deals), 2 violations"
     ok = run(runner, "fuzz", "--rules", "germany", "--players", 4, "--games", 3)
-    assert ok.exit_code == 0 and ok.output.splitlines()[-1] == "fuzz: 3 games, 0 violations"
+    assert ok.exit_code == 0 and ok.output.splitlines()[-1] == "fuzz: 3 games (3 distinct deals), 0 violations"
     res = run(runner, "fuzz", "--rules", "all", "--players", 2, "--games", 3, "--json")
     data = json.loads(res.output)
     assert [d["rules"] for d in data] == preset_names()
-    assert all({"rules", "players", "games", "violations"} <= set(d) for d in data)
+    assert all({"rules", "players", "games", "distinct_deals", "violations"} <= set(d) for d in data)
     assert calls[-1][4] is False          # no progress bar in JSON mode
 
 

@@ -163,6 +163,24 @@ def test_a_changed_experiment_is_refused_unless_overwrite(reference, tmp_path):
     assert r.games == 9 and tables(out, ["games"])["games"].height == 9
 
 
+def test_a_folder_of_another_games_version_is_not_resumed(tmp_path):
+    """A folder played by another games version (the same seeds gave other
+    games, e.g. before the seeding fix) is refused in one line, untouched."""
+    out = tmp_path / "old"
+    run_experiment(exp(games=6), output=out, progress=False, echo=False)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["games_version"] == 2
+    del m["games_version"]                       # folders before version 2 carry none
+    (out / "manifest.json").write_text(json.dumps(m))
+    before = sorted(p.name for p in (out / "games").iterdir())
+    with pytest.raises(ExperimentError, match=r"^<dict>: output: .* was played by games version 1 \(this ttrsim "
+                                              r"plays version 2: the same seeds give other games\); expected a "
+                                              r"folder of this version to resume, or --overwrite to start over$"):
+        run_experiment(exp(games=6), output=out, progress=False, echo=False)
+    assert sorted(p.name for p in (out / "games").iterdir()) == before
+    assert run_experiment(exp(games=6), output=out, overwrite=True, progress=False, echo=False).games == 6
+
+
 # --------------------------------------------------------------------------- tables
 
 def test_every_table_has_its_documented_schema(reference):

@@ -16,6 +16,7 @@ def test_random_play_keeps_every_invariant_on_every_rule_set():
     bad = [r for r in rows if r["violations"]]
     assert not bad, bad
     assert all(r["games"] == 150 for r in rows)
+    assert all(r["distinct_deals"] == 150 for r in rows)     # consecutive seeds, distinct deals
 
 
 def fresh(rules="germany", players=3):

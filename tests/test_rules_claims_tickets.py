@@ -209,7 +209,7 @@ def test_R4_1_one_route_per_turn():
     route can no longer be claimed by anyone."""
     g = setup_game("usa", 2, seed=3)
     put_hand(g, 0, {RED: 6, LOCO: 2})
-    put_hand(g, 1, {RED: 6})
+    put_hand(g, 1, {RED: 4})
     r = route_id(g, "Atlanta", "Nashville")
     g.apply(encode_claim(r, RED, 0))
     assert g.player == 1 and g.phase == "main"

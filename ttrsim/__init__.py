@@ -14,6 +14,10 @@ from pathlib import Path
 import numba
 
 __version__ = "0.1.0"
+# The version of the games: the same seed, rules and strategies give the same
+# game only within one version (a results folder of another version is not
+# resumed). 2: random streams seeded by a hash of (seed, lane).
+GAMES_VERSION = 2
 
 
 # Modules and subpackages no compiled code imports: editing them never needs a recompile.

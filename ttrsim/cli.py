@@ -361,10 +361,10 @@ def validate_map(file):
 def fuzz(rules_text, players_text, games, seed, as_json, progress):
     """Play random games and check the rule invariants after every action.
 
-    Prints, per rule set and player count, the games played, the violations
-    and the first examples (each names a seed: replay it with `ttrsim play`),
-    then "fuzz: G games, V violations". Exits with code 1 if any invariant was
-    violated.
+    Prints, per rule set and player count, the games played, how many distinct
+    deals they were, the violations and the first examples (each names a seed:
+    replay it with `ttrsim play`), then "fuzz: G games (D distinct deals), V
+    violations". Exits with code 1 if any invariant was violated.
 
     \b
     Examples:
@@ -384,15 +384,17 @@ def fuzz(rules_text, players_text, games, seed, as_json, progress):
     if as_json:
         echo_json(rows)
     else:
-        body = [[r["rules"], r["players"], r["games"], r["violations"],
+        body = [[r["rules"], r["players"], r["games"], r["distinct_deals"], r["violations"],
                  (r.get("examples") or ["-"])[0]] for r in rows]
-        for line in table(["rules", "players", "games", "violations", "first example"], body, right={1, 2, 3}):
+        for line in table(["rules", "players", "games", "distinct deals", "violations", "first example"], body,
+                          right={1, 2, 3, 4}):
             click.echo(line)
         for r in rows:
             examples = r.get("examples") or []
             for ex in examples[1:5]:
                 click.echo(f"  {r['rules']} {r['players']}p: {ex}")
-        click.echo(f"fuzz: {total_games} games, {total_viol} violations")
+        distinct = sum(int(r["distinct_deals"]) for r in rows)
+        click.echo(f"fuzz: {total_games} games ({distinct} distinct deals), {total_viol} violations")
     if total_viol:
         sys.exit(1)
 

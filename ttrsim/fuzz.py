@@ -12,8 +12,8 @@ stalled or capped) within the action bound, and the total equals the sum of its
 components.
 
 >>> rows = run_fuzz(["usa"], [3], games=20, progress=False)
->>> rows[0]["games"], rows[0]["violations"]
-(20, 0)
+>>> rows[0]["games"], rows[0]["distinct_deals"], rows[0]["violations"]
+(20, 20, 0)
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from .board import RP_N_CARDS, RP_TRAINS, build_board
 from .engine import apply_action, is_legal, legal_actions, reset_game
 from .ids import LOCO
 from .playout import legal_buffer
+from .rng import mix64
 from .rules import get_rules, preset_names
 from .state import (F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL,
                     M_CLAIMS, M_DECK_N, M_NPLAYERS, M_PHASE, PH_OVER, allocate_state)
@@ -93,10 +94,31 @@ def check_state(b, s, kind_count):
 
 
 @njit(cache=True)
-def fuzz_game(b, s, seed, legal, kind_count, found, params):
+def deal_fingerprint(s):
+    """A 64-bit hash of a game's deal (the shuffled train deck, the ticket
+    piles, the face-up row and the passengers placed): two games with the same
+    fingerprint are the same deal, so the fuzzer can count distinct games."""
+    h = np.uint64(0)
+    for i in range(s.meta[M_DECK_N]):
+        h = mix64(h ^ np.uint64(s.deck[i] + 1))
+    for i in range(s.faceup.shape[0]):
+        h = mix64(h ^ np.uint64(s.faceup[i] + 17))
+    for d in range(s.tk_buf.shape[0]):
+        for i in range(s.tk_len[d]):
+            h = mix64(h ^ np.uint64(s.tk_buf[d, (s.tk_head[d] + i) % s.tk_buf.shape[1]] + 33))
+    for loc in range(s.pass_loc.shape[0]):
+        for c in range(s.pass_loc.shape[1]):
+            h = mix64(h ^ np.uint64(s.pass_loc[loc, c] * 8 + c + 1))
+    return h
+
+
+@njit(cache=True)
+def fuzz_game(b, s, seed, legal, kind_count, found, params, fingerprints, i):
     """Play one random game from ``seed`` checking every action; count each
-    violation code in ``found``. Returns the number of actions played."""
+    violation code in ``found``; ``fingerprints[i]`` gets the deal's
+    fingerprint. Returns the number of actions played."""
     reset_game(b, s, seed)
+    fingerprints[i] = deal_fingerprint(s)
     v = check_state(b, s, kind_count)
     if v >= 0:
         found[v] += 1
@@ -136,15 +158,16 @@ def fuzz_game(b, s, seed, legal, kind_count, found, params):
 
 
 @njit(cache=True)
-def fuzz_seeds(b, s, seeds, legal, counts, first_seed):
+def fuzz_seeds(b, s, seeds, legal, counts, first_seed, fingerprints):
     """Fuzz one game per seed; ``counts[v]`` counts games with violation ``v``;
-    ``first_seed[v]`` keeps the first seed that showed it (-1 none)."""
+    ``first_seed[v]`` keeps the first seed that showed it (-1 none);
+    ``fingerprints[i]`` gets game i's :func:`deal_fingerprint`."""
     kind_count = np.zeros(LOCO + 1, np.int64)
     found = np.zeros(N_VIOLATIONS, np.int64)
     params = np.zeros((s.meta[M_NPLAYERS], 1), np.float64)
     for i in range(seeds.shape[0]):
         found[:] = 0
-        fuzz_game(b, s, seeds[i], legal, kind_count, found, params)
+        fuzz_game(b, s, seeds[i], legal, kind_count, found, params, fingerprints, i)
         for v in range(N_VIOLATIONS):
             if found[v]:
                 counts[v] += 1
@@ -153,20 +176,25 @@ def fuzz_seeds(b, s, seeds, legal, counts, first_seed):
 
 
 def fuzz_chunk(rules: str, players: int, seeds: np.ndarray):
-    """Fuzz the given seeds in this process; returns (counts, first_seed)."""
+    """Fuzz the given seeds in this process; returns (counts, first_seed,
+    deal fingerprints)."""
     b = build_board(get_rules(rules))
     s = allocate_state(b, players)
     counts = np.zeros(N_VIOLATIONS, np.int64)
     first = np.full(N_VIOLATIONS, -1, np.int64)
-    fuzz_seeds(b, s, seeds.astype(np.int64), legal_buffer(b), counts, first)
-    return counts, first
+    fingerprints = np.zeros(len(seeds), np.uint64)
+    fuzz_seeds(b, s, seeds.astype(np.int64), legal_buffer(b), counts, first, fingerprints)
+    return counts, first, fingerprints
 
 
 def run_fuzz(rules: list[str], players: list[int], games: int, seed: int = 0, progress: bool = True,
              workers: int = -1, chunk: int = 2000) -> list[dict]:
     """Fuzz ``games`` random games per rule set and player count; one dict per
     pair with rules, players, games, violations and examples (violation name
-    and the first seed showing it, replayable with ``ttrsim play``)."""
+    and the first seed showing it, replayable with ``ttrsim play``) and the
+    number of distinct deals among the games (:func:`deal_fingerprint`).
+    Game seeds are ``seed, seed + 1, ...``: independent games, since every
+    stream starts from a hash of its seed (:func:`ttrsim.rng.seed_into`)."""
     from tqdm import tqdm
 
     if rules == ["all"]:
@@ -179,19 +207,22 @@ def run_fuzz(rules: list[str], players: list[int], games: int, seed: int = 0, pr
             for lo in range(0, games, chunk):
                 jobs.append((r, p, np.arange(seed + lo, seed + min(games, lo + chunk), dtype=np.int64)))
     bar = tqdm(total=games * len(rules) * len(players), unit="game", disable=not progress, desc="fuzz")
-    totals = {(r, p): (np.zeros(N_VIOLATIONS, np.int64), {}) for r in rules for p in players}
+    totals = {(r, p): (np.zeros(N_VIOLATIONS, np.int64), {}, []) for r in rules for p in players}
     results = Parallel(n_jobs=workers, return_as="generator")(delayed(fuzz_chunk)(*j) for j in jobs)
-    for (r, p, seeds), (counts, first) in zip(jobs, results):
-        acc, examples = totals[(r, p)]
+    for (r, p, seeds), (counts, first, fingerprints) in zip(jobs, results):
+        acc, examples, deals = totals[(r, p)]
         acc += counts
+        deals.append(fingerprints)
         for v in range(N_VIOLATIONS):
             if first[v] >= 0 and v not in examples:
                 examples[v] = int(first[v])
         bar.update(len(seeds))
     bar.close()
     rows = []
-    for (r, p), (acc, examples) in totals.items():
-        rows.append({"rules": r, "players": p, "games": games, "violations": int(acc.sum()),
+    for (r, p), (acc, examples, deals) in totals.items():
+        distinct = len(np.unique(np.concatenate(deals))) if deals else 0
+        rows.append({"rules": r, "players": p, "games": games, "distinct_deals": distinct,
+                     "violations": int(acc.sum()),
                      "by_kind": {VIOLATION_NAMES[v]: int(acc[v]) for v in range(N_VIOLATIONS) if acc[v]},
                      "examples": [f"{VIOLATION_NAMES[v]}: seed {sd}" for v, sd in sorted(examples.items())]})
     return rows

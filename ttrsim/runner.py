@@ -46,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import GAMES_VERSION
 from .experiment import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
 from .seating import Chunk, chunks_of_point, game_arrays
 from .summary import Stats, format_summary, summary_rows, widths_along
@@ -544,6 +545,11 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
         if manifest.get("format") != FORMAT or "config" not in manifest:
             raise ExperimentError(f"{exp.source}: output: {exp.output} holds a manifest of another format; "
                                   "expected a ttrsim results folder (use --overwrite to start over)")
+        if manifest.get("games_version", 1) != GAMES_VERSION:
+            raise ExperimentError(f"{exp.source}: output: {exp.output} was played by games version "
+                                  f"{manifest.get('games_version', 1)} (this ttrsim plays version {GAMES_VERSION}: "
+                                  "the same seeds give other games); expected a folder of this version to resume, "
+                                  "or --overwrite to start over")
         if manifest["config"] != config:
             diff = ", ".join(_config_diff(manifest["config"], config))
             raise ExperimentError(f"{exp.source}: output: {exp.output} holds a different experiment (changed: "
@@ -556,7 +562,7 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     fresh = manifest is None
     if fresh:
         per_chunk = exp.chunk_games
-        manifest = {"format": FORMAT, "tool": "ttrsim", "experiment": exp.source,
+        manifest = {"format": FORMAT, "games_version": GAMES_VERSION, "tool": "ttrsim", "experiment": exp.source,
                     "experiment_path": None if isinstance(path_or_dict, dict) else str(Path(path_or_dict).resolve()),
                     "description": exp.description,
                     "config": config, "execution": exp.execution(), "versions": versions(),
