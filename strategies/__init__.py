@@ -9,12 +9,12 @@ description, parameters with defaults) and a kernel
 seat may see: public information, its own hand and tickets; see
 ``tests/test_fair_play.py``), ``legal[:n_legal]`` the legal actions (without
 the claims for a strategy whose ``SPEC.lists_claims`` is False: it finds its
-claims from the hand, see :func:`strategies.dispatch.legal_for`), ``params``
+claims from the hand, see :func:`ttrsim.strategies.dispatch.legal_for`), ``params``
 the float64 parameter table, one row per seat: the acting seat's parameters are
 ``params[s.meta[M_PLAYER], i]`` in the order of ``SPEC.params`` (rows are not
 sliced out in the hot loop: making an array view costs more than a rule
 helper). Random choices use the seat's own stream ``s.srng[seat]``.
-:func:`strategies.dispatch.choose` calls a kernel by registry id inside the
+:func:`ttrsim.strategies.dispatch.choose` calls a kernel by registry id inside the
 compiled game loop; adding a strategy = a module, an entry in ``_MODULES`` and a
 branch in ``dispatch.py``.
 

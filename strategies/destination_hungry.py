@@ -3,7 +3,7 @@ Lee, Togelius and Nealen, "AI-based Playtesting of Contemporary Board Games"
 (FDG 2017), as defined in issue 3.
 
 Its *plan* is a network joining every city of its unfinished tickets by
-shortest paths, cost = trains (:func:`strategies.paths.plan_network`; own
+shortest paths, cost = trains (:func:`ttrsim.strategies.paths.plan_network`; own
 routes cost 0, other players' routes and tracks closed by R4.5 are impassable,
 routes longer than its trains left too). Tickets no path can reach any more are
 left out of the plan.
@@ -28,7 +28,7 @@ The plan is remembered in the seat's strategy memory (``GameState.smem``) and
 made again only when its trains or tickets change or a route of the plan is
 taken: other claims only make other paths dearer, so the remembered plan is
 still one the shortest-path searches make now (see
-:func:`strategies.paths.plan_open`; only ties may go another way).
+:func:`ttrsim.strategies.paths.plan_open`; only ties may go another way).
 
 Interpretations: the ratio counts the points of the held unfinished tickets
 too (the plan covers them), and ``(ticket + route points) / max(trains, 1)``;
@@ -37,15 +37,15 @@ ties between routes go to the lowest route id.
 import numpy as np
 from numba import njit
 
-from ttrsim.actions import A_KEEP, A_PASSENGER
-from ttrsim.ids import GRAY, N_COLOURS
-from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
+from ttrsim.core.actions import A_KEEP, A_PASSENGER
+from ttrsim.data.ids import GRAY, N_COLOURS
+from ttrsim.core.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
+from .paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
                               most_held_colour, own_components, own_key, pay_action, plan_network, plan_open,
                               plan_tickets, recall_plan, remember_plan, route_cost_for, routine_action,
                               ticket_mix_action, unfinished_tickets)
-from strategies.spec import Param, StrategySpec
+from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
     "destination_hungry",

@@ -1,9 +1,9 @@
 """The compiled call from the game loop to a strategy, by registry id
-(the order of ``strategies.STRATEGY_NAMES``): :func:`legal_for` lists the legal
+(the order of ``ttrsim.strategies.STRATEGY_NAMES``): :func:`legal_for` lists the legal
 actions the way the strategy needs them, :func:`choose` asks it for one."""
 from numba import njit
 
-from ttrsim.engine import is_legal, legal_actions
+from ttrsim.core.engine import is_legal, legal_actions
 
 from . import REGISTRY, destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
 
@@ -17,7 +17,7 @@ LISTS_CLAIMS = tuple(spec.lists_claims for spec in REGISTRY.values())
 def legal_for(strategy_id, b, s, legal):
     """Write the legal actions strategy ``strategy_id`` is given into ``legal``
     (without claims for a strategy that does not list them, see
-    :func:`ttrsim.engine.legal_actions`); return their count."""
+    :func:`ttrsim.core.engine.legal_actions`); return their count."""
     return legal_actions(b, s, legal, LISTS_CLAIMS[strategy_id])
 
 
@@ -25,7 +25,7 @@ def legal_for(strategy_id, b, s, legal):
 def choose(strategy_id, b, s, legal, n_legal, params):
     """Ask strategy ``strategy_id`` for an action; ``legal[:n_legal]`` is the
     list :func:`legal_for` made. Every pick is checked by
-    :func:`ttrsim.engine.is_legal`: an illegal one stops the game loop with an
+    :func:`ttrsim.core.engine.is_legal`: an illegal one stops the game loop with an
     error (a strategy bug), it is never applied."""
     if strategy_id == 1:
         a = destination_hungry.choose(b, s, legal, n_legal, params)

@@ -1,4 +1,4 @@
-"""``greedy``: the compiled twin of :class:`strategies.python_example.GreedyLongest`
+"""``greedy``: the compiled twin of :class:`ttrsim.strategies.python_example.GreedyLongest`
 and the worked example of a compiled strategy (see docs/strategies.md).
 
 Keep every offered ticket; claim the longest route it can pay, with as few
@@ -6,7 +6,7 @@ locomotives as possible; otherwise draw blind; otherwise the first legal action.
 """
 from numba import njit
 
-from ttrsim.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASSENGER, decode_claim
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASSENGER, decode_claim
 
 from .spec import StrategySpec
 

@@ -2,7 +2,7 @@
 (FDG 2017), as defined in issue 3.
 
 Its plan is a network joining the cities of its unfinished tickets
-(:func:`strategies.paths.plan_network`, cost = trains) over routes of length
+(:func:`ttrsim.strategies.paths.plan_network`, cost = trains) over routes of length
 ``min_len`` (3) or more only, plus its own routes (free).
 
 * Tickets: keeps the fewest tickets allowed, the cheapest: the keep set whose
@@ -27,13 +27,13 @@ plan choosing which long routes to take first (``plan_first``); with
 import numpy as np
 from numba import njit
 
-from ttrsim.actions import A_KEEP, A_PASSENGER
-from ttrsim.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
+from ttrsim.core.actions import A_KEEP, A_PASSENGER
+from ttrsim.core.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from strategies.paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback, min_keep_count,
+from .paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback, min_keep_count,
                               own_components, own_key, pay_action, plan_network, plan_open, popcount, recall_plan,
                               remember_plan, route_cost_for, route_draw_colour, routine_action, unfinished_tickets)
-from strategies.spec import Param, StrategySpec
+from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
     "long_route",

@@ -22,13 +22,13 @@
 import numpy as np
 from numba import njit
 
-from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
+from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
 
-from strategies.paths import (COST_TRAINS, SM_VALUE, draw_colour_action, fallback_action, keep_cheapest_minimum,
+from .paths import (COST_TRAINS, SM_VALUE, draw_colour_action, fallback_action, keep_cheapest_minimum,
                               legal_or_fallback, own_components, own_key, path_between, pay_action, plan_open,
                               recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
                               ticket_mix_action, unfinished_tickets)
-from strategies.spec import Param, StrategySpec
+from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
     "one_step",
@@ -59,7 +59,7 @@ def choose(b, s, legal, n_legal, params):
 def _target(b, s, me, cost, routes, dist, prev, done):
     """The next free route on the cheapest path of the most valuable reachable
     unfinished ticket; -1 if none. The routes of that path are flagged in the
-    seat's memory (for :func:`strategies.paths.plan_open`)."""
+    seat's memory (for :func:`ttrsim.strategies.paths.plan_open`)."""
     parent = np.empty(b.n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
     tried = np.zeros(b.ticket_a.shape[0], np.bool_)

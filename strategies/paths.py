@@ -14,7 +14,7 @@ join *locations* (what tickets name: cities and countries). A location's nodes
 are ``b.loc_nodes[b.loc_node_start[l]:b.loc_node_start[l + 1]]``; a city has
 one node, a country one per border point. Border points are dead ends on the
 maps (one neighbour each), so a path never passes through a country, exactly
-like ticket completion in :mod:`ttrsim.scoring` (R6.4).
+like ticket completion in :mod:`ttrsim.core.scoring` (R6.4).
 
 Route costs
 -----------
@@ -56,10 +56,10 @@ Actions (legal-list helpers; every result is a legal action or -1):
   ``ticket_mix_action`` (Germany short/long mix), ``passenger_action``,
   ``keep_all_action``, ``min_keep_count``, ``fallback_action``, ``has_action``.
 
->>> from ttrsim.rules import get_rules
->>> from ttrsim.board import build_board
->>> from ttrsim.state import allocate_state
->>> from ttrsim.engine import reset_game
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
+>>> from ttrsim.core.state import allocate_state
+>>> from ttrsim.core.engine import reset_game
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); reset_game(b, s, 1)
 >>> cost = np.zeros(len(b.route_len)); route_cost_for(b, s, 0, COST_TRAINS, cost)
 >>> dist, prev, done = new_work(b)
@@ -71,12 +71,12 @@ True
 import numpy as np
 from numba import njit
 
-from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY
-from ttrsim.board import RP_DRAW_N, RP_N_DECKS, RP_SETUP_DEAL
-from ttrsim.engine import is_legal, locks_all_tracks, parallel_closed, popcount
-from ttrsim.ids import GRAY, LOCO, N_COLOURS
-from ttrsim.scoring import locations_joined, player_components, uf_find
-from ttrsim.state import M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY
+from ttrsim.core.board import RP_DRAW_N, RP_N_DECKS, RP_SETUP_DEAL
+from ttrsim.core.engine import is_legal, locks_all_tracks, parallel_closed, popcount
+from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
+from ttrsim.core.scoring import locations_joined, player_components, uf_find
+from ttrsim.core.state import M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
 
 INF = 1e18
 
@@ -117,7 +117,7 @@ def pop_nearest(front, n_front, dist):
 def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
     """Fill ``cost_out[r]`` for seat ``me``: 0 for its own routes; for routes it
     may claim (free and not closed by a parallel track, R4.5, the rule of
-    :func:`ttrsim.engine.route_open_to`; at least ``min_len`` long; and, with
+    :func:`ttrsim.core.engine.route_open_to`; at least ``min_len`` long; and, with
     ``fit_trains``, no longer than its trains left) the length
     (``COST_TRAINS``), 1 (``COST_ROUTES``) or 1 + length/10000
     (``COST_ROUTES_TRAINS``); -1 (impassable) for every other route."""
@@ -793,7 +793,7 @@ def routine_action(b, s, me, phase, legal, n_legal, n_long, keep_all_at_setup):
 
 @njit(cache=True)
 def legal_or_fallback(b, s, a, legal, n_legal):
-    """``a`` if it is legal (:func:`ttrsim.engine.is_legal`: the list may leave
+    """``a`` if it is legal (:func:`ttrsim.core.engine.is_legal`: the list may leave
     claims out), else :func:`fallback_action`."""
     if a < 0 or not is_legal(b, s, a):
         return fallback_action(legal, n_legal)

@@ -8,10 +8,10 @@ The *plan* is an approximate minimum Steiner network joining the endpoints of
 the seat's unfinished tickets over its own routes (cost 0) and the routes it
 may still claim (other players' routes, tracks closed by R4.5 and routes
 longer than its trains left are impassable). Two heuristics from
-:mod:`strategies.paths` run and the cheaper network is kept: the Steiner-tree
-heuristic over all endpoints (:func:`~strategies.paths.plan_network`) and the
+:mod:`ttrsim.strategies.paths` run and the cheaper network is kept: the Steiner-tree
+heuristic over all endpoints (:func:`~ttrsim.strategies.paths.plan_network`) and the
 Steiner-forest one joining ticket by ticket, most valuable first
-(:func:`~strategies.paths.plan_tickets`).
+(:func:`~ttrsim.strategies.paths.plan_tickets`).
 
 Search costs are not plain trains: a claimable route costs ``length +
 claim_turn_cost - points_weight x route points + card_weight x cards it still
@@ -108,21 +108,21 @@ The kernel is deterministic (no random draws).
 import numpy as np
 from numba import njit
 
-from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, PAY_LOCOS_ONLY
-from ttrsim.board import (RP_END_TRAINS, RP_PASSENGERS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, PAY_LOCOS_ONLY
+from ttrsim.core.board import (RP_END_TRAINS, RP_PASSENGERS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
                           RP_TRAINS)
-from ttrsim.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
-from ttrsim.engine import claimable_routes, is_legal, locks_all_tracks, payments
-from ttrsim.scoring import locations_joined, majority_points, uf_find
-from ttrsim.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_PASSENGER,
+from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.core.engine import claimable_routes, is_legal, locks_all_tracks, payments
+from ttrsim.core.scoring import locations_joined, majority_points, uf_find
+from ttrsim.core.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_PASSENGER,
                           PH_SETUP_KEEP, PH_SETUP_MIX, ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS,
                           route_set_words)
 
-from strategies.paths import (COST_TRAINS, KEY_EXTRA, N_PLAN_KEY, SM_VALUE, fallback_action, has_action, other_end,
+from .paths import (COST_TRAINS, KEY_EXTRA, N_PLAN_KEY, SM_VALUE, fallback_action, has_action, other_end,
                               own_components, passable_components, path_end_within, plan_key, plan_network, plan_open,
                               plan_tickets, recall_plan, remember_plan, route_cost_for, ticket_mix_action,
                               unfinished_tickets)
-from strategies.spec import Param, StrategySpec
+from .spec import Param, StrategySpec
 
 # (name, planner default, passenger_hunter default, doc); the row order is the params order
 _TABLE = (
@@ -190,7 +190,7 @@ BIG = 1e9
 NEED_SHORT = 0                  # cards the plan misses after locomotives
 NEED_COLOUR = 1                 # + colour: cards of that colour its coloured routes take
 NEED_WORK = 1 + N_COLOURS       # scratch from here
-# the strategy memory (GameState.smem) beside the plan (strategies.paths):
+# the strategy memory (GameState.smem) beside the plan (ttrsim.strategies.paths):
 SM_OWN_TRAINS = SM_VALUE        # its trains and 1 + its tickets held when it last counted
 SM_OWN_TICKETS = SM_VALUE + 1   # its unfinished tickets (they change only with its routes
 SM_UNFINISHED = SM_VALUE + 2    # or tickets), and that count

@@ -1,5 +1,5 @@
 """An example user-written Python strategy (the slow, flexible protocol of
-:mod:`ttrsim.pyplay`): keep every offered ticket, claim the longest route it
+:mod:`ttrsim.play.pyplay`): keep every offered ticket, claim the longest route it
 can pay (using as few locomotives as possible), otherwise draw blind.
 
 With its default parameters it makes exactly the decisions of the compiled
@@ -7,13 +7,13 @@ With its default parameters it makes exactly the decisions of the compiled
 (``tests/test_experiment_python.py``). An experiment seats it with::
 
     lineup:
-      - {python: "strategies.python_example:GreedyLongest", params: {min_length: 1}, label: greedy_py}
+      - {python: "ttrsim.strategies.python_example:GreedyLongest", params: {min_length: 1}, label: greedy_py}
 
->>> from ttrsim.pyplay import play
+>>> from ttrsim.play.pyplay import play
 >>> play("usa", 2, seed=1, seats=[GreedyLongest(), "random"]).over
 True
 """
-from ttrsim.actions import A_BLIND, A_CLAIM, A_KEEP, decode_claim
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, decode_claim
 
 
 class GreedyLongest:

@@ -5,10 +5,10 @@ It reads only the legal-action list and its own seat's strategy stream.
 """
 from numba import njit
 
-from ttrsim.rng import rand_below
-from ttrsim.state import M_PLAYER
+from ttrsim.core.rng import rand_below
+from ttrsim.core.state import M_PLAYER
 
-from strategies.spec import StrategySpec
+from .spec import StrategySpec
 
 SPEC = StrategySpec("random", "uniform over the legal actions")
 

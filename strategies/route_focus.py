@@ -26,13 +26,13 @@ but does not say when it draws). Ties go to the lowest route id.
 import numpy as np
 from numba import njit
 
-from ttrsim.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
+from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
 
-from strategies.paths import (COST_ROUTES_TRAINS, SM_VALUE, draw_colour_action, fallback_action, keep_cheapest_minimum,
+from .paths import (COST_ROUTES_TRAINS, SM_VALUE, draw_colour_action, fallback_action, keep_cheapest_minimum,
                               legal_or_fallback, own_components, own_key, path_between, pay_action, plan_open,
                               recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
                               ticket_mix_action, unfinished_tickets)
-from strategies.spec import Param, StrategySpec
+from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
     "route_focus",

@@ -20,5 +20,5 @@ class StrategySpec:
     params: tuple[Param, ...] = field(default_factory=tuple)
     # the kernel picks claims from the legal list (True), or finds them from the
     # hand with engine.claimable / engine.payments and is given the list without
-    # claims (False; see strategies.dispatch.legal_for)
+    # claims (False; see ttrsim.strategies.dispatch.legal_for)
     lists_claims: bool = True

@@ -1,6 +1,6 @@
 """Shared builders of hand-made game states for the rule tests.
 
-``setup_game`` returns a :class:`ttrsim.game.Game` past setup (every seat keeps
+``setup_game`` returns a :class:`ttrsim.play.game.Game` past setup (every seat keeps
 all its setup tickets) with the seat to act in the main phase; the ``put_*``
 helpers overwrite parts of the state so a test can build exactly the position
 it needs. Every helper keeps the 110 cards conserved where it moves cards.
@@ -8,12 +8,12 @@ it needs. Every helper keeps the 110 cards conserved where it moves cards.
 import numpy as np
 import pytest
 
-from strategies import dispatch, param_row, strategy_id
-from ttrsim.actions import A_TICKETS
-from ttrsim.game import Game
-from ttrsim.ids import LOCO
-from ttrsim.playout import legal_buffer
-from ttrsim.state import M_DECK_N, PH_MAIN
+from ttrsim.strategies import dispatch, param_row, strategy_id
+from ttrsim.core.actions import A_TICKETS
+from ttrsim.play.game import Game
+from ttrsim.data.ids import LOCO
+from ttrsim.core.actions import legal_buffer
+from ttrsim.core.state import M_DECK_N, PH_MAIN
 
 
 def setup_game(rules="usa", n_players=2, seed=0, overrides=None, mix=None):

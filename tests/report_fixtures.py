@@ -1,5 +1,5 @@
 """Hand-built results folders for the report tests: a manifest and Parquet part
-files in exactly the schema ``ttrsim run`` writes (``ttrsim.tables.SCHEMAS``),
+files in exactly the schema ``ttrsim run`` writes (``ttrsim.experiment.tables.SCHEMAS``),
 from a few games described in Python, so every statistic has a known answer.
 
 >>> path = make_results(tmp_path / "r", labels=("A", "B"), games=[
@@ -19,9 +19,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ttrsim.maps import load_map
-from ttrsim.rules import get_rules
-from ttrsim.tables import SCHEMAS, routes_dim, tickets_dim
+from ttrsim.data.maps import load_map
+from ttrsim.data.rules import get_rules
+from ttrsim.experiment.tables import SCHEMAS, routes_dim, tickets_dim
 
 PASSENGER_COLOURS = ("black", "blue", "green", "red", "white", "yellow")
 _TB = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers"}

@@ -1,6 +1,6 @@
 """The ``ttrsim`` command line (click's CliRunner) and the narrator.
 
-``ttrsim play`` must narrate exactly the game ``ttrsim.playout.play_game``
+``ttrsim play`` must narrate exactly the game ``ttrsim.play.loop.play_game``
 plays for the seed; the other commands are thin shells over the library whose
 errors become one-line messages with exit code 1.
 """
@@ -13,15 +13,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from ttrsim.actions import A_BLIND, A_TICKETS, encode_claim
-from ttrsim.board import build_board
+from ttrsim.core.actions import A_BLIND, A_TICKETS, encode_claim
+from ttrsim.core.board import build_board
 from ttrsim.cli import main
-from ttrsim.ids import BLUE, LOCO
-from ttrsim.maps import MAPS_DIR
-from ttrsim.narrate import narrate_action, narrate_turn, play_narrated, Step
-from ttrsim.playout import legal_buffer, play_game
-from ttrsim.rules import get_rules, preset_names
-from ttrsim.state import F_TOTAL, allocate_state, copy_state
+from ttrsim.data.ids import BLUE, LOCO
+from ttrsim.data.maps import MAPS_DIR
+from ttrsim.play.narrate import narrate_action, narrate_turn, play_narrated, Step
+from ttrsim.core.actions import legal_buffer
+from ttrsim.play.loop import play_game
+from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.core.state import F_TOTAL, allocate_state, copy_state
 
 from conftest import put_hand, route_id, setup_game
 
@@ -38,7 +39,7 @@ def run(runner, *args):
 def compiled_totals(rules, n_players, seed, names=("random",)):
     """Final totals of ``play_game`` for ``seed``, strategy ``names`` (one for
     every seat or one per seat) with their default parameters."""
-    import strategies
+    from ttrsim import strategies
     names = list(names) * n_players if len(names) == 1 else list(names)
     b = build_board(get_rules(rules))
     s = allocate_state(b, n_players)
@@ -125,7 +126,7 @@ def test_play_final_totals_equal_play_game(runner, rules, n_players, seed):
 
 def test_play_with_every_strategy_equals_play_game(runner):
     """Every registered strategy, one per seat, replayed through the Game API."""
-    import strategies
+    from ttrsim import strategies
     names = list(strategies.STRATEGY_NAMES)
     for i in range(0, len(names), 4):
         seats = names[i:i + 4]
@@ -220,7 +221,7 @@ def test_narrate_card_draws_and_ticket_draw():
     after = copy_state(g.state)
     text = narrate_action(g, before, after, A_BLIND)
     gained = int(np.flatnonzero(after.hand[0] - before.hand[0])[0])
-    from ttrsim.ids import CARD_NAMES
+    from ttrsim.data.ids import CARD_NAMES
     assert text == f"blind {CARD_NAMES[gained]}"
     slot = 0
     card = CARD_NAMES[g.state.faceup[slot]]
@@ -326,7 +327,7 @@ def optional_module(name):
 
 
 def test_fuzz_table_json_and_exit_code(runner, monkeypatch):
-    fuzz = optional_module("ttrsim.fuzz")
+    fuzz = optional_module("ttrsim.play.fuzz")
     calls = []
 
     def fake(rules, players, games, seed=0, progress=True, **kw):
@@ -352,7 +353,7 @@ def test_fuzz_table_json_and_exit_code(runner, monkeypatch):
 
 
 def test_bench_table_and_json(runner, monkeypatch):
-    bench = optional_module("ttrsim.bench")
+    bench = optional_module("ttrsim.play.bench")
 
     def fake(rules, players, seconds=2.0, strategy="random"):
         return [{"rules": r, "players": p, "strategy": strategy, "games_per_s": 1234.5, "games": 10}
@@ -365,7 +366,7 @@ def test_bench_table_and_json(runner, monkeypatch):
     data = json.loads(run(runner, "bench", "--rules", "germany", "--players", 4, "--json").output)
     assert data == [{"rules": "germany", "players": 4, "strategy": "random", "games_per_s": 1234.5}]
     data = json.loads(run(runner, "bench", "--rules", "usa", "--players", 4, "--strategy", "all", "--json").output)
-    from strategies import STRATEGY_NAMES
+    from ttrsim.strategies import STRATEGY_NAMES
     assert [row["strategy"] for row in data] == list(STRATEGY_NAMES)
     bad = run(runner, "bench", "--strategy", "planer")
     assert bad.exit_code == 1 and "did you mean 'planner'" in bad.output
@@ -385,8 +386,8 @@ def test_version_and_help(runner):
 def test_narrated_resets_and_reshuffles_follow_the_engine(monkeypatch):
     """R3.4, R3.5: the narrator reports a face-up reset / a reshuffle exactly
     for the steps where the engine's counters (M_RESETS, M_RESHUFFLES) grew."""
-    from ttrsim import narrate
-    from ttrsim.state import M_RESETS, M_RESHUFFLES
+    from ttrsim.play import narrate
+    from ttrsim.core.state import M_RESETS, M_RESHUFFLES
 
     seen = {"resets": 0, "reshuffles": 0}
     original = narrate.Narrator.step

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ttrsim.experiment import ExperimentError
-from ttrsim.run_cli import run
-from ttrsim.runner import run_experiment
+from ttrsim.experiment.config import ExperimentError
+from ttrsim.cli import run
+from ttrsim.experiment.runner import run_experiment
 
 HERE = Path(__file__).resolve().parent / "bad_experiments"
 FILES = sorted(HERE.glob("*.yaml"))

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ttrsim.experiment import ExperimentError, load_experiment
-from ttrsim.seating import block_seed, block_seeds, chunk_games, chunks_of_point, design, game_arrays, locate
+from ttrsim.experiment.config import ExperimentError, load_experiment
+from ttrsim.experiment.seating import block_seed, block_seeds, chunk_games, chunks_of_point, design, game_arrays, locate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,7 +86,7 @@ def test_custom_map_path_is_relative_to_the_experiment_file(tmp_path):
     f = tmp_path / "sub" / "e.yaml"
     f.parent.mkdir()
     (tmp_path / "maps").mkdir()
-    (tmp_path / "maps" / "m.yaml").write_text((ROOT / "ttrsim" / "maps" / "usa.yaml").read_text())
+    (tmp_path / "maps" / "m.yaml").write_text((ROOT / "ttrsim" / "data" / "maps" / "usa.yaml").read_text())
     f.write_text("name: m\nmap: ../maps/m.yaml\nplayers: 2\nlineup: [random, random]\ngames: 2\n")
     e = load_experiment(f)
     assert e.map == str(tmp_path / "maps" / "m.yaml")

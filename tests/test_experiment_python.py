@@ -10,12 +10,12 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from ttrsim import runner
-from ttrsim.experiment import load_experiment
-from ttrsim.game import IllegalAction
-from ttrsim.runner import run_experiment
+from ttrsim.experiment import runner
+from ttrsim.experiment.config import load_experiment
+from ttrsim.play.game import IllegalAction
+from ttrsim.experiment.runner import run_experiment
 
-GREEDY_PY = "strategies.python_example:GreedyLongest"
+GREEDY_PY = "ttrsim.strategies.python_example:GreedyLongest"
 
 
 def parts(path: Path) -> dict:

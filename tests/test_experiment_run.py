@@ -16,11 +16,11 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from ttrsim.experiment import ExperimentError
-from ttrsim.run_cli import run
-from ttrsim.runner import run_experiment
-from ttrsim.summary import summary_from_tables
-from ttrsim.tables import SCHEMAS
+from ttrsim.experiment.config import ExperimentError
+from ttrsim.cli import run
+from ttrsim.experiment.runner import run_experiment
+from ttrsim.experiment.summary import summary_from_tables
+from ttrsim.experiment.tables import SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 SORT = {"games": ["game"], "players": ["game", "seat"], "tickets": ["game"], "turns": ["game", "turn"]}
@@ -104,7 +104,7 @@ def start_and_stop(f, out, sig, after_chunks):
     lists ``after_chunks`` chunks; returns the exit code (None: it finished first)."""
     env = dict(os.environ, TTRSIM_MANIFEST_INTERVAL="0",      # record every chunk at once
                PYTHONPATH=os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    proc = subprocess.Popen([sys.executable, "-m", "ttrsim.run_cli", str(f), "--output", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "ttrsim", "run", str(f), "--output", str(out),
                              "--no-progress"], cwd=f.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env=env)
     deadline = time.time() + 120

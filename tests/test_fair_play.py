@@ -5,11 +5,11 @@ for every built-in strategy, on many states from all rule sets."""
 import numpy as np
 import pytest
 
-from strategies import STRATEGY_NAMES, param_row, strategy_id
-from strategies.dispatch import choose
-from ttrsim.engine import legal_actions
-from ttrsim.game import Game
-from ttrsim.state import M_DECK_N, M_PLAYER, copy_state
+from ttrsim.strategies import STRATEGY_NAMES, param_row, strategy_id
+from ttrsim.strategies.dispatch import choose
+from ttrsim.core.engine import legal_actions
+from ttrsim.play.game import Game
+from ttrsim.core.state import M_DECK_N, M_PLAYER, copy_state
 
 SETTINGS = [("usa", 4), ("usa-mega", 3), ("usa-1910", 2), ("usa-bigcities", 5), ("germany", 4), ("germany", 2)]
 

@@ -1,8 +1,8 @@
-"""Head-to-head rates of a 2-player round robin (ttrsim.summary.head_to_head)."""
+"""Head-to-head rates of a 2-player round robin (ttrsim.experiment.summary.head_to_head)."""
 import polars as pl
 
-from ttrsim.runner import run_experiment
-from ttrsim.summary import head_to_head
+from ttrsim.experiment.runner import run_experiment
+from ttrsim.experiment.summary import head_to_head
 
 
 def test_head_to_head_pairs_are_complementary_and_match_the_games(tmp_path):

@@ -1,6 +1,6 @@
 """Map files, loader and validator (R1.3, R1.4, R1.5, R6.4).
 
-The packaged maps must match the facts in RULES.md R1; every file in
+The packaged maps must match the facts in docs/rules.md R1; every file in
 ``tests/bad_maps/`` holds exactly one problem (``several_problems.yaml`` holds
 several) and must be rejected with a one-line message naming file and entry.
 """
@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ttrsim.ids import BLUE, GRAY, PINK, ROUTE_COLOUR_IDS
-from ttrsim.maps import MapData, MapError, available_maps, load_map
+from ttrsim.data.ids import BLUE, GRAY, PINK, ROUTE_COLOUR_IDS
+from ttrsim.data.maps import MapData, MapError, available_maps, load_map
 
 BAD = Path(__file__).parent / "bad_maps"
 
@@ -325,7 +325,7 @@ def test_top_level_problems(tmp_path, text, message):
 def test_module_docstring_example():
     import doctest
 
-    import ttrsim.maps
+    import ttrsim.data.maps
 
-    result = doctest.testmod(ttrsim.maps)
+    result = doctest.testmod(ttrsim.data.maps)
     assert result.attempted > 0 and result.failed == 0

@@ -1,13 +1,14 @@
-"""User-written Python strategies (ttrsim.pyplay) beside compiled ones."""
+"""User-written Python strategies (ttrsim.play.pyplay) beside compiled ones."""
 import numpy as np
 import pytest
 
-from strategies.python_example import GreedyLongest
-from ttrsim.board import build_board
-from ttrsim.playout import legal_buffer, play_game
-from ttrsim.pyplay import play
-from ttrsim.rules import get_rules
-from ttrsim.state import allocate_state
+from ttrsim.strategies.python_example import GreedyLongest
+from ttrsim.core.board import build_board
+from ttrsim.core.actions import legal_buffer
+from ttrsim.play.loop import play_game
+from ttrsim.play.pyplay import play
+from ttrsim.data.rules import get_rules
+from ttrsim.core.state import allocate_state
 
 
 @pytest.mark.parametrize("rules,players,seed", [("usa", 2, 4), ("germany", 4, 9), ("usa-mega", 3, 1)])

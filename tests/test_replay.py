@@ -7,20 +7,22 @@ import sys
 import numpy as np
 import pytest
 
-from ttrsim.board import build_board
-from ttrsim.playout import legal_buffer, play_game
-from ttrsim.rules import get_rules, preset_names
-from ttrsim.state import M_ACTIONS, M_TURN, allocate_state
+from ttrsim.core.board import build_board
+from ttrsim.core.actions import legal_buffer
+from ttrsim.play.loop import play_game
+from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.core.state import M_ACTIONS, M_TURN, allocate_state
 
 CASES = [(r, p, seed) for r in preset_names() for p, seed in ((2, 11), (4, 12))]
 
 SCRIPT = """
 import json, sys
 import numpy as np
-from ttrsim.board import build_board
-from ttrsim.playout import legal_buffer, play_game
-from ttrsim.rules import get_rules
-from ttrsim.state import allocate_state, M_ACTIONS, M_TURN
+from ttrsim.core.board import build_board
+from ttrsim.core.actions import legal_buffer
+from ttrsim.play.loop import play_game
+from ttrsim.data.rules import get_rules
+from ttrsim.core.state import allocate_state, M_ACTIONS, M_TURN
 out = []
 for rules, players, seed in json.loads(sys.argv[1]):
     b = build_board(get_rules(rules)); s = allocate_state(b, players)

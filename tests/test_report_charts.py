@@ -10,7 +10,7 @@ import pytest
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 
-from ttrsim.maps import load_map
+from ttrsim.data.maps import load_map
 from ttrsim.report import charts
 from ttrsim.report.boardmap import board_map, track_segments
 

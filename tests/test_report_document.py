@@ -10,7 +10,7 @@ import pytest
 from report_fixtures import game, make_results
 from ttrsim.report import Results, ResultsError, win_rates
 from ttrsim.report.document import build_report
-from ttrsim.runner import run_experiment
+from ttrsim.experiment.runner import run_experiment
 
 LINEUP = ["planner", "route_focus", "one_step", "long_route"]
 
@@ -191,7 +191,7 @@ def test_bad_arguments(tmp_path):
 def test_ready_made_studies_state_their_question_and_load():
     from pathlib import Path
 
-    from ttrsim.experiment import load_experiment
+    from ttrsim.experiment.config import load_experiment
     root = Path(__file__).resolve().parents[1] / "experiments"
     files = sorted(root.glob("study_*.yaml"))
     stems = {f.stem for f in files}

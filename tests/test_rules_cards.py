@@ -10,13 +10,13 @@ import pytest
 from numba import njit
 
 from conftest import card_total, put_deck_top, put_faceup, put_hand, setup_game
-from ttrsim.actions import A_BLIND, A_FACEUP, A_KEEP, A_TICKETS, action_space_size
-from ttrsim.engine import is_legal
-from ttrsim.game import Game, IllegalAction
-from ttrsim.ids import (BLACK, BLUE, CARD_NAMES, COLOUR_NAMES, GREEN, LOCO, N_PASSENGER_COLOURS, ORANGE, PINK, RED,
+from ttrsim.core.actions import A_BLIND, A_FACEUP, A_KEEP, A_TICKETS, action_space_size
+from ttrsim.core.engine import is_legal
+from ttrsim.play.game import Game, IllegalAction
+from ttrsim.data.ids import (BLACK, BLUE, CARD_NAMES, COLOUR_NAMES, GREEN, LOCO, N_PASSENGER_COLOURS, ORANGE, PINK, RED,
                         WHITE, YELLOW)
-from ttrsim.rules import RulesError, preset_names
-from ttrsim.state import M_DECK_N
+from ttrsim.data.rules import RulesError, preset_names
+from ttrsim.core.state import M_DECK_N
 
 PRESETS = ("usa", "usa-1910", "usa-mega", "usa-bigcities", "germany")
 # R7: tickets dealt / kept at least at setup

@@ -11,14 +11,14 @@ import pytest
 from numba import njit
 
 from conftest import card_total, put_hand, route_id, setup_game
-from ttrsim.actions import (A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY,
+from ttrsim.core.actions import (A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY,
                             action_name, action_space_size, decode_claim, encode_claim)
-from ttrsim.engine import apply_action, claimable_routes, is_legal, legal_actions, payments
-from ttrsim.game import Game, IllegalAction
-from ttrsim.ids import (BLUE, GRAY, GREEN, LOCO, N_COLOURS, P_BLACK, P_BLUE, P_GREEN, P_RED, P_WHITE,
+from ttrsim.core.engine import apply_action, claimable_routes, is_legal, legal_actions, payments
+from ttrsim.play.game import Game, IllegalAction
+from ttrsim.data.ids import (BLUE, GRAY, GREEN, LOCO, N_COLOURS, P_BLACK, P_BLUE, P_GREEN, P_RED, P_WHITE,
                         P_YELLOW, PINK, RED, WHITE, YELLOW)
-from ttrsim.rng import rand_below
-from ttrsim.state import M_DECK_N, M_PHASE, M_PLAYER, PH_MAIN, PH_OVER
+from ttrsim.core.rng import rand_below
+from ttrsim.core.state import M_DECK_N, M_PHASE, M_PLAYER, PH_MAIN, PH_OVER
 
 PRESETS = ("usa", "usa-1910", "usa-mega", "usa-bigcities", "germany")
 DRAW_SIZE = {"usa": 3, "usa-1910": 3, "usa-mega": 4, "usa-bigcities": 4, "germany": 4}     # R7
@@ -735,7 +735,7 @@ def test_R5_3_tickets_are_secret():
 # --------------------------------------------------------------------------- action codec
 
 def test_action_codec_round_trip():
-    """The action codec (ttrsim.actions): every route x pay colour (8 colours +
+    """The action codec (ttrsim.core.actions): every route x pay colour (8 colours +
     locomotives only) x locomotive count encodes to a distinct action of the
     claim range and decodes back; the ranges of the other actions do not overlap."""
     for n_routes in (100, 110):

@@ -1,9 +1,9 @@
-"""End of game and final scoring, rule by rule (RULES.md R6.1-R6.8).
+"""End of game and final scoring, rule by rule (docs/rules.md R6.1-R6.8).
 
-Every test builds its position by hand on a :class:`ttrsim.game.Game` past
+Every test builds its position by hand on a :class:`ttrsim.play.game.Game` past
 setup: it writes ``route_owner``, ``ticket_holder``, ``pass_player``,
 ``trains`` and ``score`` directly, then either calls
-:func:`ttrsim.scoring.final_scoring` or drives whole turns through
+:func:`ttrsim.core.scoring.final_scoring` or drives whole turns through
 ``g.apply``. Expected values are computed by hand in the docstrings.
 """
 import zlib
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from conftest import put_hand, route_id, setup_game
-from ttrsim.actions import A_BLIND, A_KEEP, A_PASS, A_TICKETS, encode_claim
-from ttrsim.ids import RED
-from ttrsim.scoring import final_scoring, locations_joined, majority_points, player_components
-from ttrsim.state import (F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_N_PASSENGERS,
+from ttrsim.core.actions import A_BLIND, A_KEEP, A_PASS, A_TICKETS, encode_claim
+from ttrsim.data.ids import RED
+from ttrsim.core.scoring import final_scoring, locations_joined, majority_points, player_components
+from ttrsim.core.state import (F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_N_PASSENGERS,
                           F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL, F_WINNER, M_COUNTDOWN,
                           M_DECK_N, M_END, END_NAMES)
 
@@ -734,7 +734,7 @@ def test_R6_8_germany_still_tied_shared_win():
 def play_random_game(g, rng):
     """Random legal play (claims preferred, so games end); returns the turn
     count right after the first turn ended with <= end_trains trains."""
-    from ttrsim.actions import A_CLAIM
+    from ttrsim.core.actions import A_CLAIM
     end_trains = g.rules.end_trains
     trigger = None
     while not g.over:

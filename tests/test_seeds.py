@@ -1,6 +1,6 @@
 """Seeds give independent games (issue: consecutive seeds must give independent
 games). Every random stream starts from a hash of its (seed, lane) pair
-(``ttrsim.rng.seed_into``), so the games of seeds 0, 1, 2, ... are as unrelated
+(``ttrsim.core.rng.seed_into``), so the games of seeds 0, 1, 2, ... are as unrelated
 as the games of hashed seeds, and the per-seat strategy streams are unrelated
 to each other and to the game stream.
 
@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ttrsim.board import build_board
-from ttrsim.engine import LANE_STRATEGY, reset_game
-from ttrsim.ids import N_CARD_KINDS
-from ttrsim.rng import seed_stream, shuffle_range
-from ttrsim.rules import get_rules
-from ttrsim.seating import block_seeds
-from ttrsim.state import M_DECK_N, allocate_state
+from ttrsim.core.board import build_board
+from ttrsim.core.engine import LANE_STRATEGY, reset_game
+from ttrsim.data.ids import N_CARD_KINDS
+from ttrsim.core.rng import seed_stream, shuffle_range
+from ttrsim.data.rules import get_rules
+from ttrsim.experiment.seating import block_seeds
+from ttrsim.core.state import M_DECK_N, allocate_state
 
 N = 2000
 CONSECUTIVE = np.arange(N, dtype=np.int64)

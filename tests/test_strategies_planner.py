@@ -16,16 +16,17 @@ import numpy as np
 import pytest
 
 from conftest import decide, put_faceup, put_hand, route_id, setup_game, ticket_id
-from strategies import MAX_PARAMS, REGISTRY, param_row, strategy_id
-from strategies.planner import PASSENGER_HUNTER_SPEC, SPEC
-from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, decode_claim
-from ttrsim.board import RP_SETUP_DEAL
-from ttrsim.engine import apply_action
-from ttrsim.game import Game
-from ttrsim.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, P_BLACK, P_BLUE, P_GREEN, PINK, RED, WHITE, YELLOW
-from ttrsim.playout import legal_buffer, play_game
-from ttrsim.rules import preset_names
-from ttrsim.state import (END_NAMES, F_WINNER, M_COUNTDOWN, M_END, M_PEND_I, M_PEND_N, M_PHASE, PH_DRAW2, PH_KEEP,
+from ttrsim.strategies import MAX_PARAMS, REGISTRY, param_row, strategy_id
+from ttrsim.strategies.planner import PASSENGER_HUNTER_SPEC, SPEC
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, decode_claim
+from ttrsim.core.board import RP_SETUP_DEAL
+from ttrsim.core.engine import apply_action
+from ttrsim.play.game import Game
+from ttrsim.data.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, P_BLACK, P_BLUE, P_GREEN, PINK, RED, WHITE, YELLOW
+from ttrsim.core.actions import legal_buffer
+from ttrsim.play.loop import play_game
+from ttrsim.data.rules import preset_names
+from ttrsim.core.state import (END_NAMES, F_WINNER, M_COUNTDOWN, M_END, M_PEND_I, M_PEND_N, M_PHASE, PH_DRAW2, PH_KEEP,
                           PH_PASSENGER, PH_SETUP_MIX, allocate_state)
 
 NAMES = ("planner", "passenger_hunter")
@@ -316,8 +317,8 @@ def test_remembered_detours_and_counts_change_no_decision(rules, n_players):
     """The planner remembers each route's detour (with the route set of its
     path) and its unfinished-ticket count; both are exact: every decision of
     whole games equals the one made with them wiped (the plan kept)."""
-    from strategies.planner import SM_DETOUR, SM_DETOUR_TRAINS, SM_OWN_TICKETS, SM_OWN_TRAINS, SM_UNFINISHED
-    from ttrsim.state import SMEM_EXTRA, SMEM_ROUTE_NUMBERS
+    from ttrsim.strategies.planner import SM_DETOUR, SM_DETOUR_TRAINS, SM_OWN_TICKETS, SM_OWN_TRAINS, SM_UNFINISHED
+    from ttrsim.core.state import SMEM_EXTRA, SMEM_ROUTE_NUMBERS
     checked = 0
     for seed in range(2):
         g = Game(rules, n_players, seed=seed)

@@ -1,4 +1,4 @@
-"""The shared graph kernels (``strategies.paths``) against plain Python
+"""The shared graph kernels (``ttrsim.strategies.paths``) against plain Python
 references, and the four published agents of de Mesentier Silva et al.
 (FDG 2017): ``destination_hungry``, ``route_focus``, ``one_step``,
 ``long_route`` (issue 3).
@@ -18,17 +18,18 @@ import numpy as np
 import pytest
 
 from conftest import decide, put_faceup, put_hand, route_id, setup_game, ticket_id
-from strategies import REGISTRY, param_row, strategy_id
-from strategies import dispatch
-from strategies import paths as P
-from ttrsim.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, decode_claim
-from ttrsim.board import RP_LOCK_MAXP, build_board
-from ttrsim.engine import apply_action, is_legal, legal_actions
-from ttrsim.game import Game
-from ttrsim.ids import BLACK, BLUE, GREEN, LOCO, PINK, RED, WHITE
-from ttrsim.playout import legal_buffer, play_game
-from ttrsim.rules import get_rules, preset_names
-from ttrsim.state import (END_NAMES, F_WINNER, M_END, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_OVER,
+from ttrsim.strategies import REGISTRY, param_row, strategy_id
+from ttrsim.strategies import dispatch
+from ttrsim.strategies import paths as P
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, decode_claim
+from ttrsim.core.board import RP_LOCK_MAXP, build_board
+from ttrsim.core.engine import apply_action, is_legal, legal_actions
+from ttrsim.play.game import Game
+from ttrsim.data.ids import BLACK, BLUE, GREEN, LOCO, PINK, RED, WHITE
+from ttrsim.core.actions import legal_buffer
+from ttrsim.play.loop import play_game
+from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.core.state import (END_NAMES, F_WINNER, M_END, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_OVER,
                           PH_PASSENGER, PH_SETUP_MIX, allocate_state, copy_state)
 
 AGENTS = ("destination_hungry", "route_focus", "one_step", "long_route")

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import functools
 import json
+import signal
 import sys
 import textwrap
 from pathlib import Path
 
 import click
 
-from .rules import PARAMS, PRESETS, RulesError, describe_presets, get_rules, preset_names
+from ttrsim.data.rules import PARAMS, PRESETS, RulesError, describe_presets, get_rules, preset_names
 
 PLAYERS_RANGE = (2, 5)
 
@@ -167,7 +168,7 @@ def main():
 def play(rules_name, players, seed, strategy, sets, quiet):
     """Play one game with compiled strategies and narrate it turn by turn.
 
-    The game is exactly the one the compiled game loop (ttrsim.playout.play_game)
+    The game is exactly the one the compiled game loop (ttrsim.play.loop.play_game)
     plays for the seed: each decision is the strategy's choice, replayed
     through the Python Game API. The narrator is omniscient: it shows every
     hand and ticket. Output: the setup (face-up row, passengers, each seat's
@@ -181,7 +182,7 @@ def play(rules_name, players, seed, strategy, sets, quiet):
       ttrsim play --rules usa-1910 --players 3 --seed 12 --quiet
       ttrsim play --rules usa --set globetrotter_points=15 --seed 1
     """
-    from .narrate import play_narrated
+    from ttrsim.play.narrate import play_narrated
 
     check_players(players)
     strategies = [s.strip() for s in strategy.split(",") if s.strip()]
@@ -211,7 +212,7 @@ def rules_cmd(preset, as_json):
     Without PRESET: each preset with the parameters it changes, then every
     parameter with its default, rule id and description. With PRESET: that
     preset's full parameter list (values differing from the default are marked
-    *). [choice] marks a rule RULES.md chose where the texts do not settle it.
+    *). [choice] marks a rule docs/rules.md chose where the texts do not settle it.
 
     \b
     Examples:
@@ -292,7 +293,7 @@ def maps_cmd(as_json):
       ttrsim maps
       ttrsim maps --json
     """
-    from .maps import available_maps, load_map
+    from ttrsim.data.maps import available_maps, load_map
 
     rows = [map_summary(load_map(name)) for name in available_maps()]
     if as_json:
@@ -316,7 +317,7 @@ def maps_cmd(as_json):
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def validate_map(file):
     """Load and validate a custom map file (YAML, the format of the packaged
-    usa.yaml and germany.yaml; see ttrsim.maps).
+    usa.yaml and germany.yaml; see ttrsim.data.maps).
 
     Prints "FILE: ok (...)" with its counts, or every problem found, one line
     each ("<file>: <entry>: <what is wrong; what was expected>"), and exits
@@ -327,7 +328,7 @@ def validate_map(file):
       ttrsim validate-map my_map.yaml
       ttrsim validate-map maps/europe.yml
     """
-    from .maps import MapError, load_map
+    from ttrsim.data.maps import MapError, load_map
 
     try:
         m = load_map(file)
@@ -374,7 +375,7 @@ def fuzz(rules_text, players_text, games, seed, as_json, progress):
     """
     rules = parse_rules_list(rules_text)
     players = parse_players_list(players_text)
-    from .fuzz import run_fuzz
+    from ttrsim.play.fuzz import run_fuzz
 
     if progress is None:
         progress = not as_json and sys.stderr.isatty()
@@ -425,7 +426,7 @@ def bench(rules_text, players_text, seconds, strategy_text, as_json):
       ttrsim bench --rules usa,germany --players 2,4 --seconds 5
       ttrsim bench --rules usa --players 4 --strategy all --json
     """
-    from strategies import STRATEGY_NAMES, strategy_id
+    from ttrsim.strategies import STRATEGY_NAMES, strategy_id
 
     rules = parse_rules_list(rules_text)
     players = parse_players_list(players_text)
@@ -433,7 +434,7 @@ def bench(rules_text, players_text, seconds, strategy_text, as_json):
     names = list(STRATEGY_NAMES) if names == ["all"] else names
     for name in names:
         strategy_id(name)
-    from .bench import run_bench
+    from ttrsim.play.bench import run_bench
 
     rows = [row for name in names for row in run_bench(rules, players, seconds=seconds, strategy=name)]
     if as_json:
@@ -475,7 +476,7 @@ def report(results, output, formats, svg, resamples, progress):
       ttrsim report results/sweep --output /tmp/sweep-report --format html
       ttrsim report results/strength_usa4 --no-svg --resamples 200
     """
-    from .report.document import build_report
+    from ttrsim.report.document import build_report
 
     if progress is None:
         progress = sys.stderr.isatty()
@@ -489,9 +490,73 @@ def report(results, output, formats, svg, resamples, progress):
     click.echo(f"report: {rep.main}")
 
 
-from .run_cli import run  # noqa: E402  (the experiment runner's command lives in its own module)
+# --------------------------------------------------------------------------- run
 
-main.add_command(run)
+RUN_EPILOG = """\b
+Examples:
+  ttrsim run experiments/quickstart.yaml
+  ttrsim run experiments/sweep.yaml --workers 8 --output results/globetrotter
+  ttrsim run experiments/dask.yaml --backend dask --scheduler tcp://10.0.0.5:8786
+  ttrsim run experiments/quickstart.yaml --overwrite      # start the folder over
+
+Running the same file again resumes an interrupted run (also after kill -9);
+a folder holding a different experiment is refused unless --overwrite.
+Ctrl-C stops cleanly and keeps every finished chunk.
+The file's schema: docs/experiments.md; examples: experiments/*.yaml.
+"""
+
+
+def _sigterm(signum, frame):
+    raise KeyboardInterrupt
+
+
+@main.command("run", epilog=RUN_EPILOG)
+@click.argument("file", metavar="FILE")
+@click.option("--output", "-o", metavar="DIR", help="results folder (default results/<name>)")
+@click.option("--workers", "-w", type=click.IntRange(1, 1024), help="worker processes (default: the file's, "
+              "else every core)")
+@click.option("--backend", type=click.Choice(["local", "dask"]), help="local joblib processes or dask")
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler tcp://HOST:PORT (implies --backend dask); "
+              "none starts a local Dask cluster")
+@click.option("--chunk-size", type=click.IntRange(1), help="games per chunk / part file")
+@click.option("--games", type=click.IntRange(1), help="games per sweep point (overrides the file)")
+@click.option("--seed", type=click.IntRange(0), help="experiment seed (overrides the file)")
+@click.option("--log/--no-log", default=None, help="turn-level logging (default: the file's)")
+@click.option("--resume/--overwrite", default=True, show_default=True,
+              help="continue the folder's run, or delete its results and start over")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="the progress bar")
+def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log, resume, progress):
+    """Run the experiment FILE (YAML) into a results folder of Parquet tables
+    (games, players, tickets, turns) with a manifest.json, then print the win
+    rates per strategy with 95% intervals and the results path."""
+    from ttrsim.experiment.config import ExperimentError
+    from ttrsim.experiment.runner import run_experiment
+    extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log)) if v is not None}
+    old = signal.signal(signal.SIGTERM, _sigterm) if _main_thread() else None
+    try:
+        result = run_experiment(file, output=output, workers=workers, backend=backend, scheduler=scheduler,
+                                chunk_size=chunk_size, overwrite=not resume, progress=progress,
+                                echo=lambda m: click.echo(m, err=True), **extra)
+    except ExperimentError as e:
+        raise click.ClickException(str(e).splitlines()[0]) from None
+    except KeyboardInterrupt:
+        sys.exit(130)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+    if result.games_run == 0:
+        click.echo(f"nothing to do: {result.path} already holds the complete experiment")
+    else:
+        click.echo(f"{result.games_run:,} games in {result.seconds:.1f} s "
+                   f"({result.games_run / max(result.seconds, 1e-9):,.0f} games/s)")
+    click.echo(result.summary_text)
+    click.echo(f"results: {result.path}")
+
+
+def _main_thread() -> bool:
+    import threading
+    return threading.current_thread() is threading.main_thread()
+
 
 if __name__ == "__main__":   # pragma: no cover
     main()

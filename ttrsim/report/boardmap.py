@@ -1,14 +1,14 @@
 """The board map chart: routes drawn from the map's city coordinates, coloured
 (and, for claim rates, thickened) by a per-route statistic.
 
-Works for any map loaded with :func:`ttrsim.maps.load_map` (USA, Germany, a
+Works for any map loaded with :func:`ttrsim.data.maps.load_map` (USA, Germany, a
 custom map): cities are dots with their names, countries (Germany) are
 written in italics at their label with their border points as squares, and
 the tracks of a double or triple route are drawn side by side (offset across
 the line) so each is visible.
 
 >>> import polars as pl
->>> from ttrsim.maps import load_map
+>>> from ttrsim.data.maps import load_map
 >>> m = load_map("usa")
 >>> df = pl.DataFrame({"route": list(range(m.n_routes)), "claim_rate": [0.5] * m.n_routes})
 >>> board_map(m, df).axes[0].get_title().splitlines()[0]

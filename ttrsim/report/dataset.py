@@ -106,8 +106,8 @@ class Results:
 
     @functools.cached_property
     def map(self):
-        """The map of the experiment (``ttrsim.maps.MapData``), loaded on first use."""
-        from ttrsim.maps import load_map
+        """The map of the experiment (``ttrsim.data.maps.MapData``), loaded on first use."""
+        from ttrsim.data.maps import load_map
         return load_map(self.map_name)
 
     @functools.cached_property
@@ -116,12 +116,12 @@ class Results:
         return self.rules_at(0).map
 
     def rules_at(self, point: int = 0):
-        """The resolved rule set (``ttrsim.rules.RuleSet``) of a sweep point."""
+        """The resolved rule set (``ttrsim.data.rules.RuleSet``) of a sweep point."""
         return self._rules(int(point))
 
     @functools.lru_cache(maxsize=None)
     def _rules(self, point: int):
-        from ttrsim.rules import get_rules
+        from ttrsim.data.rules import get_rules
         cfg = self.manifest["config"]
         ro = dict(cfg.get("rule_overrides") or {})
         for p in cfg.get("points") or []:

@@ -983,7 +983,7 @@ class _Builder:
         if not key.startswith("rules."):
             return None
         try:
-            from ttrsim.rules import get_rules
+            from ttrsim.data.rules import get_rules
             overrides = dict(self.res.manifest.get("config", {}).get("rule_overrides") or {})
             value = get_rules(self.res.rules, overrides).params().get(key.split(".", 1)[1])
         except Exception:

@@ -1,5 +1,5 @@
 """The Parquet tables of an experiment: schemas and conversion from the arrays
-of the compiled loop (:mod:`ttrsim.explay`, :mod:`ttrsim.turnlog`).
+of the compiled loop (:mod:`ttrsim.play.chunk`, :mod:`ttrsim.play.turnlog`).
 
 Tables are built as Arrow tables straight from numpy (no copy through Python
 objects) with compact types. Names (rule set, strategy, end reason, action,
@@ -24,15 +24,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .ids import CARD_NAMES, PASSENGER_NAMES, ROUTE_COLOUR_NAMES
-from .rules import preset_names
-from .state import (END_NAMES, F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_N_PASSENGERS,
+from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES, ROUTE_COLOUR_NAMES
+from ttrsim.data.rules import preset_names
+from ttrsim.core.state import (END_NAMES, F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_N_PASSENGERS,
                     F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL, F_WINNER)
-from .turnlog import (G_END, G_TURNS, KIND_NAMES, O_COMPLETED, O_GAME, O_KEPT, O_SEAT, O_TICKET, O_TURN,
+from ttrsim.play.turnlog import (G_END, G_TURNS, KIND_NAMES, O_COMPLETED, O_GAME, O_KEPT, O_SEAT, O_TICKET, O_TURN,
                       SOURCE_NAMES, T_CARD1, T_CARD2, T_GAME, T_HAND, T_KIND, T_LOCOS, T_PASS1, T_PASS2,
                       T_PAY_COLOUR, T_ROUTE, T_SCORE, T_SEAT, T_SRC1, T_SRC2, T_TK_DRAWN, T_TK_KEPT, T_TK_PILE0,
                       T_TRAINS, T_TURN)
-from .explay import X_CARDS, X_PASS0, X_TRAINS
+from ttrsim.play.chunk import X_CARDS, X_PASS0, X_TRAINS
 
 MAX_SEATS = 5
 TABLES = ("games", "players", "tickets", "turns")
@@ -51,7 +51,7 @@ NAME_TABLES = {
 _DICT8 = pa.dictionary(pa.int8(), pa.string())
 _DICT16 = pa.dictionary(pa.int16(), pa.string())
 
-# score components of ttrsim.state.FINAL_NAMES -> (column, final index, type)
+# score components of ttrsim.core.state.FINAL_NAMES -> (column, final index, type)
 SCORE_COLUMNS = (
     ("total", F_TOTAL, pa.int32()),
     ("routes", F_ROUTES, pa.int32()),

@@ -21,9 +21,10 @@ range              meaning                          phases
 >>> action_name(encode_keep(0b101))
 'keep 0b101'
 """
+import numpy as np
 from numba import njit
 
-from .ids import CARD_NAMES, PASSENGER_NAMES
+from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES
 
 A_FACEUP = 0            # + slot
 A_BLIND = 8
@@ -37,6 +38,11 @@ PAY_LOCOS_ONLY = 8
 
 def action_space_size(n_routes: int) -> int:
     return A_CLAIM + 72 * n_routes
+
+
+def legal_buffer(b) -> np.ndarray:
+    """A buffer large enough for every legal-action list on board ``b``."""
+    return np.empty(action_space_size(b.route_len.shape[0]), np.int32)
 
 
 @njit(cache=True)
@@ -56,7 +62,7 @@ def encode_keep(mask):
 
 
 def action_name(a: int) -> str:
-    """Readable name without board context (see :mod:`ttrsim.narrate` for the full text)."""
+    """Readable name without board context (see :mod:`ttrsim.play.narrate` for the full text)."""
     if a < A_BLIND:
         return f"face-up {a}"
     if a == A_BLIND:

@@ -1,12 +1,12 @@
 """The game state: one record of typed arrays, each field's encoding beside it.
 
 Scalars live in ``meta`` (``int32``) under the ``M_*`` indices. Card kinds are
-the ids of :mod:`ttrsim.ids` (colours 0..7, locomotive 8). The state holds its
+the ids of :mod:`ttrsim.data.ids` (colours 0..7, locomotive 8). The state holds its
 own random streams (``rng`` for the game, ``srng`` one per seat for
 strategies), so a game is replayable from its seed.
 
->>> from ttrsim.rules import get_rules
->>> from ttrsim.board import build_board
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
 >>> s = allocate_state(build_board(get_rules("usa")), 4)
 >>> s.hand.shape, int(s.meta[M_NPLAYERS])
 ((4, 9), 4)
@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, Board
-from .ids import N_CARD_KINDS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import N_CARD_KINDS, N_PASSENGER_COLOURS
 from .record import define_record
 
 # --- indices into GameState.meta ---------------------------------------------
@@ -108,7 +108,7 @@ def smem_route_slots(n_routes: int) -> int:
 
 
 def allocate_state(board: Board, n_players: int) -> GameState:
-    """Zeroed arrays for one game; :func:`ttrsim.engine.reset_game` deals it."""
+    """Zeroed arrays for one game; :func:`ttrsim.core.engine.reset_game` deals it."""
     n_tickets = board.ticket_a.shape[0]
     n_decks = board.deck_size.shape[0]
     n_locs = board.pass_setup.shape[0]

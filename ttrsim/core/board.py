@@ -1,10 +1,10 @@
 """The static data of one rule set on one map, as arrays for the compiled core.
 
-A :class:`Board` joins a :class:`~ttrsim.maps.MapData` and a
-:class:`~ttrsim.rules.RuleSet`. Rule parameters become one ``int32`` array
+A :class:`Board` joins a :class:`~ttrsim.data.maps.MapData` and a
+:class:`~ttrsim.data.rules.RuleSet`. Rule parameters become one ``int32`` array
 ``rp`` indexed by the ``RP_*`` constants, so the kernels read rules as data.
 
->>> from ttrsim.rules import get_rules
+>>> from ttrsim.data.rules import get_rules
 >>> b = build_board(get_rules("usa"))
 >>> int(b.rp[RP_TRAINS]), int(b.rp[RP_N_DECKS]), len(b.route_len)
 (45, 1, 100)
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
-from .maps import MapData, load_map
+from ttrsim.data.ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.data.maps import MapData, load_map
 from .record import define_record
-from .rules import TIEBREAK_NAMES, RuleSet, RulesError
+from ttrsim.data.rules import TIEBREAK_NAMES, RuleSet, RulesError
 
 # --- indices into Board.rp -------------------------------------------------
 (RP_TRAINS, RP_HAND, RP_FACEUP, RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE,

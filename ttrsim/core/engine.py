@@ -1,14 +1,14 @@
 """The compiled rules core: setup, legal actions, applying an action.
 
-Plain numba functions over a :class:`~ttrsim.board.Board` ``b`` and a
-:class:`~ttrsim.state.GameState` ``s``; no I/O. Legality is separate from
+Plain numba functions over a :class:`~ttrsim.core.board.Board` ``b`` and a
+:class:`~ttrsim.core.state.GameState` ``s``; no I/O. Legality is separate from
 applying: :func:`legal_actions` writes every legal action into a preallocated
 buffer, :func:`is_legal` checks one action directly from the rules (an
 independent check used by the fuzzer), :func:`apply_action` assumes legality.
 
->>> from ttrsim.rules import get_rules
->>> from ttrsim.board import build_board
->>> from ttrsim.state import allocate_state, PHASE_NAMES, M_PHASE
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
+>>> from ttrsim.core.state import allocate_state, PHASE_NAMES, M_PHASE
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
 >>> reset_game(b, s, 7)
 >>> PHASE_NAMES[s.meta[M_PHASE]], int(s.hand.sum()), int(s.offer_n.sum())
@@ -22,7 +22,7 @@ from .actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_
 from .board import (RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FIRST_SEAT, RP_HAND,
                     RP_LOCK_MAXP, RP_LOCO_RESET, RP_MAX_RESETS, RP_MAX_TURNS, RP_N_DECKS, RP_PASSENGERS,
                     RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE, RP_STALL_ROUNDS, RP_TRAINS)
-from .ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
 from .rng import seed_into, shuffle_range
 from .scoring import final_scoring
 from .state import (END_CAPPED, END_NORMAL, END_RUNNING, END_STALLED, M_ACTIONS, M_CLAIMS, M_COUNTDOWN, M_DECK_N,
@@ -326,7 +326,7 @@ def claimable_routes(b, s, p, out, cost=None):
     its hand (R4.2-R4.3)). Returns how many it may claim. A route the hand
     cannot pay (most routes, most turns) is rejected before anything else is
     looked up. ``cost`` (optional): the seat's
-    ``strategies.paths.route_cost_for`` costs, positive exactly for the free,
+    ``ttrsim.strategies.paths.route_cost_for`` costs, positive exactly for the free,
     open routes that fit its trains; then only the hand is checked."""
     route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
     group, group_routes = b.route_group, b.group_routes
@@ -392,7 +392,7 @@ def legal_actions(b, s, out, claims=True):
     the board. With ``claims=False`` the main phase lists no claims unless
     nothing else is legal: the list for a strategy that finds its claims with
     :func:`claimable_routes` and :func:`payments` (see
-    :func:`strategies.dispatch.legal_for`)."""
+    :func:`ttrsim.strategies.dispatch.legal_for`)."""
     phase = s.meta[M_PHASE]
     p = s.meta[M_PLAYER]
     n = 0

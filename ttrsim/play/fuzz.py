@@ -6,7 +6,7 @@ each kind keeps its count (R1.1); every player's trains plus the trains on
 their routes make the starting count (R1.2); the running score equals a full
 recount of route points (R4.4); tickets and passengers are conserved; the
 board version ``M_CLAIMS`` equals the
-number of claimed routes; the applied action was legal by the independent check :func:`~ttrsim.engine.is_legal`
+number of claimed routes; the applied action was legal by the independent check :func:`~ttrsim.core.engine.is_legal`
 and was in the generated legal list. At the end: the game ended (normal,
 stalled or capped) within the action bound, and the total equals the sum of its
 components.
@@ -21,15 +21,15 @@ import numpy as np
 from joblib import Parallel, delayed
 from numba import njit
 
-from strategies.random_strategy import choose
+from ttrsim.strategies.random_strategy import choose
 
-from .board import RP_N_CARDS, RP_TRAINS, build_board
-from .engine import apply_action, is_legal, legal_actions, reset_game
-from .ids import LOCO
-from .playout import legal_buffer
-from .rng import mix64
-from .rules import get_rules, preset_names
-from .state import (F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL,
+from ttrsim.core.board import RP_N_CARDS, RP_TRAINS, build_board
+from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
+from ttrsim.data.ids import LOCO
+from ttrsim.core.actions import legal_buffer
+from ttrsim.core.rng import mix64
+from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.core.state import (F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL,
                     M_CLAIMS, M_DECK_N, M_NPLAYERS, M_PHASE, PH_OVER, allocate_state)
 
 # violation codes
@@ -194,7 +194,7 @@ def run_fuzz(rules: list[str], players: list[int], games: int, seed: int = 0, pr
     and the first seed showing it, replayable with ``ttrsim play``) and the
     number of distinct deals among the games (:func:`deal_fingerprint`).
     Game seeds are ``seed, seed + 1, ...``: independent games, since every
-    stream starts from a hash of its seed (:func:`ttrsim.rng.seed_into`)."""
+    stream starts from a hash of its seed (:func:`ttrsim.core.rng.seed_into`)."""
     from tqdm import tqdm
 
     if rules == ["all"]:

@@ -5,11 +5,11 @@ A Python strategy is any object with one method::
 
     choose(observation: dict, legal_actions: list[int]) -> int
 
-``observation`` is :meth:`ttrsim.game.Game.observation` for the acting seat
+``observation`` is :meth:`ttrsim.play.game.Game.observation` for the acting seat
 (public information plus its own hand, tickets and ticket offer);
-``legal_actions`` are action ints (codec in :mod:`ttrsim.actions`;
-:func:`ttrsim.actions.action_name` names them). Compiled seats choose exactly as
-in :func:`ttrsim.playout.play_game`, so an all-compiled game here equals the
+``legal_actions`` are action ints (codec in :mod:`ttrsim.core.actions`;
+:func:`ttrsim.core.actions.action_name` names them). Compiled seats choose exactly as
+in :func:`ttrsim.play.loop.play_game`, so an all-compiled game here equals the
 compiled game of the same seed.
 
 >>> class FirstLegal:
@@ -34,10 +34,10 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from .engine import legal_actions
+from ttrsim.core.engine import legal_actions
 from .game import Game, IllegalAction
-from .playout import legal_buffer
-from .state import M_PHASE, M_PLAYER, M_TURN, PH_OVER, GameState, copy_state
+from ttrsim.core.actions import legal_buffer
+from ttrsim.core.state import M_PHASE, M_PLAYER, M_TURN, PH_OVER, GameState, copy_state
 
 
 class PythonStrategy(Protocol):
@@ -46,7 +46,7 @@ class PythonStrategy(Protocol):
 
 def seat_list(seats: Sequence, n_players: int) -> list:
     """One entry for every seat, or one per seat; names are checked."""
-    from strategies import strategy_id
+    from ttrsim.strategies import strategy_id
 
     seats = list(seats) * n_players if len(seats) == 1 else list(seats)
     if len(seats) != n_players:
@@ -69,8 +69,8 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
     named strategy's defaults). ``on_start(game)`` sees the dealt game and
     ``on_step(before, action, after)`` every action with state snapshots (the
     narrator uses both)."""
-    from strategies import param_row, strategy_id
-    from strategies.dispatch import choose, legal_for
+    from ttrsim.strategies import param_row, strategy_id
+    from ttrsim.strategies.dispatch import choose, legal_for
 
     g = Game(rules, n_players, seed, overrides)
     seats = seat_list(seats, n_players)
@@ -115,13 +115,13 @@ def load_strategy_class(ref: str, search_path: Sequence[str] = ()) -> type:
     have a ``choose`` method. Raises :class:`StrategyLoadError` naming what is
     wrong and what was expected.
 
-    >>> load_strategy_class("strategies.python_example:GreedyLongest").__name__
+    >>> load_strategy_class("ttrsim.strategies.python_example:GreedyLongest").__name__
     'GreedyLongest'
     """
     import difflib
 
     if not isinstance(ref, str) or ref.count(":") != 1 or not all(ref.partition(":")[::2]):
-        raise StrategyLoadError(f"expected 'module:Class' (e.g. 'strategies.python_example:GreedyLongest'), "
+        raise StrategyLoadError(f"expected 'module:Class' (e.g. 'ttrsim.strategies.python_example:GreedyLongest'), "
                                 f"got {ref!r}")
     module_name, _, qualname = (x.strip() for x in ref.partition(":"))
     for d in search_path:
@@ -203,16 +203,16 @@ def _call_args(params: dict) -> str:
 def play_logged_py(game: Game, index: int, seed: int, seats: Sequence, strategy_ids: np.ndarray,
                    params: np.ndarray, log, with_turns: bool, hand_before: np.ndarray,
                    pass_before: np.ndarray, labels: Sequence[str] = ()) -> None:
-    """The Python-stepped twin of :func:`ttrsim.turnlog.play_logged`: play game
+    """The Python-stepped twin of :func:`ttrsim.play.turnlog.play_logged`: play game
     ``seed`` on ``game`` (its board and state) recording ticket offers and (if
     ``with_turns``) turns into ``log`` under game index ``index``. ``seats[p]``
     is a Python strategy object, or ``None`` for the compiled strategy
     ``strategy_ids[p]`` (parameters ``params[p]``). Every action is recorded
-    and applied by the same compiled :func:`ttrsim.turnlog.log_step` as in the
+    and applied by the same compiled :func:`ttrsim.play.turnlog.log_step` as in the
     compiled loop, so the same decisions give the same log rows.
-    Raises :class:`ttrsim.game.IllegalAction` when a Python seat returns an
+    Raises :class:`ttrsim.play.game.IllegalAction` when a Python seat returns an
     action that is not legal (``labels[p]`` names it in the message)."""
-    from strategies.dispatch import choose, legal_for
+    from ttrsim.strategies.dispatch import choose, legal_for
 
     from .turnlog import log_finish, log_step
 

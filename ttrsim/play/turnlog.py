@@ -6,13 +6,13 @@ the experiment runner turns them into the ``turns`` and ``tickets`` Parquet
 tables. A turn row is written when the turn ends, with the state after it.
 Every action goes through :func:`log_step` (record, apply, complete the row)
 and every game ends with :func:`log_finish`; the runner's Python-stepped loop
-for games with a Python seat (:func:`ttrsim.pyplay.play_logged_py`) calls the
+for games with a Python seat (:func:`ttrsim.play.pyplay.play_logged_py`) calls the
 same two, so both loops write identical rows for the same decisions.
 
->>> from ttrsim.rules import get_rules
->>> from ttrsim.board import build_board
->>> from ttrsim.state import allocate_state
->>> from ttrsim.playout import legal_buffer
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
+>>> from ttrsim.core.state import allocate_state
+>>> from ttrsim.core.actions import legal_buffer
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
 >>> log = allocate_log(2000, 9000)
 >>> results = np.zeros((1, 2, N_FINAL), np.int32); meta = np.zeros((1, N_GAME_COLS), np.int32)
@@ -25,15 +25,15 @@ True
 import numpy as np
 from numba import njit
 
-from strategies.dispatch import choose, legal_for
+from ttrsim.strategies.dispatch import choose, legal_for
 
-from .actions import A_BLIND, A_CLAIM, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, decode_claim
-from .board import RP_MAX_TURNS
-from .engine import apply_action, reset_game
-from .ids import LOCO, N_PASSENGER_COLOURS
-from .record import define_record
-from .scoring import player_components, ticket_completed
-from .state import (M_END, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, N_FINAL, PH_KEEP, PH_MAIN, PH_OVER,
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, decode_claim
+from ttrsim.core.board import RP_MAX_TURNS
+from ttrsim.core.engine import apply_action, reset_game
+from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+from ttrsim.core.record import define_record
+from ttrsim.core.scoring import player_components, ticket_completed
+from ttrsim.core.state import (M_END, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, N_FINAL, PH_KEEP, PH_MAIN, PH_OVER,
                     PH_SETUP_KEEP)
 
 # turn kinds
@@ -143,7 +143,7 @@ def log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before):
     ``row`` is the turn row of the turn in progress (-1 before the first turn);
     returns the row after the action. One source of truth for what the logs
     hold: the compiled loop below and the Python-stepped loop of the runner
-    (:func:`ttrsim.pyplay.play_logged_py`) both record every action with it.
+    (:func:`ttrsim.play.pyplay.play_logged_py`) both record every action with it.
     ``hand_before`` / ``pass_before`` are scratch buffers kept across calls."""
     p = s.meta[M_PLAYER]
     phase = s.meta[M_PHASE]

@@ -15,7 +15,7 @@ what was expected, e.g.::
 >>> load_experiment({"name": "t", "players": 2, "lineup": ["random", "random"], "gmes": 5})
 Traceback (most recent call last):
 ...
-ttrsim.experiment.ExperimentError: <dict>: gmes: unknown key; did you mean 'games'?
+ttrsim.experiment.config.ExperimentError: <dict>: gmes: unknown key; did you mean 'games'?
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import yaml
 
-from .rules import PARAM_BY_NAME, RulesError, get_rules
+from ttrsim.data.rules import PARAM_BY_NAME, RulesError, get_rules
 from .seating import SEATINGS, chunk_games, design
 
 BACKENDS = ("local", "dask")
@@ -77,7 +77,7 @@ class ExperimentError(ValueError):
 class Entrant:
     """One strategy at the table: ``label`` names it in the tables and the summary.
     ``strategy`` is a built-in (compiled) strategy's name, or with ``python``
-    the ``"module:Class"`` of a Python strategy (:mod:`ttrsim.pyplay`), built
+    the ``"module:Class"`` of a Python strategy (:mod:`ttrsim.play.pyplay`), built
     as ``Class(**params)`` for every game."""
     label: str
     strategy: str
@@ -427,7 +427,7 @@ class _Validator:
 
     # ---- parts
     def resolve_map(self, where, value) -> str:
-        from .maps import MapError, available_maps, load_map
+        from ttrsim.data.maps import MapError, available_maps, load_map
         v = self.string(where, value, "a map name or a .yaml map file")
         if v.endswith((".yaml", ".yml")) or os.sep in v or "/" in v:
             p = Path(v)
@@ -449,7 +449,7 @@ class _Validator:
     def rules(self, preset, overrides, where):
         try:
             rules = get_rules(preset, overrides)
-            from .board import build_board
+            from ttrsim.core.board import build_board
             build_board(rules)
         except RulesError as e:
             msg = str(e)
@@ -458,7 +458,7 @@ class _Validator:
         return rules
 
     def entrants(self, where, value) -> list[Entrant]:
-        from strategies import REGISTRY, STRATEGY_NAMES, StrategyError, param_row
+        from ttrsim.strategies import REGISTRY, STRATEGY_NAMES, StrategyError, param_row
         if not isinstance(value, list) or not value:
             self.fail(where, f"expected a list of strategies, got {_kind(value)}")
         out, labels = [], {}
@@ -518,7 +518,7 @@ class _Validator:
 
     def python_class(self, where, ref):
         """The class of a Python strategy (importable, a class, with ``choose``)."""
-        from .pyplay import StrategyLoadError, load_strategy_class
+        from ttrsim.play.pyplay import StrategyLoadError, load_strategy_class
         if ref not in self.classes:
             try:
                 self.classes[ref] = load_strategy_class(ref, self.python_path)
@@ -528,7 +528,7 @@ class _Validator:
 
     def python_params(self, where, ref, params):
         """The constructor of Python strategy ``ref`` must accept ``params`` (JSON-like values)."""
-        from .pyplay import StrategyLoadError, check_strategy_params
+        from ttrsim.play.pyplay import StrategyLoadError, check_strategy_params
         try:
             json.dumps(params)
         except (TypeError, ValueError):
@@ -590,7 +590,7 @@ class _Validator:
         return out
 
     def points(self, preset, rule_overrides, entrants, sweep, players) -> list[Point]:
-        from strategies import StrategyError, param_row
+        from ttrsim.strategies import StrategyError, param_row
         keys = [k for k, _ in sweep]
         grids = list(itertools.product(*[v for _, v in sweep])) if sweep else [()]
         points = []
@@ -627,7 +627,7 @@ class _Validator:
 
     def players_fit(self, rules, players, where):
         """The rule set must be able to deal ``players`` seats (tickets, cards)."""
-        from .maps import load_map
+        from ttrsim.data.maps import load_map
         m = load_map(rules.map)
         n_tickets = sum(len(m.deck(t)) for t in rules.ticket_decks)
         if rules.setup_deal * players > n_tickets:

@@ -2,7 +2,7 @@
 
 A :class:`RuleSet` is a frozen set of named parameters. The presets of R7 are
 plain dicts of overrides over :data:`DEFAULTS`; every entry, and every
-**[choice]** of RULES.md, is a parameter an experiment can override.
+**[choice]** of docs/rules.md, is a parameter an experiment can override.
 
 >>> r = get_rules("usa-mega", {"globetrotter_points": 15})
 >>> (r.setup_deal, r.setup_keep, r.globetrotter_points, r.longest_path_points)
@@ -10,7 +10,7 @@ plain dicts of overrides over :data:`DEFAULTS`; every entry, and every
 >>> get_rules("usa", {"trainz": 40})
 Traceback (most recent call last):
 ...
-ttrsim.rules.RulesError: rule parameter 'trainz' is unknown; did you mean 'trains'?
+ttrsim.data.rules.RulesError: rule parameter 'trainz' is unknown; did you mean 'trains'?
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class Param:
     default: object
     rule: str
     doc: str
-    choice: bool = False       # a [choice] RULES.md makes that the texts do not settle
+    choice: bool = False       # a [choice] docs/rules.md makes that the texts do not settle
     lo: int | None = None      # inclusive bounds for ints
     hi: int | None = None
 

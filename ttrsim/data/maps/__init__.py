@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from ttrsim.ids import ROUTE_COLOUR_ALIASES, ROUTE_COLOUR_IDS, ROUTE_COLOUR_NAMES
+from ttrsim.data.ids import ROUTE_COLOUR_ALIASES, ROUTE_COLOUR_IDS, ROUTE_COLOUR_NAMES
 
 __all__ = ["MapError", "MapData", "load_map", "available_maps", "MAX_ROUTE_LENGTH"]
 
@@ -87,7 +87,7 @@ class MapData:
     route_a: np.ndarray  # int16 [R] node ids
     route_b: np.ndarray  # int16 [R]
     route_len: np.ndarray  # int8 [R]
-    route_colour: np.ndarray  # int8 [R], ttrsim.ids route colour ids (gray = 8)
+    route_colour: np.ndarray  # int8 [R], ttrsim.data.ids route colour ids (gray = 8)
     route_group: np.ndarray  # int16 [R], parallel-track group 0..G-1
     route_group_name: tuple[str | None, ...]
     ticket_a: np.ndarray  # int16 [T] location ids

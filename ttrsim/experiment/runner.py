@@ -9,7 +9,7 @@ them on a backend:
 * ``dask``: a ``distributed`` cluster at ``scheduler``, or a ``LocalCluster``
   of ``workers`` processes started for the run.
 
-A worker plays a chunk with the compiled loop (:mod:`ttrsim.explay`), flushing
+A worker plays a chunk with the compiled loop (:mod:`ttrsim.play.chunk`), flushing
 the turn log into Arrow tables whenever it fills, and returns each table as
 Parquet bytes with per-block win statistics. This process writes every part
 file atomically (``<table>/part-<point>-<chunk>.parquet`` via a temporary file
@@ -46,8 +46,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import GAMES_VERSION
-from .experiment import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
+from ttrsim import GAMES_VERSION
+from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
 from .seating import Chunk, chunks_of_point, game_arrays
 from .summary import Stats, format_summary, summary_rows, widths_along
 
@@ -66,7 +66,7 @@ _CTX: dict = {}
 
 def point_spec(exp: Experiment, point) -> dict:
     """Everything a worker needs to play chunks of one sweep point (picklable)."""
-    from strategies import MAX_PARAMS, param_row, strategy_id
+    from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
     ents = exp.entrants
     # a Python seat has compiled id 0 and a zero parameter row, never read: its games run in Python
     ids = np.array([[0 if ents[e].python else strategy_id(ents[e].strategy) for e in seats]
@@ -89,13 +89,13 @@ def point_spec(exp: Experiment, point) -> dict:
 def _context(spec: dict):
     ctx = _CTX.get(spec["key"])
     if ctx is None:
-        from .board import build_board
-        from .maps import load_map
-        from .playout import legal_buffer
-        from .rules import get_rules
-        from .state import allocate_state
+        from ttrsim.core.board import build_board
+        from ttrsim.data.maps import load_map
+        from ttrsim.core.actions import legal_buffer
+        from ttrsim.data.rules import get_rules
+        from ttrsim.core.state import allocate_state
         from .tables import ChunkContext
-        from .turnlog import allocate_log
+        from ttrsim.play.turnlog import allocate_log
         rules = get_rules(spec["rules"], spec["rule_overrides"])
         m = load_map(rules.map)
         b = build_board(rules, m)
@@ -105,8 +105,8 @@ def _context(spec: dict):
                "tables": ChunkContext(spec["point"], spec["rules"], spec["players"], spec["labels"],
                                       spec["seatings"], m.ticket_points)}
         if spec.get("python"):
-            from .game import Game
-            from .pyplay import load_strategy_class
+            from ttrsim.play.game import Game
+            from ttrsim.play.pyplay import load_strategy_class
             ctx["game"] = Game(rules, spec["players"])
             ctx["classes"] = [None if x is None else load_strategy_class(x[0], spec["python_path"])
                               for x in spec["python"]]
@@ -121,10 +121,10 @@ def run_chunk(spec: dict, lo: int, hi: int) -> dict:
     bytes, row counts, per-block statistics and timings."""
     import pyarrow as pa
 
-    from .explay import N_EXTRA, play_chunk
-    from .state import F_TOTAL, F_WINNER, N_FINAL
+    from ttrsim.play.chunk import N_EXTRA, play_chunk
+    from ttrsim.core.state import F_TOTAL, F_WINNER, N_FINAL
     from .tables import games_table, players_table, tickets_table, to_parquet_bytes, turns_table
-    from .turnlog import G_END, N_GAME_COLS
+    from ttrsim.play.turnlog import G_END, N_GAME_COLS
 
     t0 = time.perf_counter()
     ctx = _context(spec)
@@ -207,15 +207,15 @@ def _play_python(ctx: dict, spec: dict, i: int, seeds, seating, log, results, ex
     """Play game ``i`` of the chunk stepping in Python (a fresh instance of each
     Python strategy for the game), recorded exactly like the compiled loop;
     False (nothing played) when the log has no room for another game."""
-    from .explay import record_end
-    from .pyplay import play_logged_py
-    from .turnlog import log_has_room
+    from ttrsim.play.chunk import record_end
+    from ttrsim.play.pyplay import play_logged_py
+    from ttrsim.play.turnlog import log_has_room
 
     g = ctx["game"]
     if not log_has_room(g.board, log, spec["players"], spec["log"]):
         return False
     if "hand_before" not in ctx:
-        from .ids import LOCO, N_PASSENGER_COLOURS
+        from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
         ctx["hand_before"] = np.zeros(LOCO + 1, np.int64)
         ctx["pass_before"] = np.zeros(N_PASSENGER_COLOURS, np.int64)
     k = int(seating[i])
@@ -447,7 +447,7 @@ class Folder:
 def write_dims(folder: Folder, exp: Experiment):
     import pyarrow.parquet as pq
 
-    from .maps import load_map
+    from ttrsim.data.maps import load_map
     from .tables import points_dim, routes_dim, strategies_dim, tickets_dim
     m = load_map(exp.rules_for(exp.points[0]).map)
     for name, tab in (("routes", routes_dim(m)), ("tickets", tickets_dim(m)),

@@ -1,6 +1,6 @@
 """Compiled chunk loop of the experiment runner.
 
-:func:`play_chunk` is :func:`ttrsim.turnlog.play_logged_many` with a seating
+:func:`play_chunk` is :func:`ttrsim.play.turnlog.play_logged_many` with a seating
 per game (each game its own strategy ids and parameter rows) and a few more
 end-of-game outputs the ``players`` table needs that the final table ``F_*``
 does not hold: trains and cards left and passengers per colour (``X_*``
@@ -11,14 +11,14 @@ flushes the log and calls again from there.
 import numpy as np
 from numba import njit
 
-from .ids import LOCO, N_PASSENGER_COLOURS
-from .state import M_END, M_NPLAYERS, M_TURN, N_FINAL
+from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+from ttrsim.core.state import M_END, M_NPLAYERS, M_TURN, N_FINAL
 from .turnlog import G_END, G_TURNS, log_has_room, play_logged
 
 # --- columns of the per-seat extra table -------------------------------------------
 X_TRAINS = 0                      # trains left
 X_CARDS = 1                       # train cards in hand at the end
-X_PASS0 = 2                       # passengers collected, colour c at X_PASS0 + c (ttrsim.ids.PASSENGER_NAMES)
+X_PASS0 = 2                       # passengers collected, colour c at X_PASS0 + c (ttrsim.data.ids.PASSENGER_NAMES)
 N_EXTRA = X_PASS0 + N_PASSENGER_COLOURS
 
 

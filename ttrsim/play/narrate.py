@@ -6,8 +6,8 @@ state before and the state after it, :class:`Narrator` groups the actions of a
 turn into one line and adds notes (face-up locomotive resets, reshuffles, the
 last round), and :func:`score_table` prints the final breakdown.
 :func:`play_narrated` plays a game with compiled strategies through the Python
-:class:`~ttrsim.game.Game` API, choosing exactly as
-:func:`ttrsim.playout.play_game` does, so the narrated game for a seed is the
+:class:`~ttrsim.play.game.Game` API, choosing exactly as
+:func:`ttrsim.play.loop.play_game` does, so the narrated game for a seed is the
 game ``play_game`` plays for that seed.
 
 >>> lines = []
@@ -25,13 +25,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, \
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, \
     decode_claim
-from .board import RP_LOCO_RESET, RP_MAX_RESETS, RP_N_DECKS, RP_PASSENGERS
-from .engine import faceup_locos
-from .ids import CARD_NAMES, LOCO, PASSENGER_NAMES
-from .rules import PRESETS
-from .state import (END_NORMAL, M_COUNTDOWN, M_DECK_N, M_END, M_PEND_I, M_PHASE, M_PLAYER, M_RESETS, M_RESHUFFLES,
+from ttrsim.core.board import RP_LOCO_RESET, RP_MAX_RESETS, RP_N_DECKS, RP_PASSENGERS
+from ttrsim.core.engine import faceup_locos
+from ttrsim.data.ids import CARD_NAMES, LOCO, PASSENGER_NAMES
+from ttrsim.data.rules import PRESETS
+from ttrsim.core.state import (END_NORMAL, M_COUNTDOWN, M_DECK_N, M_END, M_PEND_I, M_PHASE, M_PLAYER, M_RESETS, M_RESHUFFLES,
                     M_TURN, PH_OVER,
                     PH_SETUP_KEEP, PH_SETUP_MIX, GameState)
 
@@ -127,9 +127,9 @@ def narrate_action(game, before: GameState, after: GameState, action: int) -> st
     """One action of the seat to act in ``before`` as a short phrase, e.g.
     ``'orange (face-up)'``, ``'blind locomotive'``, ``'claimed Atlanta-Miami (5 blue)
     with 5 blue, +10 points, 40 trains left'``, ``'kept Boston-Miami 12; returned
-    1'``. ``game`` gives the map, board and rules (any :class:`~ttrsim.game.Game`
+    1'``. ``game`` gives the map, board and rules (any :class:`~ttrsim.play.game.Game`
     of the same rule set); ``before``/``after`` are game states (see
-    :func:`ttrsim.state.copy_state`)."""
+    :func:`ttrsim.core.state.copy_state`)."""
     p = int(before.meta[M_PLAYER])
     phase = int(before.meta[M_PHASE])
     a = int(action)
@@ -331,7 +331,7 @@ class Narrator:
 
 def ticket_status(game) -> list[list[tuple[int, bool]]]:
     """Per seat: its tickets as (ticket id, completed) pairs (R6.3, R6.4)."""
-    from .scoring import player_components, ticket_completed
+    from ttrsim.core.scoring import player_components, ticket_completed
     b, s = game.board, game.state
     parent = np.empty(int(b.n_nodes), np.int64)
     out = []
@@ -394,11 +394,11 @@ def play_narrated(rules, n_players: int, seed: int = 0, strategies: Sequence[str
                   params: np.ndarray | None = None):
     """Play one game with compiled strategies (one name for every seat or one
     per seat), writing its narration line by line to ``out``; returns the
-    finished :class:`~ttrsim.game.Game`.
+    finished :class:`~ttrsim.play.game.Game`.
 
     Each decision is the strategy's choice on the legal list of
-    :func:`ttrsim.engine.legal_actions`, exactly as in
-    :func:`ttrsim.playout.play_game`, so seed ``s`` narrates the game
+    :func:`ttrsim.core.engine.legal_actions`, exactly as in
+    :func:`ttrsim.play.loop.play_game`, so seed ``s`` narrates the game
     ``play_game`` plays for ``s`` (same strategies and parameters).
     ``params`` is the strategies' float64 parameter table, one row per seat
     (default: each strategy's defaults)."""

@@ -13,12 +13,13 @@ import time
 
 import numpy as np
 
-from strategies import param_row, strategy_id
+from ttrsim.strategies import param_row, strategy_id
 
-from .board import build_board
-from .playout import legal_buffer, play_many
-from .rules import get_rules, preset_names
-from .state import allocate_state
+from ttrsim.core.board import build_board
+from ttrsim.core.actions import legal_buffer
+from .loop import play_many
+from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.core.state import allocate_state
 
 
 def bench_one(rules: str, players: int, strategy: str = "random", seconds: float = 2.0) -> dict:

@@ -1,8 +1,8 @@
 """Compiled game loops: play whole games with compiled strategies.
 
->>> from ttrsim.rules import get_rules
->>> from ttrsim.board import build_board
->>> from ttrsim.state import allocate_state, F_TOTAL
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
+>>> from ttrsim.core.state import allocate_state, F_TOTAL
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
 >>> buf = legal_buffer(b)
 >>> play_game(b, s, 42, np.zeros(2, np.int64), np.zeros((2, 1)), buf)
@@ -12,16 +12,11 @@ True
 import numpy as np
 from numba import njit
 
-from strategies.dispatch import choose, legal_for
+from ttrsim.strategies.dispatch import choose, legal_for
 
-from .actions import action_space_size
-from .engine import apply_action, reset_game
-from .state import F_TOTAL, M_PHASE, M_PLAYER, PH_OVER, allocate_state
-
-
-def legal_buffer(b):
-    """A buffer large enough for every legal-action list on board ``b``."""
-    return np.empty(action_space_size(b.route_len.shape[0]), np.int32)
+from ttrsim.core.actions import legal_buffer
+from ttrsim.core.engine import apply_action, reset_game
+from ttrsim.core.state import F_TOTAL, M_PHASE, M_PLAYER, PH_OVER, allocate_state
 
 
 @njit(cache=True)

@@ -1,0 +1,93 @@
+"""The layers of docs/architecture.md hold: every module imports only from its
+own layer or the layers below (imports inside functions count too), and
+``import ttrsim`` / the core load no strategy and leave numba's global
+configuration alone."""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# bottom to top; a module may import its own layer and the ones below
+LAYERS = ("ttrsim.data", "ttrsim.core", "ttrsim.strategies", "ttrsim.play", "ttrsim.experiment", "ttrsim.report",
+          "ttrsim.cli")
+
+
+def modules():
+    """(module name, path) of every module of the package, strategies included."""
+    out = []
+    for base, prefix in ((ROOT / "ttrsim", "ttrsim"), (ROOT / "strategies", "ttrsim.strategies")):
+        for f in sorted(base.rglob("*.py")):
+            parts = list(f.relative_to(base).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out.append((".".join([prefix] + parts), f))
+    return out
+
+
+def layer(name: str) -> int | None:
+    """The rank of module ``name`` (None: the package face ``ttrsim``, ``ttrsim.__main__``)."""
+    if name == "ttrsim.__main__":
+        return len(LAYERS) - 1
+    for i, top in enumerate(LAYERS):
+        if name == top or name.startswith(top + "."):
+            return i
+    return None
+
+
+def imported(name: str, path: Path):
+    """Absolute names of the ttrsim modules ``path`` imports, with line numbers."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("ttrsim"):
+                    yield a.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if not mod.startswith("ttrsim"):
+                continue
+            for a in node.names:            # "from ttrsim.x import y" may name a submodule y
+                yield (f"{mod}.{a.name}" if layer(f"{mod}.{a.name}") is not None and mod in LAYERS
+                       or mod == "ttrsim" else mod), node.lineno
+
+
+def test_every_module_has_a_layer():
+    unplaced = [n for n, _ in modules() if layer(n) is None and n != "ttrsim"]
+    assert not unplaced, unplaced
+
+
+def test_no_module_imports_upward():
+    upward = []
+    for name, path in modules():
+        mine = layer(name)
+        for target, line in imported(name, path):
+            theirs = layer(target)
+            if mine is not None and theirs is not None and theirs > mine:
+                upward.append(f"{path.relative_to(ROOT)}:{line}: {name} ({LAYERS[mine]}) imports {target} "
+                              f"({LAYERS[theirs]})")
+    assert not upward, "\n".join(upward)
+
+
+def test_the_package_face_imports_no_layer():
+    """``ttrsim/__init__.py`` imports nothing of the layers (``import ttrsim`` is cheap)."""
+    init = dict(modules())["ttrsim"]
+    assert list(imported("ttrsim", init)) == []
+
+
+def test_import_ttrsim_and_core_load_no_strategy_and_keep_numba_config():
+    code = ("import sys, numba; before = numba.config.CACHE_DIR\n"
+            "import ttrsim\n"
+            "assert 'numba.core.caching' not in sys.modules or True\n"
+            "import ttrsim.core.engine, ttrsim.play.game\n"
+            "assert not [m for m in sys.modules if m.startswith('ttrsim.strategies')], 'a strategy was loaded'\n"
+            "assert numba.config.CACHE_DIR == before, 'numba.config.CACHE_DIR changed'\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "ok", out.stderr

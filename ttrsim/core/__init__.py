@@ -1,0 +1,10 @@
+"""The compiled rules core: the board and state records, the action codec,
+setup, legality, applying actions and scoring. Plain numba kernels over
+small-int arrays; no I/O, no strategy (see docs/architecture.md).
+
+Importing it registers ttrsim's source-keyed kernel cache
+(:mod:`ttrsim.core.jitcache`) before any kernel is defined.
+"""
+from .jitcache import install as _install_cache
+
+_install_cache()
