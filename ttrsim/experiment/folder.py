@@ -93,7 +93,7 @@ class Folder:
     def manifest_path(self) -> Path:
         return self.root / MANIFEST
 
-    def read_json(self, name: str, source: str = "<dict>") -> dict | None:
+    def read_json(self, name: str, source: str = "<dict>", what: str = "a ttrsim description file") -> dict | None:
         """A JSON file of the folder (None when missing); a damaged one is a one-line ExperimentError."""
         path = self.root / name
         try:
@@ -101,11 +101,11 @@ class Folder:
         except FileNotFoundError:
             return None
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ExperimentError(f"{source}: output: {path} is damaged (not JSON); expected the file "
-                                  "'ttrsim run' wrote (or --overwrite to start over)") from None
+            raise ExperimentError(f"{source}: output: {path} is damaged (not JSON); expected {what} "
+                                  "(or --overwrite to start over)") from None
 
     def read_manifest(self, source: str = "<dict>") -> dict | None:
-        return self.read_json(MANIFEST, source)
+        return self.read_json(MANIFEST, source, "a ttrsim manifest")
 
     def write_atomic(self, path: Path, data: bytes):
         tmp = path.with_name(path.name + ".tmp")

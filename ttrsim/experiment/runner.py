@@ -91,7 +91,7 @@ class _Point:
         self.index = index
         self.chunks = chunks_of_point(index, exp.games, per_chunk)
         self.stop = exp.stop
-        self.stats = RateSums.zeros(len(exp.entrants))      # win sums of the committed chunks (stop rule)
+        self.stats = RateSums.zeros(len(exp.entrants))      # stop rule: win sums of the committed chunks
         self.done_keys: set[str] = set()
         self.finished = False
         self.stopped_at = None          # games, when the stop rule ended the point
@@ -266,16 +266,18 @@ class _Run:
                 pt.finished = True
         for name, raw in res["data"].items():
             self.folder.write_atomic(self.folder.part(name, chunk.key), raw)
-        sums = RateSums.of_blocks(res["W"], res["C"])
-        pt.stats += sums
         pt.done_keys.add(chunk.key)
         games = res["hi"] - res["lo"]
         pt.games_done += games
         self.games_run += games
-        self.manifest["chunks"][chunk.key] = {
+        record = self.manifest["chunks"][chunk.key] = {
             "point": chunk.point, "index": chunk.index, "lo": res["lo"], "hi": res["hi"], "rows": res["rows"],
             "bytes": {k: len(v) for k, v in res["data"].items()}, "play_s": round(res["play_s"], 4),
-            "encode_s": round(res["encode_s"], 4), "pid": res["pid"], "finished": now(), "stats": sums.to_json()}
+            "encode_s": round(res["encode_s"], 4), "pid": res["pid"], "finished": now()}
+        if stop is not None:                 # the stop rule's sums, kept for a resume
+            sums = RateSums.of_blocks(res["W"], res["C"])
+            pt.stats += sums
+            record["stats"] = sums.to_json()
         if all(c.key in pt.done_keys for c in pt.chunks):
             pt.finished = True
         if pt.finished:
