@@ -47,7 +47,7 @@ from tqdm import tqdm
 from ttrsim import GAMES_VERSION
 from .backends import make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
-from .folder import FORMAT, PART_FILES, Folder, describe, now, versions
+from .folder import FORMAT, MAP_FILE, PART_FILES, RULES_FILE, Folder, describe, now, versions
 from .results import Results
 from .seating import Chunk, chunks_of_point
 from .stats import RateSums, widths_along
@@ -99,6 +99,10 @@ class _Point:
         self.next_commit = 0            # stop rule: chunks are committed in order
         self.buffer: dict[int, dict] = {}
         self.games_done = 0
+
+
+_CHANGED = {MAP_FILE: f"{MAP_FILE} differs: the map file was edited since",
+            RULES_FILE: f"{RULES_FILE} differs: this ttrsim resolves the rules otherwise"}
 
 
 def _config_diff(old: dict, new: dict) -> list[str]:
@@ -153,11 +157,11 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
             diff = ", ".join(_config_diff(manifest["config"], config))
             raise ExperimentError(f"{exp.source}: output: {exp.output} holds a different experiment (changed: "
                                   f"{diff}); expected the same experiment to resume, or --overwrite to start over")
-        changed = [name for name, data in described.items() if stored[name] not in (None, data)]
+        changed = [_CHANGED[name] for name, data in described.items() if stored[name] not in (None, data)]
         if changed:
             raise ExperimentError(f"{exp.source}: output: {exp.output} was played with another map or rule set "
-                                  f"({', '.join(changed)} differs: the map file or ttrsim's presets changed since); "
-                                  "expected the same map and rules to resume, or --overwrite to start over")
+                                  f"({'; '.join(changed)}); expected the same map and rules to resume, or "
+                                  "--overwrite to start over")
     # ---- from here on, the folder is written
     if manifest is not None and overwrite:
         folder.remove_results()
