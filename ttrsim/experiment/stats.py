@@ -70,8 +70,7 @@ def rate_interval(n, w, nb, sww, swc, scc, z: float = Z95):
     resid = np.maximum(sww - 2 * p * swc + p * p * scc, 0.0)         # sum_b (num_b - p den_b)^2
     v = resid * nb / np.maximum(nb - 1, 1) / (nn * nn)
     v0 = p * (1 - p) / nn
-    with np.errstate(divide="ignore", invalid="ignore"):
-        deff = np.where((nb > 1) & (v0 > 0), v / np.where(v0 > 0, v0, 1.0), 1.0)
+    deff = np.where((nb > 1) & (v0 > 0), v / np.where(v0 > 0, v0, 1.0), 1.0)
     k = z * z * deff / nn
     centre = (p + k / 2) / (1 + k)
     half = np.sqrt(z * z * deff * v0 + k * k / 4) / (1 + k)
