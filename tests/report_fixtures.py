@@ -1,6 +1,7 @@
-"""Hand-built results folders for the report tests: a manifest and Parquet part
-files in exactly the schema ``ttrsim run`` writes (``ttrsim.experiment.tables.SCHEMAS``),
-from a few games described in Python, so every statistic has a known answer.
+"""Hand-built results folders for the report tests: a manifest, the description
+files (map.json, rules.json) and Parquet part files in exactly the schema
+``ttrsim run`` writes (``ttrsim.experiment.tables.SCHEMAS``), from a few games
+described in Python, so every statistic has a known answer.
 
 >>> path = make_results(tmp_path / "r", labels=("A", "B"), games=[
 ...     game([10, 5]), game([7, 7])])          # doctest: +SKIP
@@ -21,7 +22,8 @@ import pyarrow.parquet as pq
 
 from ttrsim.data.maps import load_map
 from ttrsim.data.rules import get_rules
-from ttrsim.experiment.tables import SCHEMAS, routes_dim, tickets_dim
+from ttrsim.experiment.folder import map_to_json, routes_dim, rule_set_to_json, tickets_dim
+from ttrsim.experiment.tables import SCHEMAS
 
 PASSENGER_COLOURS = ("black", "blue", "green", "red", "white", "yellow")
 _TB = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers"}
@@ -164,6 +166,9 @@ def make_results(path, *, labels=("A", "B"), games=(), rules="usa", seatings=Non
         "status": status, "chunks": chunks,
     }
     (path / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    (path / "map.json").write_text(json.dumps(map_to_json(m)))
+    rules_points = [{"point": p["point"], **rule_set_to_json(get_rules(rules, p["rule_overrides"]))} for p in points]
+    (path / "rules.json").write_text(json.dumps({"points": rules_points}))
     return path
 
 

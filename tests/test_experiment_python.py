@@ -10,7 +10,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from ttrsim.experiment import runner
+from ttrsim.experiment import worker
 from ttrsim.experiment.config import load_experiment
 from ttrsim.play.game import IllegalAction
 from ttrsim.experiment.runner import run_experiment
@@ -76,13 +76,13 @@ def test_germany_with_the_log_flushed_between_python_games(tmp_path, monkeypatch
     d = {"name": "ger", "rules": "germany", "players": 3, "lineup": ["greedy", "passenger_hunter", "random"],
          "games": 6, "seed": 9, "log": True, "workers": 1, "chunk_size": 6}
     compiled = run(d, tmp_path / "compiled")
-    monkeypatch.setattr(runner, "TURN_CAPACITY", 2 * 1001 + 500)
-    runner._CTX.clear()
+    monkeypatch.setattr(worker, "TURN_CAPACITY", 2 * 1001 + 500)
+    worker._CTX.clear()
     try:
         d["lineup"] = [PY_AS_GREEDY, "passenger_hunter", "random"]
         python = run(d, tmp_path / "python")
     finally:
-        runner._CTX.clear()
+        worker._CTX.clear()
     assert_identical(compiled.path, python.path)
 
 

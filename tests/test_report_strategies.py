@@ -8,7 +8,8 @@ import pytest
 from report_fixtures import game, make_results
 from ttrsim.report import (Results, end_reasons, game_length, head_to_head, ratings, score_components,
                            score_histogram, seat_advantage, win_rates)
-from ttrsim.report.strategies import _bradley_terry, block_bootstrap
+from ttrsim.experiment.stats import Z95, block_interval
+from ttrsim.report.strategies import _bradley_terry
 
 
 @pytest.fixture
@@ -41,12 +42,14 @@ def test_win_rates_count_shared_wins_as_fractions(duel):
     a, b = row(w, strategy="A"), row(w, strategy="B")
     assert (a["games"], a["wins"], a["win_rate"], a["mean_score"]) == (4, 2.5, 0.625, 7.0)
     assert (b["games"], b["wins"], b["win_rate"], b["mean_score"]) == (4, 1.5, 0.375, 6.25)
-    # two blocks: A's block rates are 0.75 and 0.5; a resample of 2 blocks gives 0.5, 0.625 or 0.75
-    assert (a["low"], a["high"]) == (0.5, 0.75)
-    assert (b["low"], b["high"]) == (0.25, 0.5)
+    # two blocks: A's block rates are 0.75 and 0.5: block variance 2 * (0.25^2 + 0.25^2) / 4^2, design
+    # effect 0.267 against 4 independent games; Wilson on 4 / 0.267 games
+    assert (a["low"], a["high"]) == pytest.approx((0.379436, 0.819593), abs=1e-6)
+    assert (b["low"], b["high"]) == pytest.approx((1 - a["high"], 1 - a["low"]))
+    assert w["win_rate"].to_list() == [0.625, 0.375] and w.equals(win_rates(duel, resamples=0, seed=9))
 
 
-def test_bootstrap_resamples_blocks_not_games(tmp_path):
+def test_intervals_are_over_blocks_not_games(tmp_path):
     # 20 blocks of 2 games; in each block A wins both games or loses both: the
     # block-level variance is twice the game-level one, so the interval is wider
     # than a game-level binomial interval would be.
@@ -54,7 +57,7 @@ def test_bootstrap_resamples_blocks_not_games(tmp_path):
     for b in range(20):
         res = [10, 5] if b % 2 == 0 else [5, 10]
         games += [game(res), game(res[::-1])]  # seating 1 swaps the seats: A sits in seat 1
-    w = win_rates(Results.open(make_results(tmp_path / "r", games=games)), resamples=4000)
+    w = win_rates(Results.open(make_results(tmp_path / "r", games=games)))
     a = row(w, strategy="A")
     assert a["win_rate"] == 0.5
     half = (a["high"] - a["low"]) / 2
@@ -62,12 +65,41 @@ def test_bootstrap_resamples_blocks_not_games(tmp_path):
     assert 0.18 < half < 0.26
 
 
-def test_block_bootstrap_is_reproducible_and_bounded():
-    num = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    den = np.ones((3, 2))
-    assert np.array_equal(np.array(block_bootstrap(num, den, 300, 5)), np.array(block_bootstrap(num, den, 300, 5)))
-    lo, hi = block_bootstrap(num, den, 300, 5)
-    assert np.all((0 <= lo) & (lo <= hi) & (hi <= 1))
+def wilson(p, n, z=Z95):
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_interval_with_one_game_blocks_is_wilson_on_the_games():
+    # blocks of one game: the design effect is n / (n - 1), so the interval is Wilson's on n - 1 games
+    x = (np.random.default_rng(0).random(50) < 0.3).astype(float)
+    lo, hi = block_interval(x[:, None], np.ones((50, 1)))
+    assert (lo[0], hi[0]) == pytest.approx(wilson(x.mean(), 49))
+
+
+@pytest.mark.parametrize("wins", [0.0, 1.0])
+def test_interval_at_no_wins_and_all_wins_is_wilson_not_a_point(wins):
+    # 3 blocks of 100 games, every game lost (or won): the block variance is 0, the interval is Wilson's
+    lo, hi = block_interval(np.full((3, 1), 100 * wins), np.full((3, 1), 100.0))
+    assert (lo[0], hi[0]) == pytest.approx(wilson(wins, 300))
+    assert hi[0] - lo[0] == pytest.approx(Z95 ** 2 / (300 + Z95 ** 2))       # [0, 1.3%] or [98.7%, 1]
+
+
+def test_interval_is_bounded_and_contains_the_rate():
+    rng = np.random.default_rng(3)
+    den = rng.integers(0, 5, (40, 6)).astype(float)
+    num = np.minimum(den, rng.integers(0, 5, (40, 6))).astype(float)
+    lo, hi = block_interval(num, den)
+    rate = num.sum(0) / den.sum(0)
+    assert np.all((0 <= lo) & (lo <= rate) & (rate <= hi) & (hi <= 1))
+
+
+def test_zero_wins_in_the_report_is_not_a_point(tmp_path):
+    games = [game([10, 5]), game([5, 10])] * 10          # A wins every game (seat 0, then seat 1)
+    w = win_rates(Results.open(make_results(tmp_path / "r", games=games)))
+    b = row(w, strategy="B")
+    assert b["win_rate"] == 0 and b["low"] == 0 and b["high"] == pytest.approx(wilson(0.0, 20)[1]) and b["high"] > 0.1
 
 
 def test_seat_advantage(duel):

@@ -6,9 +6,9 @@ objects) with compact types. Names (rule set, strategy, end reason, action,
 card and passenger colours, card source) are dictionary-encoded text: polars
 reads them as ``Categorical``, pandas as ``category``; each column's name
 table is in :data:`NAME_TABLES`. Routes and tickets are small-int ids with the
-dimension tables ``dims/routes.parquet`` and ``dims/tickets.parquet``. Missing
-values (no route on a card turn, the second card of a locomotive draw, ...)
-are nulls. ``docs/experiments.md`` documents every column.
+dimension tables ``dims/routes.parquet`` and ``dims/tickets.parquet``
+(:mod:`ttrsim.experiment.folder`). Missing values (no route on a card turn,
+the second card of a locomotive draw, ...) are nulls. ``docs/experiments.md`` documents every column.
 
 >>> [f.name for f in SCHEMAS["games"]][:6]
 ['game', 'point', 'block', 'seating', 'seed', 'rules']
@@ -18,13 +18,12 @@ are nulls. ``docs/experiments.md`` documents every column.
 from __future__ import annotations
 
 import io
-import json
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES, ROUTE_COLOUR_NAMES
+from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES
 from ttrsim.data.rules import preset_names
 from ttrsim.core.state import (END_NAMES, F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_N_PASSENGERS,
                     F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL, F_WINNER)
@@ -35,7 +34,6 @@ from ttrsim.play.turnlog import (G_END, G_TURNS, KIND_NAMES, O_COMPLETED, O_GAME
 from ttrsim.play.chunk import X_CARDS, X_PASS0, X_TRAINS
 
 MAX_SEATS = 5
-TABLES = ("games", "players", "tickets", "turns")
 COMPRESSION = "zstd"
 
 # name tables of the dictionary columns (the strategy labels are the experiment's)
@@ -219,10 +217,6 @@ def turns_table(ctx: ChunkContext, game_ids, turns: np.ndarray) -> pa.Table:
     return pa.table(cols, schema=SCHEMAS["turns"])
 
 
-def empty_table(name: str) -> pa.Table:
-    return SCHEMAS[name].empty_table()
-
-
 def to_parquet_bytes(table: pa.Table) -> bytes:
     """Parquet (zstd) with dictionary pages only for the name columns (numbers
     compress smaller and faster plain) and min/max statistics for game and point
@@ -236,50 +230,3 @@ def to_parquet_bytes(table: pa.Table) -> bytes:
 
 def from_parquet_bytes(data: bytes) -> pa.Table:
     return pq.read_table(io.BytesIO(data))
-
-
-# --------------------------------------------------------------------------- dimension tables
-
-def routes_dim(m, rules=None) -> pa.Table:
-    """One row per route of map ``m``: id, label, endpoints, length, colour, parallel group."""
-    r = np.arange(m.n_routes)
-    return pa.table({
-        "route": pa.array(r.astype(np.int16)),
-        "label": [m.route_label(i) for i in r],
-        "from": [m.node_names[m.route_a[i]] for i in r],
-        "to": [m.node_names[m.route_b[i]] for i in r],
-        "length": pa.array(np.asarray(m.route_len, np.int8)),
-        "colour": [ROUTE_COLOUR_NAMES[m.route_colour[i]] for i in r],
-        "group": pa.array(np.asarray(m.route_group, np.int16)),
-    })
-
-
-def tickets_dim(m) -> pa.Table:
-    """One row per ticket of map ``m``: id, endpoints, points, deck tags."""
-    t = np.arange(m.n_tickets)
-    return pa.table({
-        "ticket": pa.array(t.astype(np.int16)),
-        "from": [m.location_names[m.ticket_a[i]] for i in t],
-        "to": [m.location_names[m.ticket_b[i]] for i in t],
-        "points": pa.array(np.asarray(m.ticket_points, np.int16)),
-        "decks": [",".join(sorted(m.ticket_tags[i])) for i in t],
-    })
-
-
-def strategies_dim(entrants) -> pa.Table:
-    """One row per label at the table: label, strategy, parameter overrides (JSON)."""
-    return pa.table({
-        "strategy": [e.label for e in entrants],
-        "name": [e.strategy for e in entrants],
-        "params": [json.dumps(e.params, sort_keys=True) for e in entrants],
-    })
-
-
-def points_dim(points) -> pa.Table:
-    """One row per sweep point: point, its sweep values (JSON) and its rule overrides (JSON)."""
-    return pa.table({
-        "point": pa.array(np.array([p.index for p in points], np.uint16)),
-        "values": [json.dumps(p.values, sort_keys=True, default=str) for p in points],
-        "rule_overrides": [json.dumps(p.rule_overrides, sort_keys=True, default=str) for p in points],
-        "strategy_params": [json.dumps(list(p.entrant_params), default=str) for p in points],
-    })

@@ -7,14 +7,16 @@ polars DataFrame with a ``point`` column (the sweep point).
 **Win shares.** A seat's win share is 1 for a sole winner, 1/k when k seats
 share the win (R6.8 leaves them tied), else 0; a win rate is a mean win share.
 
-**Intervals** (``low``, ``high``) are 95% percentile intervals of a *block
-bootstrap*: the games of a seed block share one deal (paired games), so the
-seed blocks of a point, not the games, are drawn with replacement
-(``resamples`` times; ``seed`` fixes the draws). A resample's statistic is the
-ratio of the resampled block sums (e.g. win shares / games). Identical blocks
-are pooled and drawn as multinomial counts (:func:`block_bootstrap`), and the
-joint resamples of :func:`ratings` are drawn in batches of block weights, so
-time and memory stay bounded whatever the number of games.
+**Intervals** (``low``, ``high``). The rates (win rates, seat advantage,
+head-to-head) are computed by :mod:`ttrsim.experiment.stats`, the statistics
+module the run summary uses too: a 95% Wilson score interval on the effective
+number of games, with the design effect of the seed blocks (the games of a
+block share one deal, so the blocks, not the games, are independent); at 0 or
+1 wins it is the Wilson interval on the games played. Their ``resamples`` and
+``seed`` keywords are accepted for a uniform call and not used. The ratings'
+intervals are 95% percentile intervals of a *block bootstrap*: the seed blocks
+of a point are drawn with replacement (``resamples`` times; ``seed`` fixes the
+draws) in batches of block weights, and every resample is refitted.
 
 **Finishing order** (head-to-head and ratings): winners first, then higher
 total, then the rule set's tie-breaks in order (``tiebreaks``: most completed
@@ -22,7 +24,7 @@ tickets, then longest path or passengers, R6.8); seats equal on all of these
 are tied. Below the winners this extends R6.8 to every place.
 
 >>> from ttrsim.report import Results, win_rates                     # doctest: +SKIP
->>> win_rates(Results.open("results/quickstart"), resamples=200)     # doctest: +SKIP
+>>> win_rates(Results.open("results/quickstart"))                   # doctest: +SKIP
 shape: (4, 8)  point strategy games wins win_rate low high mean_score
 """
 from __future__ import annotations
@@ -30,58 +32,17 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from ttrsim.experiment import stats
+from ttrsim.experiment.stats import END_REASONS, end_reasons
 from .dataset import Results
 
 __all__ = ["win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
-           "game_length", "end_reasons", "block_bootstrap", "END_REASONS"]
+           "game_length", "end_reasons", "END_REASONS"]
 
-END_REASONS = ("normal", "stalled", "capped")
 _BATCH_CELLS = 4_000_000  # resamples x blocks per weight batch (32 MB of int64)
-_MAX_DISTINCT = 5_000     # distinct block values up to which block_bootstrap draws multinomial counts
 
 
-# --------------------------------------------------------------------------- bootstrap
-
-
-def block_bootstrap(num: np.ndarray, den: np.ndarray, resamples: int, seed, q=(0.025, 0.975)):
-    """Percentile interval of ``sum(num) / sum(den)`` (per column) over block resamples.
-
-    ``num``, ``den``: arrays ``[blocks, k]`` of per-block sums. Each resample
-    draws ``blocks`` blocks with replacement. Returns ``(low, high)``, arrays of
-    length ``k`` (NaN where ``den`` sums to 0). Each column is resampled on its
-    own (the intervals are marginal).
-
-    Blocks with the same ``(num, den)`` are interchangeable, so a column's
-    resample is drawn as multinomial counts over its *distinct* block values
-    (probability = their frequency): exactly the distribution of drawing blocks
-    with replacement, at a cost independent of the number of blocks (win shares
-    per block take few values). Columns with many distinct values fall back to
-    drawing block indices.
-
-    >>> num = np.array([[1.0], [0.0], [1.0], [0.0]]); den = np.ones((4, 1))
-    >>> lo, hi = block_bootstrap(num, den, 500, 0); bool(0 <= lo[0] < 0.5 < hi[0] <= 1)
-    True
-    """
-    num = np.asarray(num, np.float64)
-    den = np.asarray(den, np.float64)
-    nb, k = num.shape
-    lo, hi = np.full(k, np.nan), np.full(k, np.nan)
-    if nb == 0 or resamples <= 0:
-        return lo, hi
-    rng = np.random.default_rng(seed)
-    for j in range(k):
-        vals, counts = np.unique(num[:, j] + 1j * den[:, j], return_counts=True)
-        if len(vals) <= _MAX_DISTINCT:
-            w = rng.multinomial(nb, counts / nb, size=resamples).astype(np.float64)
-            sums = np.stack([w @ vals.real, w @ vals.imag], axis=1)
-        else:
-            sums = _resampled_sums(np.stack([num[:, j], den[:, j]], axis=1), resamples, rng)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = sums[:, 0] / sums[:, 1]
-        ratio = ratio[~np.isnan(ratio)]
-        if ratio.size:
-            lo[j], hi[j] = np.quantile(ratio, q)
-    return lo, hi
+# --------------------------------------------------------------------------- block bootstrap (ratings)
 
 
 def _resampled_sums(values: np.ndarray, resamples: int, seed) -> np.ndarray:
@@ -117,72 +78,29 @@ def _point_seed(seed, point: int):
     return [int(seed), int(point)]
 
 
-def _dense(df: pl.DataFrame, key: str, n_keys: int, cols: list[str]):
-    """Per-block sums ``[blocks, n_keys]`` for each column of ``cols`` from rows (block, key, cols...)."""
-    blocks, inv = np.unique(df["block"].to_numpy(), return_inverse=True)
-    flat = inv.astype(np.int64) * n_keys + df[key].to_numpy().astype(np.int64)
-    size = len(blocks) * n_keys
-    return [np.bincount(flat, weights=df[c].to_numpy().astype(np.float64), minlength=size).reshape(-1, n_keys)
-            for c in cols]
-
-
 # --------------------------------------------------------------------------- win rates
 
 
-def _players_by_block(res: Results, key: str) -> pl.DataFrame:
-    """(point, block, key, wins, games, total) sums over the players table;
-    ``key`` is ``strategy`` (Enum physical code as ``k``) or ``seat``."""
-    lf = res.scan("players")
-    if key == "strategy":
-        k = pl.col("strategy").cast(pl.String).cast(res.strategy_dtype).to_physical().cast(pl.Int64)
-    else:
-        k = pl.col("seat").cast(pl.Int64)
-    return (lf.group_by("point", "block", k.alias("k"))
-            .agg(pl.col("win_share").cast(pl.Float64).sum().alias("wins"), pl.len().cast(pl.Float64).alias("games"),
-                 pl.col("total").cast(pl.Float64).sum().alias("total"))
-            .collect())
-
-
-def _rates_table(res: Results, sums: pl.DataFrame, n_keys: int, resamples: int, seed) -> pl.DataFrame:
-    """point, k, games, wins, win_rate, low, high, mean_score from block sums."""
-    rows = []
-    for point in sorted(sums["point"].unique().to_list()):
-        d = sums.filter(pl.col("point") == point)
-        wins, games, total = _dense(d, "k", n_keys, ["wins", "games", "total"])
-        lo, hi = block_bootstrap(wins, games, resamples, _point_seed(seed, point))
-        n, w, t = games.sum(0), wins.sum(0), total.sum(0)
-        for k in range(n_keys):
-            if n[k] > 0:
-                rows.append((point, k, int(n[k]), float(w[k]), float(w[k] / n[k]), float(lo[k]), float(hi[k]),
-                             float(t[k] / n[k])))
-    schema = {"point": pl.UInt16, "k": pl.Int64, "games": pl.Int64, "wins": pl.Float64, "win_rate": pl.Float64,
-              "low": pl.Float64, "high": pl.Float64, "mean_score": pl.Float64}
-    return pl.DataFrame(rows, schema=schema, orient="row")
-
-
 def win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
-    """Win rate per point and strategy.
+    """Win rate per point and strategy (:func:`ttrsim.experiment.stats.win_rates`,
+    the numbers of the run summary).
 
     Columns: point, strategy, games, wins (sum of win shares: a shared win
-    counts 1/k), win_rate (wins / games), low, high (95% block bootstrap),
-    mean_score (mean final total). Strategies in entrant order.
+    counts 1/k), win_rate (wins / games), low, high (95% interval over seed
+    blocks), mean_score (mean final total). Strategies in entrant order.
     """
-    res = Results.open(res)
-    t = _rates_table(res, _players_by_block(res, "strategy"), len(res.labels), resamples, seed)
-    names = pl.Series("strategy", [res.labels[k] for k in t["k"].to_list()], dtype=pl.String)
-    return (t.with_columns(names)
-            .select("point", "strategy", "games", "wins", "win_rate", "low", "high", "mean_score"))
+    return stats.win_rates(res)
 
 
 def seat_advantage(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
     """Win rate per point and seat (0 = the seat that starts unless ``first_seat``
     is set), whatever strategy sat there.
 
-    Columns: point, seat, games, win_rate, low, high (95% block bootstrap),
-    fair (1 / players: the rate of a seat with no advantage), mean_score.
+    Columns: point, seat, games, win_rate, low, high (95% interval over seed
+    blocks), fair (1 / players: the rate of a seat with no advantage), mean_score.
     """
     res = Results.open(res)
-    t = _rates_table(res, _players_by_block(res, "seat"), res.players, resamples, seed)
+    t = stats.rate_table(stats.block_sums(res, "seat"), res.players)
     return (t.with_columns(pl.col("k").cast(pl.Int8).alias("seat"), pl.lit(1.0 / res.players).alias("fair"))
             .select("point", "seat", "games", "win_rate", "low", "high", "fair", "mean_score"))
 
@@ -262,13 +180,13 @@ def head_to_head(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataF
     (finishing order in the module docstring; a tie counts 0.5), so
     ``win_rate(A, B) + win_rate(B, A) = 1``.
 
-    Columns: point, strategy, opponent, games, win_rate, low, high (95% block bootstrap).
+    Columns: point, strategy, opponent, games, win_rate, low, high (95% interval over seed blocks).
     """
     res = Results.open(res)
     L = len(res.labels)
     rows = []
     for point, (ahead, met) in sorted(_pairs_by_point(res).items()):
-        lo, hi = block_bootstrap(ahead, met, resamples, _point_seed(seed, point))
+        lo, hi = stats.block_interval(ahead, met)
         a, m = ahead.sum(0), met.sum(0)
         for i in range(L):
             for j in range(L):
@@ -396,19 +314,3 @@ def game_length(res: Results) -> pl.DataFrame:
                  t.quantile(0.9, "linear").alias("p90_turns"),
                  (t / pl.col("players").cast(pl.Float64)).mean().alias("mean_turns_per_player"))
             .sort("point").collect())
-
-
-def end_reasons(res: Results) -> pl.DataFrame:
-    """How the games ended (R6.1, R6.2): ``normal``, ``stalled`` (a full round of
-    passes) or ``capped`` (the turn cap); all three rows per point, even at 0.
-
-    Columns: point, end, games, share.
-    """
-    res = Results.open(res)
-    counts = (res.scan("games").group_by("point", pl.col("end").cast(pl.String))
-              .agg(pl.len().cast(pl.Int64).alias("games")).collect())
-    grid = res.points.select("point").join(pl.DataFrame({"end": list(END_REASONS)}), how="cross")
-    df = (grid.join(counts, on=["point", "end"], how="left").with_columns(pl.col("games").fill_null(0))
-          .with_columns((pl.col("games") / pl.col("games").sum().over("point")).fill_nan(0.0).alias("share")))
-    order = pl.col("end").cast(pl.Enum(list(END_REASONS)))
-    return df.sort("point", order)

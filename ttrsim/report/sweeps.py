@@ -35,6 +35,8 @@ def with_sweep_values(res: Results, table: pl.DataFrame) -> pl.DataFrame:
 def swept_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
     """:func:`~ttrsim.report.strategies.win_rates` with the swept values: for
     balance lines (win rate with its interval against a swept parameter).
+    ``resamples`` and ``seed`` are accepted for a uniform call and not used
+    (the interval is :func:`ttrsim.experiment.stats.rate_interval`).
 
     Columns: point, one column per swept key, strategy, games, wins, win_rate, low, high, mean_score.
     """

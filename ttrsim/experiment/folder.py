@@ -1,0 +1,295 @@
+"""The results folder: its layout, the manifest, part files and the files that
+describe the games (the map and the rules they were played with).
+
+``ttrsim run`` writes, and :mod:`ttrsim.experiment.results` reads::
+
+    manifest.json         resolved config, versions, layout, chunks, runs, summary
+    map.json              the map the games were played on (map_to_json)
+    rules.json            the resolved rule set of every sweep point (rules_to_json)
+    <table>/part-<point:04d>-<chunk:06d>.parquet   games, players, tickets, turns
+    dims/*.parquet        routes, tickets, strategies, points (names for the ids)
+
+``map.json`` and ``rules.json`` make the folder describe itself: a report
+reads them instead of the map file and today's presets, so a folder copied to
+another machine, or made before its map file was edited, is reported on the
+map and rules its games were played with. Every file is written to a
+temporary name and renamed (``os.replace``), so a file is always whole.
+
+>>> from ttrsim.data.rules import get_rules
+>>> m = load_map("germany")
+>>> back = map_from_json(json.loads(json.dumps(map_to_json(m))))
+>>> back.route_label(0) == m.route_label(0)
+True
+>>> [back.node_names[n] for n in back.location_nodes(back.location_id("Dänemark"))]
+['Dänemark/1', 'Dänemark/2']
+>>> r = get_rules("usa", {"scoring": {6: 18}})
+>>> rule_set_from_json(json.loads(json.dumps(rule_set_to_json(r)))) == r
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ttrsim.data.ids import ROUTE_COLOUR_IDS, ROUTE_COLOUR_NAMES
+from ttrsim.data.maps import MapData, load_map
+from ttrsim.data.rules import DEFAULTS, RuleSet
+from .config import Experiment, ExperimentError
+
+MANIFEST = "manifest.json"
+MAP_FILE = "map.json"
+RULES_FILE = "rules.json"
+FORMAT = 1
+TABLES = ("games", "players", "tickets", "turns")
+DIMS = ("routes", "tickets", "strategies", "points")
+PART_FILES = "<table>/part-<point:04d>-<chunk:06d>.parquet"
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def versions() -> dict:
+    """ttrsim and dependency versions (and the source commit when in a git checkout)."""
+    out = {"python": platform.python_version()}
+    for pkg in ("ttrsim", "numpy", "numba", "polars", "pyarrow", "pandas", "joblib", "dask", "distributed",
+                "tqdm", "click", "pyyaml"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = None
+    try:
+        src = Path(__file__).resolve().parent.parent
+        commit = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                timeout=5)
+        dirty = subprocess.run(["git", "-C", str(src), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5)
+        if commit.returncode == 0:
+            out["ttrsim_commit"] = commit.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return out
+
+
+class Folder:
+    """A results folder on disk: atomic writes of the manifest, part files,
+    dimension tables and description files."""
+    TABLE_DIRS = TABLES + ("dims",)
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / MANIFEST
+
+    def read_json(self, name: str, source: str = "<dict>", what: str = "a ttrsim description file") -> dict | None:
+        """A JSON file of the folder (None when missing); a damaged one is a one-line ExperimentError."""
+        path = self.root / name
+        try:
+            return json.loads(path.read_text())
+        except FileNotFoundError:
+            return None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ExperimentError(f"{source}: output: {path} is damaged (not JSON); expected {what} "
+                                  "(or --overwrite to start over)") from None
+
+    def read_manifest(self, source: str = "<dict>") -> dict | None:
+        return self.read_json(MANIFEST, source, "a ttrsim manifest")
+
+    def write_atomic(self, path: Path, data: bytes):
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+
+    def write_json(self, name: str, data: dict):
+        self.write_atomic(self.root / name, json.dumps(data, indent=1, default=str).encode())
+
+    def write_manifest(self, manifest: dict):
+        manifest["updated"] = now()
+        self.write_json(MANIFEST, manifest)
+
+    def part(self, table: str, key: str) -> Path:
+        return self.root / table / f"part-{key}.parquet"
+
+    def prepare(self, tables):
+        for t in tables:
+            (self.root / t).mkdir(parents=True, exist_ok=True)
+        (self.root / "dims").mkdir(parents=True, exist_ok=True)
+
+    def write_description(self, exp: Experiment, m: MapData, described: dict):
+        """The dimension tables and the description files (``described``: :func:`describe`)."""
+        for name, tab in (("routes", routes_dim(m)), ("tickets", tickets_dim(m)),
+                          ("strategies", strategies_dim(exp.entrants)), ("points", points_dim(exp.points))):
+            sink = pa.BufferOutputStream()
+            pq.write_table(tab, sink)
+            self.write_atomic(self.root / "dims" / f"{name}.parquet", sink.getvalue().to_pybytes())
+        for name, data in described.items():
+            self.write_json(name, data)
+
+    def clean_strays(self, keep: set[str]):
+        """Delete temporary files and part files of chunks the manifest does not list."""
+        for t in self.TABLE_DIRS:
+            d = self.root / t
+            if not d.is_dir():
+                continue
+            for f in d.iterdir():
+                if f.name.endswith(".tmp"):
+                    f.unlink()
+                elif t != "dims" and f.name.startswith("part-") and f.name.endswith(".parquet"):
+                    if f.name[5:-8] not in keep:
+                        f.unlink()
+
+    def remove_results(self):
+        """Delete ttrsim's own files (tables, dims, manifest and description files), nothing else."""
+        for t in self.TABLE_DIRS:
+            shutil.rmtree(self.root / t, ignore_errors=True)
+        for name in (MANIFEST, MAP_FILE, RULES_FILE):
+            for f in (self.root / name, self.root / (name + ".tmp")):
+                if f.exists():
+                    f.unlink()
+
+
+# --------------------------------------------------------------------------- description files
+
+
+def describe(exp: Experiment) -> tuple[MapData, dict]:
+    """The experiment's map and the contents of ``map.json`` and ``rules.json``
+    (plain JSON values, so they compare equal to the files read back)."""
+    m = load_map(exp.rules_for(exp.points[0]).map)       # a sweep never changes the map
+    rules = {"points": [{"point": p.index, **rule_set_to_json(exp.rules_for(p))} for p in exp.points]}
+    return m, {MAP_FILE: _plain(map_to_json(m)), RULES_FILE: _plain(rules)}
+
+
+def _plain(data):
+    return json.loads(json.dumps(data, default=str))
+
+
+def rule_set_to_json(r: RuleSet) -> dict:
+    """``{"preset", "overrides", "params"}``: every parameter's value (``scoring`` keys as text)."""
+    params = r.params()
+    if params["scoring"] is not None:
+        params["scoring"] = {str(k): v for k, v in params["scoring"].items()}
+    return _plain({"preset": r.preset, "overrides": r.overrides, "params": params})
+
+
+def rule_set_from_json(d: dict) -> RuleSet:
+    """The :class:`~ttrsim.data.rules.RuleSet` of :func:`rule_set_to_json`. A
+    parameter the folder does not name (it is newer than the folder's ttrsim)
+    takes its default."""
+    params = {**DEFAULTS, **{k: v for k, v in d["params"].items() if k in DEFAULTS}}
+    for key in ("ticket_decks", "tiebreaks"):
+        params[key] = tuple(params[key])
+    if params["scoring"] is not None:
+        params["scoring"] = tuple(sorted((int(k), int(v)) for k, v in params["scoring"].items()))
+    return RuleSet(preset=d["preset"], overrides=dict(d.get("overrides") or {}), **params)
+
+
+def map_to_json(m: MapData) -> dict:
+    """The map as columns: locations (cities, then countries) with coordinates
+    and setup passengers; nodes (cities, then border points) with their
+    location and coordinates; routes (node ids, length, colour, parallel
+    group); tickets (location ids, points, deck tags); scoring (length -> points).
+    Ids are list positions, as in the tables."""
+    return {
+        "name": m.name, "source": m.path,
+        "scoring": {str(n): int(p) for n, p in enumerate(m.scoring) if p},
+        "locations": {"name": list(m.location_names), "country": m.location_is_country.tolist(),
+                      "x": m.location_xy[:, 0].tolist(), "y": m.location_xy[:, 1].tolist(),
+                      "passengers": m.passengers.tolist()},
+        "nodes": {"name": list(m.node_names), "location": m.node_loc.tolist(),
+                  "x": m.node_xy[:, 0].tolist(), "y": m.node_xy[:, 1].tolist()},
+        "routes": {"from": m.route_a.tolist(), "to": m.route_b.tolist(), "length": m.route_len.tolist(),
+                   "colour": [ROUTE_COLOUR_NAMES[c] for c in m.route_colour], "group": m.route_group.tolist(),
+                   "group_name": list(m.route_group_name)},
+        "tickets": {"from": m.ticket_a.tolist(), "to": m.ticket_b.tolist(), "points": m.ticket_points.tolist(),
+                    "decks": [sorted(t) for t in m.ticket_tags]},
+    }
+
+
+def map_from_json(d: dict) -> MapData:
+    """The :class:`~ttrsim.data.maps.MapData` of :func:`map_to_json` (read-only arrays)."""
+    loc, node, route, ticket = d["locations"], d["nodes"], d["routes"], d["tickets"]
+
+    def arr(values, dtype):
+        a = np.array(values, dtype=dtype)
+        a.setflags(write=False)
+        return a
+
+    scoring = np.zeros(max([int(n) for n in d["scoring"]] + [7]) + 1, np.int16)
+    for n, p in d["scoring"].items():
+        scoring[int(n)] = p
+    scoring.setflags(write=False)
+    return MapData(
+        name=d["name"], path=d["source"],
+        location_names=tuple(loc["name"]), location_is_country=arr(loc["country"], bool),
+        location_xy=arr(np.stack([loc["x"], loc["y"]], axis=1), np.float32),
+        node_names=tuple(node["name"]), node_loc=arr(node["location"], np.int16),
+        node_xy=arr(np.stack([node["x"], node["y"]], axis=1), np.float32),
+        route_a=arr(route["from"], np.int16), route_b=arr(route["to"], np.int16),
+        route_len=arr(route["length"], np.int8),
+        route_colour=arr([ROUTE_COLOUR_IDS[c] for c in route["colour"]], np.int8),
+        route_group=arr(route["group"], np.int16), route_group_name=tuple(route["group_name"]),
+        ticket_a=arr(ticket["from"], np.int16), ticket_b=arr(ticket["to"], np.int16),
+        ticket_points=arr(ticket["points"], np.int16), ticket_tags=tuple(frozenset(t) for t in ticket["decks"]),
+        scoring=scoring, passengers=arr(loc["passengers"], np.int16),
+    )
+
+
+# --------------------------------------------------------------------------- dimension tables
+
+
+def routes_dim(m: MapData) -> pa.Table:
+    """One row per route of map ``m``: id, label, endpoints, length, colour, parallel group."""
+    r = np.arange(m.n_routes)
+    return pa.table({
+        "route": pa.array(r.astype(np.int16)),
+        "label": [m.route_label(i) for i in r],
+        "from": [m.node_names[m.route_a[i]] for i in r],
+        "to": [m.node_names[m.route_b[i]] for i in r],
+        "length": pa.array(np.asarray(m.route_len, np.int8)),
+        "colour": [ROUTE_COLOUR_NAMES[m.route_colour[i]] for i in r],
+        "group": pa.array(np.asarray(m.route_group, np.int16)),
+    })
+
+
+def tickets_dim(m: MapData) -> pa.Table:
+    """One row per ticket of map ``m``: id, endpoints, points, deck tags."""
+    t = np.arange(m.n_tickets)
+    return pa.table({
+        "ticket": pa.array(t.astype(np.int16)),
+        "from": [m.location_names[m.ticket_a[i]] for i in t],
+        "to": [m.location_names[m.ticket_b[i]] for i in t],
+        "points": pa.array(np.asarray(m.ticket_points, np.int16)),
+        "decks": [",".join(sorted(m.ticket_tags[i])) for i in t],
+    })
+
+
+def strategies_dim(entrants) -> pa.Table:
+    """One row per label at the table: label, strategy, parameter overrides (JSON)."""
+    return pa.table({
+        "strategy": [e.label for e in entrants],
+        "name": [e.strategy for e in entrants],
+        "params": [json.dumps(e.params, sort_keys=True) for e in entrants],
+    })
+
+
+def points_dim(points) -> pa.Table:
+    """One row per sweep point: point, its sweep values (JSON) and its rule overrides (JSON)."""
+    return pa.table({
+        "point": pa.array(np.array([p.index for p in points], np.uint16)),
+        "values": [json.dumps(p.values, sort_keys=True, default=str) for p in points],
+        "rule_overrides": [json.dumps(p.rule_overrides, sort_keys=True, default=str) for p in points],
+        "strategy_params": [json.dumps(list(p.entrant_params), default=str) for p in points],
+    })

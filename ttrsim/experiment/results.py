@@ -1,0 +1,265 @@
+"""Open a results folder (``ttrsim run`` output): the one reader of results,
+used by the run summary (:mod:`ttrsim.experiment.summary`) and by the report
+(:mod:`ttrsim.report`, which names it ``ttrsim.report.dataset``).
+
+A :class:`Results` reads only the folder: ``manifest.json``, the description
+files ``map.json`` and ``rules.json`` (the map and the rule set of every sweep
+point the games were played with, :mod:`ttrsim.experiment.folder`) and the
+Parquet tables. It never loads the map file nor resolves a preset again, so a
+folder moved to another machine, or made before its map file was edited, reads
+as it was played. The tables are scanned lazily (``polars.scan_parquet``) over
+the part files of the chunks the manifest lists, so a statistic over millions
+of games never loads a whole table. Columns and names are described in
+``docs/experiments.md``.
+
+>>> res = Results.open("results/quickstart")                       # doctest: +SKIP
+>>> res.labels, res.players, res.rules, res.n_games                 # doctest: +SKIP
+(['planner', 'route_focus', 'one_step', 'long_route'], 4, 'usa', 20000)
+>>> res.scan("players").group_by("strategy").agg(pl.col("total").mean()).collect()  # doctest: +SKIP
+
+A folder whose run is not complete (interrupted, failed, still running) opens
+fine: the statistics cover the chunks finished so far, ``res.complete`` is
+False and ``res.note`` says so in one line.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import polars as pl
+
+from ttrsim.data.maps import MapData
+from ttrsim.data.rules import RuleSet
+from .folder import DIMS, MANIFEST, MAP_FILE, RULES_FILE, TABLES, map_from_json, rule_set_from_json
+
+__all__ = ["Results", "ResultsError", "TABLES", "DIMS"]
+
+
+class ResultsError(ValueError):
+    """A results folder that cannot be read; the message is one line naming
+    the folder and what is wrong."""
+
+
+class Results:
+    """A results folder: the manifest, its map and rules, and lazy scans over its tables."""
+
+    def __init__(self, path: Path, manifest: dict, files: dict[str, list[str]], note: str | None,
+                 map_data: MapData, rules: dict[int, RuleSet]):
+        self.path = path
+        self.manifest = manifest
+        self._files = files
+        self.note = note
+        self.map = map_data
+        self._rules = rules
+        cfg = manifest["config"]
+        layout = manifest["layout"]
+        self.name: str = cfg.get("name", path.name)
+        self.status: str = manifest.get("status", "unknown")
+        self.complete: bool = self.status == "complete"
+        self.labels: list[str] = [e["label"] for e in cfg["entrants"]]
+        self.players: int = int(cfg["players"])
+        self.rules: str = cfg["rules"]
+        self.stride: int = int(layout["stride"])
+        self.block_size: int = int(layout["block_size"])
+        self.seatings: list[list[int]] = [list(s) for s in cfg["seatings"]]
+        self.sweep_keys: list[str] = [k for k, _ in cfg.get("sweep") or []]
+        self.has_turns: bool = bool(files.get("turns"))
+        self._memo: dict = {}
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, path) -> "Results":
+        """Open ``path`` (a results folder; a :class:`Results` is returned as is).
+        Raises :class:`ResultsError` for a missing folder, a missing or unreadable
+        ``manifest.json``, ``map.json`` or ``rules.json``, or no part files."""
+        if isinstance(path, Results):
+            return path
+        path = Path(path)
+        if not path.is_dir():
+            raise ResultsError(f"{path}: no such results folder")
+        if not (path / MANIFEST).is_file():
+            raise ResultsError(f"{path}: no {MANIFEST}; expected the output folder of 'ttrsim run'")
+        return cls.from_manifest(path, _read_json(path, MANIFEST))
+
+    @classmethod
+    def from_manifest(cls, path, manifest: dict) -> "Results":
+        """The folder ``path`` as ``manifest`` describes it (the runner passes the
+        manifest it holds in memory)."""
+        path = Path(path)
+        try:
+            cfg, layout = manifest["config"], manifest["layout"]
+            cfg["entrants"], cfg["players"], cfg["rules"], cfg["seatings"]
+            layout["stride"], layout["block_size"]
+        except (KeyError, TypeError) as e:
+            raise ResultsError(f"{path}: {MANIFEST} is unreadable ({type(e).__name__}: {e})") from None
+        map_data, rules = _description(path)
+        chunks = manifest.get("chunks") or {}
+        files: dict[str, list[str]] = {}
+        missing = 0
+        for table in TABLES:
+            listed = [path / table / f"part-{key}.parquet" for key in sorted(chunks)]
+            present = [str(f) for f in listed if f.is_file()]
+            if table != "turns" or cfg.get("log"):
+                missing += len(listed) - len(present)
+            files[table] = present
+        if not files["games"] or not files["players"]:
+            raise ResultsError(f"{path}: no part files (the run has no finished chunk yet)")
+        notes = []
+        status = manifest.get("status", "unknown")
+        if status != "complete":
+            games = sum(int(c["hi"]) - int(c["lo"]) for c in chunks.values())
+            planned = int(layout.get("games_per_point", 0)) * len(cfg.get("points") or [0])
+            notes.append(f"run status is '{status}'; {games:,} of {planned:,} games")
+        if missing:
+            notes.append(f"{missing} part files listed in the manifest are missing")
+        note = f"{path}: " + "; ".join(notes) if notes else None
+        return cls(path, manifest, files, note, map_data, rules)
+
+    def __repr__(self):
+        return f"Results({str(self.path)!r}: {self.rules}, {self.players} players, {self.n_games:,} games)"
+
+    # ------------------------------------------------------------------ config
+
+    @property
+    def map_name(self) -> str:
+        """The packaged map name or the map file path the experiment used (the
+        map itself is ``map``, as the games were played on it)."""
+        return self.rules_at(0).map
+
+    def rules_at(self, point: int = 0) -> RuleSet:
+        """The resolved rule set (``ttrsim.data.rules.RuleSet``) of a sweep point, as played."""
+        return self._rules[int(point)]
+
+    @functools.cached_property
+    def points(self) -> pl.DataFrame:
+        """``point`` (UInt16) and one column per swept key with its value at that
+        point: numbers stay numbers, anything else is JSON text."""
+        pts = self.manifest["config"].get("points") or [{"point": 0, "values": {}}]
+        cols: dict[str, list] = {"point": [int(p["point"]) for p in pts]}
+        for key in self.sweep_keys:
+            vals = [p.get("values", {}).get(key) for p in pts]
+            numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
+            cols[key] = vals if numeric else [v if isinstance(v, str) else json.dumps(v, sort_keys=True)
+                                              for v in vals]
+        df = pl.DataFrame(cols, strict=False)
+        return df.with_columns(pl.col("point").cast(pl.UInt16))
+
+    @property
+    def point_ids(self) -> list[int]:
+        return self.points["point"].to_list()
+
+    @functools.cached_property
+    def point_values(self) -> dict[int, dict]:
+        """point -> its sweep values as the manifest holds them ({} without a sweep)."""
+        pts = self.manifest["config"].get("points") or [{"point": 0, "values": {}}]
+        return {int(p["point"]): dict(p.get("values") or {}) for p in pts}
+
+    # ------------------------------------------------------------------ tables
+
+    def scan(self, table: str) -> pl.LazyFrame:
+        """A lazy scan of ``games``, ``players``, ``tickets`` or ``turns`` over the
+        finished chunks. Adds ``block`` (seed block = game-in-point // block_size)
+        to the tables that lack it."""
+        if table not in TABLES:
+            raise ResultsError(f"{self.path}: unknown table '{table}'; expected one of {', '.join(TABLES)}")
+        files = self._files.get(table) or []
+        if not files:
+            if table == "turns":
+                raise ResultsError(f"{self.path}: no turns table; run the experiment with log: true")
+            raise ResultsError(f"{self.path}: no part files for table '{table}'")
+        lf = pl.scan_parquet(files)
+        if table != "games":
+            lf = lf.with_columns(self.block_expr())
+        return lf
+
+    def block_expr(self, game: str = "game") -> pl.Expr:
+        """``block`` from the game id: (game % stride) // block_size, UInt32."""
+        g = pl.col(game).cast(pl.Int64)
+        return ((g % self.stride) // self.block_size).cast(pl.UInt32).alias("block")
+
+    def seating_expr(self, game: str = "game") -> pl.Expr:
+        """``seating`` within the block from the game id, UInt16."""
+        g = pl.col(game).cast(pl.Int64)
+        return ((g % self.stride) % self.block_size).cast(pl.UInt16).alias("seating")
+
+    @functools.cached_property
+    def strategy_dtype(self) -> pl.Enum:
+        """An ``Enum`` over the labels in entrant order (fast group-bys)."""
+        return pl.Enum(self.labels)
+
+    @functools.cached_property
+    def seat_strategies(self) -> pl.DataFrame:
+        """seating, seat -> strategy (Enum of the labels), from the manifest's
+        seatings: used to name the seat of a turn without joining ``players``."""
+        rows = [(k, seat, self.labels[e]) for k, s in enumerate(self.seatings) for seat, e in enumerate(s)]
+        return pl.DataFrame(rows, schema={"seating": pl.UInt16, "seat": pl.Int8, "strategy": self.strategy_dtype},
+                            orient="row")
+
+    def with_strategy(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """Add ``strategy`` (Enum) to a frame with ``game`` and ``seat`` columns."""
+        return (lf.with_columns(self.seating_expr(), pl.col("seat").cast(pl.Int8))
+                .join(self.seat_strategies.lazy(), on=["seating", "seat"], how="left"))
+
+    def dim(self, name: str) -> pl.DataFrame:
+        """A dimension table: ``routes``, ``tickets``, ``strategies`` or ``points``."""
+        if name not in DIMS:
+            raise ResultsError(f"{self.path}: unknown dimension '{name}'; expected one of {', '.join(DIMS)}")
+        f = self.path / "dims" / f"{name}.parquet"
+        if not f.is_file():
+            raise ResultsError(f"{self.path}: dims/{name}.parquet is missing")
+        return pl.read_parquet(f)
+
+    @functools.cached_property
+    def games_by_point(self) -> pl.DataFrame:
+        """point, games: the games finished at each point."""
+        return (self.scan("games").group_by("point").agg(pl.len().cast(pl.Int64).alias("games"))
+                .sort("point").collect())
+
+    @property
+    def n_games(self) -> int:
+        return int(self.games_by_point["games"].sum())
+
+    def caption(self) -> str:
+        """A one-line description for chart captions, e.g. ``'quickstart: usa, 4 players, 20,000 games'``."""
+        pts = len(self.point_ids)
+        per = f", {pts} sweep points" if pts > 1 else ""
+        return f"{self.name}: {self.rules}, {self.players} players, {self.n_games:,} games{per}"
+
+    def memo(self, key, compute):
+        """``compute()`` once per Results and key: for intermediate tables that
+        several statistics share (small: already aggregated)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def require_turns(self, what: str) -> None:
+        """Raise ResultsError unless the turn log was written."""
+        if not self.has_turns:
+            raise ResultsError(f"{self.path}: {what} needs the turn log; run the experiment with log: true")
+
+
+def _read_json(path: Path, name: str) -> dict:
+    try:
+        return json.loads((path / name).read_text())
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ResultsError(f"{path}: {name} is unreadable ({type(e).__name__}: {e})") from None
+
+
+def _description(path: Path) -> tuple[MapData, dict[int, RuleSet]]:
+    """The map and the rules per point from ``map.json`` and ``rules.json``."""
+    for name in (MAP_FILE, RULES_FILE):
+        if not (path / name).is_file():
+            raise ResultsError(f"{path}: no {name} (a folder of an older ttrsim); run its experiment again on "
+                               f"this folder ('ttrsim run FILE --output {path}') to add it")
+    map_doc, rules_doc = _read_json(path, MAP_FILE), _read_json(path, RULES_FILE)
+    try:
+        m = map_from_json(map_doc)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ResultsError(f"{path}: {MAP_FILE} is unreadable ({type(e).__name__}: {e})") from None
+    try:
+        rules = {int(p["point"]): rule_set_from_json(p) for p in rules_doc["points"]}
+    except (KeyError, TypeError, ValueError) as e:
+        raise ResultsError(f"{path}: {RULES_FILE} is unreadable ({type(e).__name__}: {e})") from None
+    return m, rules

@@ -1,0 +1,218 @@
+"""Rates over seed blocks with their 95% intervals: the one statistics module
+of the run summary, the sequential stop rule and the report.
+
+A seat's *win share* in a game is 1 for a sole winner, 1/k when k seats share
+the win, else 0; a strategy's *win rate* is its mean win share over the games
+it played. More generally a rate here is ``sum(num) / sum(den)`` over the seed
+blocks of a point (win shares / games; for head-to-head, games finished ahead
+/ games met).
+
+**The interval.** Games of a seed block share their deal (paired games), so
+they are not independent: the blocks are. The interval is the Wilson score
+interval with the *effective* number of games ``n / deff``, where the design
+effect ``deff`` compares the block-level variance of the rate with the
+variance of ``n`` independent games:
+
+* ``v = nb / (nb - 1) * sum_b (num_b - p * den_b)**2 / n**2`` (the variance of
+  the ratio ``p = sum num / sum den`` over the ``nb`` blocks),
+* ``deff = v / (p * (1 - p) / n)``, and ``deff = 1`` when that is undefined
+  (no win or only wins, or a single block),
+* ``centre, half = (p + k / 2) / (1 + k), sqrt(z**2 * deff * p * (1 - p) / n + k**2 / 4) / (1 + k)``
+  with ``k = z**2 * deff / n`` and z = 1.96.
+
+Away from the edges this is the normal interval of the block variance (the
+block bootstrap's answer, without the resampling); at 0 or 1 wins it is the
+Wilson interval on the games played (0 wins in 300 games: [0.0%, 1.3%]), never
+a zero-width interval at 0 or 1. It needs only six sums per strategy
+(:class:`RateSums`), so the stop rule checks it after every block. Every
+interval is rounded the same way for display: :func:`percent`.
+
+>>> lo, hi = rate_interval(*moments(np.array([[0.0], [0.0], [0.0]]), np.full((3, 1), 100.0)))
+>>> interval_text(lo[0], hi[0])
+'[0.0%, 1.3%]'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from .results import Results
+
+__all__ = ["Z95", "moments", "rate_interval", "block_interval", "RateSums", "widths_along", "block_sums",
+           "rate_table", "win_rates", "end_reasons", "percent", "interval_text", "END_REASONS"]
+
+Z95 = 1.959963984540054
+END_REASONS = ("normal", "stalled", "capped")
+MOMENTS = ("n", "w", "nb", "sww", "swc", "scc")
+
+
+def _terms(num: np.ndarray, den: np.ndarray) -> tuple:
+    """Per-block terms of the six sums: games, wins, block played, wins^2, wins x games, games^2."""
+    num = np.asarray(num, np.float64)
+    den = np.asarray(den, np.float64)
+    return den, num, (den > 0).astype(np.float64), num * num, num * den, den * den
+
+
+def moments(num: np.ndarray, den: np.ndarray) -> tuple:
+    """The six sums over blocks (axis 0) of ``num [blocks, k]`` over ``den [blocks, k]``:
+    n, w, nb, sww, swc, scc (arrays of length k)."""
+    return tuple(t.sum(axis=0) for t in _terms(num, den))
+
+
+def rate_interval(n, w, nb, sww, swc, scc, z: float = Z95):
+    """(low, high) of the rate ``w / n`` from the six block sums (module
+    docstring); (0, 1) where ``n`` is 0."""
+    n, w, nb, sww, swc, scc = (np.asarray(x, np.float64) for x in (n, w, nb, sww, swc, scc))
+    nn = np.where(n > 0, n, 1.0)
+    p = np.where(n > 0, w / nn, 0.0)
+    resid = np.maximum(sww - 2 * p * swc + p * p * scc, 0.0)         # sum_b (num_b - p den_b)^2
+    v = resid * nb / np.maximum(nb - 1, 1) / (nn * nn)
+    v0 = p * (1 - p) / nn
+    deff = np.where((nb > 1) & (v0 > 0), v / np.where(v0 > 0, v0, 1.0), 1.0)
+    k = z * z * deff / nn
+    centre = (p + k / 2) / (1 + k)
+    half = np.sqrt(z * z * deff * v0 + k * k / 4) / (1 + k)
+    lo = np.where(n > 0, np.clip(centre - half, 0, 1), 0.0)
+    hi = np.where(n > 0, np.clip(centre + half, 0, 1), 1.0)
+    return lo, hi
+
+
+def block_interval(num: np.ndarray, den: np.ndarray, z: float = Z95):
+    """(low, high) per column of ``sum(num) / sum(den)`` from per-block sums ``[blocks, k]``."""
+    return rate_interval(*moments(num, den), z=z)
+
+
+@dataclass
+class RateSums:
+    """The six running sums of :func:`moments` per column (entrant): the runner
+    keeps them per sweep point for the stop rule, one record per chunk in the
+    manifest."""
+    n: np.ndarray
+    w: np.ndarray
+    nb: np.ndarray
+    sww: np.ndarray
+    swc: np.ndarray
+    scc: np.ndarray
+
+    @classmethod
+    def zeros(cls, k: int) -> "RateSums":
+        return cls(*(np.zeros(k) for _ in MOMENTS))
+
+    @classmethod
+    def of_blocks(cls, num: np.ndarray, den: np.ndarray) -> "RateSums":
+        return cls(*moments(num, den))
+
+    def interval(self):
+        return rate_interval(*self._values())
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f) for f in MOMENTS)
+
+    def to_json(self) -> dict:
+        return {f: v.tolist() for f, v in zip(MOMENTS, self._values())}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "RateSums | None":
+        """None for a record of another form (a chunk recorded by an older ttrsim)."""
+        if not all(f in d for f in MOMENTS):
+            return None
+        return cls(*(np.asarray(d[f], np.float64) for f in MOMENTS))
+
+    def __iadd__(self, other: "RateSums"):
+        for f in MOMENTS:
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        return self
+
+
+def widths_along(before: RateSums, e: int, num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """Interval width of column ``e`` after each of the blocks ``num, den [blocks, k]`` added to ``before``."""
+    sums = [getattr(before, f)[e] + np.cumsum(t) for f, t in zip(MOMENTS, _terms(num[:, e], den[:, e]))]
+    lo, hi = rate_interval(*sums)
+    return hi - lo
+
+
+# --------------------------------------------------------------------------- from a results folder
+
+
+def block_sums(res: Results, key: str = "strategy") -> pl.DataFrame:
+    """(point, block, k, wins, games, total) sums over the ``players`` table, sorted;
+    ``k`` is the entrant index (``key="strategy"``) or the seat (``key="seat"``)."""
+    if key == "strategy":
+        k = pl.col("strategy").cast(pl.String).cast(res.strategy_dtype).to_physical().cast(pl.Int64)
+    else:
+        k = pl.col("seat").cast(pl.Int64)
+    return (res.scan("players").group_by("point", "block", k.alias("k"))
+            .agg(pl.col("win_share").cast(pl.Float64).sum().alias("wins"), pl.len().cast(pl.Float64).alias("games"),
+                 pl.col("total").cast(pl.Float64).sum().alias("total"))
+            .sort("point", "block", "k").collect())
+
+
+def _dense(df: pl.DataFrame, n_keys: int, cols: list[str]):
+    """Per-block sums ``[blocks, n_keys]`` for each column of ``cols`` from rows (block, k, cols...)."""
+    blocks, inv = np.unique(df["block"].to_numpy(), return_inverse=True)
+    flat = inv.astype(np.int64) * n_keys + df["k"].to_numpy().astype(np.int64)
+    size = len(blocks) * n_keys
+    return [np.bincount(flat, weights=df[c].to_numpy().astype(np.float64), minlength=size).reshape(-1, n_keys)
+            for c in cols]
+
+
+def rate_table(sums: pl.DataFrame, n_keys: int) -> pl.DataFrame:
+    """point, k, games, wins, win_rate, low, high, mean_score from :func:`block_sums`,
+    by point then k; keys that played no game are left out."""
+    rows = []
+    for point in sorted(sums["point"].unique().to_list()):
+        wins, games, total = _dense(sums.filter(pl.col("point") == point), n_keys, ["wins", "games", "total"])
+        lo, hi = block_interval(wins, games)
+        n, w, t = games.sum(0), wins.sum(0), total.sum(0)
+        for k in range(n_keys):
+            if n[k] > 0:
+                rows.append((point, k, int(n[k]), float(w[k]), float(w[k] / n[k]), float(lo[k]), float(hi[k]),
+                             float(t[k] / n[k])))
+    schema = {"point": pl.UInt16, "k": pl.Int64, "games": pl.Int64, "wins": pl.Float64, "win_rate": pl.Float64,
+              "low": pl.Float64, "high": pl.Float64, "mean_score": pl.Float64}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def win_rates(res) -> pl.DataFrame:
+    """Win rate per point and strategy, strategies in entrant order.
+
+    Columns: point, strategy, games, wins (sum of win shares: a shared win
+    counts 1/k), win_rate (wins / games), low, high (95% interval over seed
+    blocks), mean_score (mean final total).
+    """
+    res = Results.open(res)
+    t = rate_table(block_sums(res, "strategy"), len(res.labels))
+    names = pl.Series("strategy", [res.labels[k] for k in t["k"].to_list()], dtype=pl.String)
+    return (t.with_columns(names)
+            .select("point", "strategy", "games", "wins", "win_rate", "low", "high", "mean_score"))
+
+
+def end_reasons(res) -> pl.DataFrame:
+    """How the games ended (R6.1, R6.2): ``normal``, ``stalled`` (a full round of
+    passes) or ``capped`` (the turn cap); all three rows per point, even at 0.
+
+    Columns: point, end, games, share.
+    """
+    res = Results.open(res)
+    counts = (res.scan("games").group_by("point", pl.col("end").cast(pl.String))
+              .agg(pl.len().cast(pl.Int64).alias("games")).collect())
+    grid = res.points.select("point").join(pl.DataFrame({"end": list(END_REASONS)}), how="cross")
+    df = (grid.join(counts, on=["point", "end"], how="left").with_columns(pl.col("games").fill_null(0))
+          .with_columns((pl.col("games") / pl.col("games").sum().over("point")).fill_nan(0.0).alias("share")))
+    order = pl.col("end").cast(pl.Enum(list(END_REASONS)))
+    return df.sort("point", order)
+
+
+# --------------------------------------------------------------------------- display
+
+
+def percent(v: float, digits: int = 1) -> str:
+    """A rate as text, e.g. ``'62.9%'``: the rounding of every rate on display."""
+    return f"{100 * v:.{digits}f}%"
+
+
+def interval_text(lo: float, hi: float, digits: int = 1) -> str:
+    """An interval as text, e.g. ``'[61.4%, 64.4%]'``."""
+    return f"[{percent(lo, digits)}, {percent(hi, digits)}]"

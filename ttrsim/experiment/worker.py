@@ -1,0 +1,202 @@
+"""The worker side of a run: play a chunk of games and return its tables.
+
+:func:`point_spec` packs what a worker needs for one sweep point (picklable,
+sent with every chunk); :func:`run_chunk` plays games ``lo..hi-1`` of the point
+with the compiled loop (:mod:`ttrsim.play.chunk`), flushing the turn log into
+Arrow tables whenever it fills, and returns each table as Parquet bytes with
+the per-block win sums of every entrant (for the stop rule). Games whose
+seating has a Python strategy are stepped in Python (:func:`_play_python`) and
+recorded exactly like the compiled loop; the other games of the chunk still run
+compiled, in game order. A worker process keeps the board, state and log of
+the points it has seen (``_CTX``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ttrsim.core.actions import legal_buffer
+from ttrsim.core.board import build_board
+from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
+from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+from ttrsim.data.maps import load_map
+from ttrsim.data.rules import get_rules
+from ttrsim.play.chunk import N_EXTRA, play_chunk, record_end
+from ttrsim.play.game import Game
+from ttrsim.play.pyplay import load_strategy_class, play_logged_py
+from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_has_room
+from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
+from .config import Experiment
+from .seating import game_arrays
+from .tables import (ChunkContext, from_parquet_bytes, games_table, players_table, tickets_table, to_parquet_bytes,
+                     turns_table)
+
+TURN_CAPACITY = 1 << 18          # turn rows per flush (about 21 MB of int32)
+OFFER_CAPACITY = 1 << 16
+
+_CTX: dict = {}
+
+
+def point_spec(exp: Experiment, point) -> dict:
+    """Everything a worker needs to play chunks of one sweep point (picklable)."""
+    ents = exp.entrants
+    # a Python seat has compiled id 0 and a zero parameter row, never read: its games run in Python
+    ids = np.array([[0 if ents[e].python else strategy_id(ents[e].strategy) for e in seats]
+                    for seats in exp.seatings], np.int64)
+    params = np.zeros((len(exp.seatings), exp.players, MAX_PARAMS), np.float64)
+    for k, seats in enumerate(exp.seatings):
+        for p, e in enumerate(seats):
+            if not ents[e].python:
+                params[k, p] = param_row(ents[e].strategy, point.entrant_params[e])
+    # Python strategies: (module:Class, constructor parameters at this point) per entrant, None if compiled
+    python = [(e.strategy, dict(point.entrant_params[i])) if e.python else None for i, e in enumerate(ents)]
+    key = json.dumps([exp.config(), point.index], sort_keys=True, default=str)
+    return {"key": key, "point": point.index, "rules": exp.rules, "rule_overrides": point.rule_overrides,
+            "players": exp.players, "seatings": np.array(exp.seatings, np.int64), "ids": ids, "params": params,
+            "labels": [e.label for e in ents], "log": exp.log, "seed": exp.seed,
+            "block_size": exp.block_size, "stride": exp.stride,
+            "python": python if any(python) else None, "python_path": list(exp.python_path)}
+
+
+def _context(spec: dict):
+    ctx = _CTX.get(spec["key"])
+    if ctx is None:
+        rules = get_rules(spec["rules"], spec["rule_overrides"])
+        m = load_map(rules.map)
+        b = build_board(rules, m)
+        offer_room = 8 * (rules.max_turns + spec["players"])
+        log = allocate_log(TURN_CAPACITY if spec["log"] else 1, max(OFFER_CAPACITY, 4 * offer_room))
+        ctx = {"board": b, "state": allocate_state(b, spec["players"]), "legal": legal_buffer(b), "log": log,
+               "tables": ChunkContext(spec["point"], spec["rules"], spec["players"], spec["labels"],
+                                      spec["seatings"], m.ticket_points)}
+        if spec.get("python"):
+            ctx["game"] = Game(rules, spec["players"])
+            ctx["classes"] = [None if x is None else load_strategy_class(x[0], spec["python_path"])
+                              for x in spec["python"]]
+            ctx["hand_before"] = np.zeros(LOCO + 1, np.int64)
+            ctx["pass_before"] = np.zeros(N_PASSENGER_COLOURS, np.int64)
+        if len(_CTX) > 16:
+            _CTX.clear()
+        _CTX[spec["key"]] = ctx
+    return ctx
+
+
+def run_chunk(spec: dict, lo: int, hi: int) -> dict:
+    """Play games ``lo..hi-1`` of a sweep point; return the tables as Parquet
+    bytes, row counts, per-block win sums ``W`` and games ``C`` ``[blocks,
+    entrants]`` and timings."""
+    t0 = time.perf_counter()
+    ctx = _context(spec)
+    tc = ctx["tables"]
+    log = ctx["log"]
+    P, n = spec["players"], hi - lo
+    blocks, seating, seeds = game_arrays(spec["seed"], spec["block_size"], lo, hi)
+    game_ids = spec["point"] * spec["stride"] + np.arange(lo, hi, dtype=np.int64)
+    results = np.zeros((n, P, N_FINAL), np.int32)
+    extra = np.zeros((n, P, N_EXTRA), np.int32)
+    meta = np.zeros((n, N_GAME_COLS), np.int32)
+    tickets, turns = [], []
+    # games whose seating has a Python seat are stepped in Python, the rest run compiled, in game order
+    py_game = _python_seatings(spec)[seating]
+    i, play_s, conv_s = 0, 0.0, 0.0
+    while i < n:
+        log.n_turns[0] = 0
+        log.n_offers[0] = 0
+        t = time.perf_counter()
+        j = i
+        while j < n:
+            if py_game[j]:
+                if not _play_python(ctx, spec, j, seeds, seating, log, results, extra, meta):
+                    break                                   # the log is full: flush it
+                j += 1
+                continue
+            end = j + int(np.argmax(py_game[j:])) if py_game[j:].any() else n
+            k = play_chunk(ctx["board"], ctx["state"], j, seeds[:end], seating, spec["ids"], spec["params"],
+                           ctx["legal"], log, results, extra, meta, spec["log"])
+            full = k < end
+            j = k
+            if full:
+                break
+        t2 = time.perf_counter()
+        play_s += t2 - t
+        if j == i:
+            raise RuntimeError("the turn log cannot hold one game; raise TURN_CAPACITY")
+        tickets.append(tickets_table(tc, game_ids, log.offers[:log.n_offers[0]]))
+        if spec["log"]:
+            turns.append(turns_table(tc, game_ids, log.turns[:log.n_turns[0]]))
+        conv_s += time.perf_counter() - t2
+        i = j
+    t = time.perf_counter()
+    tables = {"games": games_table(tc, game_ids, blocks, seating, seeds, meta, results),
+              "players": players_table(tc, game_ids, seating, results, extra),
+              "tickets": pa.concat_tables(tickets)}
+    if spec["log"]:
+        tables["turns"] = pa.concat_tables(turns)
+    # per-block win shares W and games C per entrant; the shares as the players table stores them (float32)
+    win = results[:, :, F_WINNER] > 0
+    share = (win / np.maximum(win.sum(axis=1, keepdims=True), 1)).astype(np.float32).astype(np.float64)
+    ent = spec["seatings"][seating]
+    b_local = (blocks - blocks[0]).astype(np.int64)
+    nb, E = int(b_local[-1]) + 1, len(spec["labels"])
+    rows = np.repeat(b_local, P)
+    W = np.zeros((nb, E))
+    C = np.zeros((nb, E))
+    np.add.at(W, (rows, ent.ravel()), share.ravel())
+    np.add.at(C, (rows, ent.ravel()), 1.0)
+    data = {name: to_parquet_bytes(tab) for name, tab in tables.items()}
+    conv_s += time.perf_counter() - t
+    return {"lo": lo, "hi": hi, "first_block": int(blocks[0]), "data": data,
+            "rows": {name: tab.num_rows for name, tab in tables.items()}, "W": W, "C": C,
+            "play_s": play_s, "encode_s": conv_s, "total_s": time.perf_counter() - t0, "pid": os.getpid()}
+
+
+def _python_seatings(spec: dict) -> np.ndarray:
+    """Per seating of the block: whether a Python strategy sits at the table."""
+    python = spec.get("python")
+    if not python:
+        return np.zeros(len(spec["seatings"]), bool)
+    return np.array([any(python[e] is not None for e in seats) for seats in spec["seatings"]], bool)
+
+
+def _play_python(ctx: dict, spec: dict, i: int, seeds, seating, log, results, extra, meta) -> bool:
+    """Play game ``i`` of the chunk stepping in Python (a fresh instance of each
+    Python strategy for the game), recorded exactly like the compiled loop;
+    False (nothing played) when the log has no room for another game."""
+    g = ctx["game"]
+    if not log_has_room(g.board, log, spec["players"], spec["log"]):
+        return False
+    k = int(seating[i])
+    seats = spec["seatings"][k]
+    objs = [None if ctx["classes"][e] is None else ctx["classes"][e](**spec["python"][e][1]) for e in seats]
+    play_logged_py(g, i, int(seeds[i]), objs, spec["ids"][k], spec["params"][k], log, spec["log"],
+                   ctx["hand_before"], ctx["pass_before"], [spec["labels"][e] for e in seats])
+    record_end(g.state, i, results, extra, meta)
+    return True
+
+
+def truncate(result: dict, n_blocks: int, spec: dict) -> dict:
+    """Keep the first ``n_blocks`` blocks of a chunk result (sequential stop)."""
+    hi = (result["first_block"] + n_blocks) * spec["block_size"]
+    cutoff = spec["point"] * spec["stride"] + hi
+    data, rows = {}, {}
+    for name, raw in result["data"].items():
+        tab = from_parquet_bytes(raw)
+        tab = tab.filter(pc.less(tab["game"], cutoff))
+        data[name], rows[name] = to_parquet_bytes(tab), tab.num_rows
+    return dict(result, hi=hi, data=data, rows=rows, W=result["W"][:n_blocks], C=result["C"][:n_blocks])
+
+
+def warm_up(spec: dict):
+    """Compile (or load from the numba cache) the chunk loop in this process,
+    so worker processes find fresh cache files and only load them (both loops:
+    a game of a seating without and one with a Python seat, if any)."""
+    py = _python_seatings(spec)
+    for want in (False, True):
+        k = np.flatnonzero(py == want)
+        if len(k):
+            run_chunk(spec, int(k[0]), int(k[0]) + 1)
