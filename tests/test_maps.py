@@ -12,11 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from ttrsim.data.ids import BLUE, GRAY, PINK, ROUTE_COLOUR_IDS
 from click.testing import CliRunner
 
 from ttrsim.cli import main
+from ttrsim.data.ids import BLUE, GRAY, PINK, ROUTE_COLOUR_IDS
 from ttrsim.data.maps import MapData, MapError, available_maps, load_map
 
 BAD = Path(__file__).parent / "bad_maps"
