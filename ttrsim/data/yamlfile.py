@@ -4,7 +4,7 @@ It is PyYAML's safe loader (plain data only) that also refuses what plain
 PyYAML lets through silently or slowly:
 
 - a key given twice in one mapping (PyYAML keeps the last one), unless the
-  caller asks to keep the first duplicates for its own messages
+  caller asks to keep them for its own messages
   (``keep_duplicates``: mappings are then :class:`YamlMapping`, whose
   ``duplicates`` lists them);
 - aliases (``*name``) that repeat more than :data:`MAX_REPEATED` values in all:
