@@ -1,7 +1,10 @@
 """The catalogue of bad experiment files (tests/bad_experiments/): each file's
 first line ``# expect: MESSAGE`` is the exact one-line error (``{here}`` = the
 catalogue folder, ``{cwd}`` = the folder the run starts in). Nothing is
-written on any error."""
+written on any error. Hostile YAML (``alias_*``, ``nested_*``: alias bombs,
+an alias inside its own anchor, deep nesting) is refused in well under a
+second."""
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,8 @@ from ttrsim.experiment.runner import run_experiment
 
 HERE = Path(__file__).resolve().parent / "bad_experiments"
 FILES = sorted(HERE.glob("*.yaml"))
+HOSTILE = [f for f in FILES if f.stem.startswith(("alias_", "nested_"))]
+FAST = 0.5  # seconds: hostile YAML is refused while it is read
 
 
 def expected(path: Path, cwd: Path) -> str:
@@ -31,7 +36,8 @@ def test_the_catalogue_covers_every_kind_of_mistake():
                  "unknown_strategy_parameter", "unknown_rule_parameter", "players_type", "rule_value_type",
                  "players_rule_set", "lineup_size", "games_zero", "games_negative", "unwritable_output",
                  "python_unknown_module", "python_unknown_class", "python_no_choose", "python_unknown_parameter",
-                 "python_parameter_value"):
+                 "python_parameter_value", "alias_bomb_sweep", "alias_bomb_strategy_param", "alias_bomb_python_param",
+                 "alias_bomb_rule_override", "alias_bomb_map", "alias_recursive", "nested_too_deep"):
         assert kind in names
 
 
@@ -41,21 +47,30 @@ def test_bad_file_gives_its_one_line_message_and_writes_nothing(path, tmp_path, 
     (tmp_path / "occupied").mkdir()
     (tmp_path / "occupied" / "notes.txt").write_text("not results")
     before = snapshot(tmp_path)
+    start = time.perf_counter()
     with pytest.raises(ExperimentError) as e:
         run_experiment(path, progress=False, echo=False)
+    seconds = time.perf_counter() - start
     msg = str(e.value)
     assert msg == expected(path, tmp_path)
     assert "\n" not in msg and msg.startswith(path.name + ": ")
     assert snapshot(tmp_path) == before
+    if path in HOSTILE:
+        assert seconds < FAST, f"{seconds:.2f} s"
 
 
-def test_cli_prints_the_message_with_exit_code_1(tmp_path, monkeypatch):
+@pytest.mark.parametrize("path", [HERE / "unknown_key.yaml"] + HOSTILE, ids=lambda p: p.stem)
+def test_cli_prints_the_message_with_exit_code_1(path, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    path = HERE / "unknown_key.yaml"
+    start = time.perf_counter()
     r = CliRunner().invoke(run, [str(path), "--no-progress"])
+    seconds = time.perf_counter() - start
     assert r.exit_code == 1
     assert r.output.strip() == "Error: " + expected(path, tmp_path)
+    assert isinstance(r.exception, SystemExit) and "Traceback" not in r.output   # a clean exit, no crash
     assert list(tmp_path.iterdir()) == []
+    if path in HOSTILE:
+        assert seconds < FAST, f"{seconds:.2f} s"
 
 
 def test_missing_file(tmp_path):

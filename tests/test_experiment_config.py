@@ -150,3 +150,20 @@ def test_errors_are_one_line_and_name_the_source():
         load_experiment(base(players=2))
     assert str(e.value) == "<dict>: lineup: 3 strategies for 2 players; expected one per seat"
     assert "\n" not in str(e.value)
+
+
+def test_module_docstring_example():
+    import doctest
+
+    import ttrsim.experiment.config
+
+    result = doctest.testmod(ttrsim.experiment.config)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_config_face_keeps_its_public_names():
+    import ttrsim.experiment.config as config
+    for name in ("load_experiment", "read_experiment_file", "Experiment", "Entrant", "StopRule", "Point",
+                 "ExperimentError", "EXECUTION_KEYS"):
+        assert hasattr(config, name), name
+    assert {"block_size", "stride", "chunk_games", "config", "execution", "rules_for"} <= set(dir(config.Experiment))

@@ -2,15 +2,19 @@
 
 The packaged maps must match the facts in docs/rules.md R1; every file in
 ``tests/bad_maps/`` holds exactly one problem (``several_problems.yaml`` holds
-several) and must be rejected with a one-line message naming file and entry.
+several) and must be rejected with a one-line message naming file and entry,
+in well under a second (``alias_bomb.yaml``: 9**9 values once expanded).
 """
 
+import time
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from ttrsim.cli import main
 from ttrsim.data.ids import BLUE, GRAY, PINK, ROUTE_COLOUR_IDS
 from ttrsim.data.maps import MapData, MapError, available_maps, load_map
 
@@ -217,7 +221,8 @@ BAD_MAPS = {
     "inconsistent_group.yaml": "routes[2] (Atlanta-Chicago): parallel group D01 joins other endpoints in "
                                "routes[1] (Boston-Chicago); expected all tracks of a group to join the same "
                                "two endpoints",
-    "malformed.yaml": "line 11: malformed YAML: ",
+    "malformed.yaml": "line 11: malformed YAML (expected ',' or ']', but got '['; while parsing a flow sequence at "
+                      "line 10, column 5); expected valid YAML",
     "missing_routes.yaml": "routes: missing top-level field; expected a list of [a, b, length, colour, group] rows",
     "route_wrong_shape.yaml": "routes[0] (Atlanta-Boston): expected a row [a, b, length, colour, group] of 5 "
                               "items, got 4 items",
@@ -236,6 +241,7 @@ BAD_MAPS = {
                                    "city or a country (here 'Canada')",
     "passengers_unknown.yaml": "passengers[Denver]: unknown city or country 'Denver'",
     "passengers_negative.yaml": "passengers[Boston]: count -1 must be a non-negative integer",
+    "alias_bomb.yaml": "line 20: the alias *c makes aliases repeat more than 1000 values; expected at most 1000",
 }
 
 
@@ -246,8 +252,10 @@ def test_bad_map_catalogue_is_complete():
 
 @pytest.mark.parametrize("fname", sorted(BAD_MAPS))
 def test_bad_map_is_rejected_with_one_line(fname):
+    start = time.perf_counter()
     with pytest.raises(MapError) as info:
         load_map(BAD / fname)
+    assert time.perf_counter() - start < 0.5
     err = info.value
     assert isinstance(err, ValueError)
     assert len(err.problems) == 1, str(err)
@@ -320,6 +328,17 @@ def test_top_level_problems(tmp_path, text, message):
         load_map(p)
     (line,) = info.value.problems
     assert line.startswith(f"top.yaml: {message}"), line
+
+
+def test_validate_map_command_refuses_an_alias_bomb_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    start = time.perf_counter()
+    r = CliRunner().invoke(main, ["validate-map", str(BAD / "alias_bomb.yaml")])
+    assert time.perf_counter() - start < 0.5
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
+    assert r.stderr.splitlines() == [f"alias_bomb.yaml: {BAD_MAPS['alias_bomb.yaml']}",
+                                     f"Error: {BAD / 'alias_bomb.yaml'}: invalid map (1 problem)"]
+    assert r.stdout == "" and list(tmp_path.iterdir()) == []
 
 
 def test_module_docstring_example():

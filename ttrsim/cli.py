@@ -86,16 +86,17 @@ def check_players(n: int) -> int:
 
 def parse_overrides(items) -> dict:
     """``KEY=VALUE`` pairs; values are read as YAML (``15``, ``true``, ``[a, b]``)."""
-    import yaml
+    from ttrsim.data.yamlfile import YamlError, parse_yaml
     out = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise RulesError(f"--set '{item}': expected PARAMETER=VALUE, e.g. globetrotter_points=15")
         try:
-            out[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            raise RulesError(f"--set '{item}': the value is not valid YAML") from None
+            out[key.strip()] = parse_yaml(value, source=f"--set '{item}'",
+                                          expected="a value such as 15, true or [a, b]")
+        except YamlError as e:
+            raise RulesError(str(e)) from None
     return out
 
 

@@ -15,8 +15,9 @@ ttrsim.data.rules.RulesError: rule parameter 'trainz' is unknown; did you mean '
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from dataclasses import dataclass, field
+
+from ttrsim.data.checks import did_you_mean, is_int
 
 TIEBREAK_NAMES = ("tickets", "longest_path", "passengers")
 RETURN_MODES = ("bottom", "shuffle")
@@ -140,11 +141,6 @@ class RuleSet:
         return d
 
 
-def _suggest(name: str, options) -> str:
-    close = difflib.get_close_matches(name, list(options), n=1)
-    return f"; did you mean '{close[0]}'?" if close else f"; expected one of: {', '.join(options)}"
-
-
 def _check_value(p: Param, value):
     """Return the normalised value or raise RulesError naming the parameter."""
     bad = f"rule parameter '{p.name}'"
@@ -153,7 +149,7 @@ def _check_value(p: Param, value):
             raise RulesError(f"{bad} must be true or false, got {value!r}")
         return value
     if isinstance(p.default, int):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_int(value):
             raise RulesError(f"{bad} must be an integer, got {value!r}")
         if (p.lo is not None and value < p.lo) or (p.hi is not None and value > p.hi):
             raise RulesError(f"{bad} must be in {p.lo}..{p.hi}, got {value}")
@@ -183,8 +179,7 @@ def _check_value(p: Param, value):
         if value is None:
             return None
         if not isinstance(value, dict) or not value or not all(
-                isinstance(k, int) and 1 <= k <= 7 and isinstance(v, int) and not isinstance(v, bool)
-                for k, v in value.items()):
+                is_int(k) and 1 <= k <= 7 and is_int(v) for k, v in value.items()):
             raise RulesError(f"{bad} must map route lengths 1..7 to integer points, got {value!r}")
         return tuple(sorted(value.items()))
     raise AssertionError(p.name)  # every parameter is handled above
@@ -197,13 +192,13 @@ def preset_names() -> list[str]:
 def get_rules(preset: str = "usa", overrides: dict | None = None) -> RuleSet:
     """The preset ``preset`` with ``overrides`` applied and validated."""
     if preset not in PRESETS:
-        raise RulesError(f"unknown rule set '{preset}'{_suggest(preset, PRESETS)}")
+        raise RulesError(f"unknown rule set '{preset}'{did_you_mean(preset, PRESETS)}")
     overrides = dict(overrides or {})
     values = dict(DEFAULTS)
     values.update({k: v for k, v in PRESETS[preset].items() if k != "doc"})
     for name, value in overrides.items():
         if name not in PARAM_BY_NAME:
-            raise RulesError(f"rule parameter '{name}' is unknown{_suggest(name, PARAM_BY_NAME)}")
+            raise RulesError(f"rule parameter '{name}' is unknown{did_you_mean(name, PARAM_BY_NAME)}")
         values[name] = value
     values = {name: _check_value(PARAM_BY_NAME[name], v) for name, v in values.items()}
     if values["setup_keep"] > values["setup_deal"]:

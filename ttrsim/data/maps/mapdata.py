@@ -1,0 +1,130 @@
+"""The validated map (:class:`MapData`, flat read-only numpy arrays), its error
+(:class:`MapError`) and the limits a map file must keep."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ttrsim.data.ids import ROUTE_COLOUR_NAMES
+
+__all__ = ["MapData", "MapError", "MAX_ROUTE_LENGTH", "MAX_PARALLEL_TRACKS"]
+
+MAX_ROUTE_LENGTH = 7
+MAX_PARALLEL_TRACKS = 3
+
+
+class MapError(ValueError):
+    """A map file that cannot be used; ``problems`` holds one line per problem."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+    def __str__(self):
+        return "\n".join(self.problems)
+
+
+class Problems:
+    """Collects a map file's ``<file>: <entry>: <message>`` lines."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.lines: list[str] = []
+
+    def add(self, entry: str, message: str):
+        self.lines.append(f"{self.file}: {entry}: {message}")
+
+    def duplicates(self, mapping, entry: str, what: str):
+        """One line per key the file gives twice in ``mapping`` (a ``YamlMapping``)."""
+        for key in getattr(mapping, "duplicates", ()):
+            self.add(f"{entry}[{key}]", f"duplicated {what} name; expected each {what} once")
+
+    def __bool__(self):
+        return bool(self.lines)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class MapData:
+    """One validated map as flat numpy arrays (all arrays are read-only).
+
+    ``eq=False``: two loads of the same file are different objects; comparing
+    array fields with ``==`` would be ambiguous anyway.
+    """
+
+    name: str
+    path: str
+    location_names: tuple[str, ...]
+    location_is_country: np.ndarray  # bool [L]
+    location_xy: np.ndarray  # float32 [L, 2]; countries: their label
+    node_names: tuple[str, ...]
+    node_loc: np.ndarray  # int16 [N]
+    node_xy: np.ndarray  # float32 [N, 2]
+    route_a: np.ndarray  # int16 [R] node ids
+    route_b: np.ndarray  # int16 [R]
+    route_len: np.ndarray  # int8 [R]
+    route_colour: np.ndarray  # int8 [R], ttrsim.data.ids route colour ids (gray = 8)
+    route_group: np.ndarray  # int16 [R], parallel-track group 0..G-1
+    route_group_name: tuple[str | None, ...]
+    ticket_a: np.ndarray  # int16 [T] location ids
+    ticket_b: np.ndarray  # int16 [T]
+    ticket_points: np.ndarray  # int16 [T]
+    ticket_tags: tuple[frozenset[str], ...]
+    scoring: np.ndarray  # int16 [8], points by route length, 0 where absent
+    passengers: np.ndarray  # int16 [L], setup count per location
+
+    @property
+    def n_locations(self) -> int:
+        return len(self.location_names)
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.node_names)
+
+    @property
+    def n_routes(self) -> int:
+        return len(self.route_a)
+
+    @property
+    def n_tickets(self) -> int:
+        return len(self.ticket_a)
+
+    def tags(self) -> list[str]:
+        """All deck tags used by the tickets, sorted."""
+        return sorted(set().union(*self.ticket_tags))
+
+    def deck(self, tag: str) -> np.ndarray:
+        """Ticket ids carrying ``tag``, in file order. KeyError for a tag no ticket has."""
+        ids = [t for t, tags in enumerate(self.ticket_tags) if tag in tags]
+        if not ids:
+            raise KeyError(f"map {self.name!r} has no ticket tagged {tag!r}; tags: {', '.join(self.tags())}")
+        return np.array(ids, dtype=np.int16)
+
+    def location_nodes(self, loc: int) -> np.ndarray:
+        """Node ids of a location: the city's own node, or a country's border points."""
+        return np.flatnonzero(self.node_loc == loc).astype(np.int16)
+
+    def location_id(self, name: str) -> int:
+        return self._location_ids[name]
+
+    def node_id(self, name: str) -> int:
+        return self._node_ids[name]
+
+    def route_label(self, r: int) -> str:
+        """E.g. ``'Atlanta-New Orleans (4 orange)'``."""
+        a, b = self.node_names[self.route_a[r]], self.node_names[self.route_b[r]]
+        return f"{a}-{b} ({self.route_len[r]} {ROUTE_COLOUR_NAMES[self.route_colour[r]]})"
+
+    @functools.cached_property
+    def _location_ids(self) -> dict[str, int]:
+        return {n: i for i, n in enumerate(self.location_names)}
+
+    @functools.cached_property
+    def _node_ids(self) -> dict[str, int]:
+        return {n: i for i, n in enumerate(self.node_names)}
+
+    def __repr__(self):
+        return (f"MapData({self.name!r}: {self.n_locations} locations, {self.n_nodes} nodes, "
+                f"{self.n_routes} routes, {self.n_tickets} tickets)")

@@ -1,0 +1,153 @@
+"""The schema of an experiment: its keys, defaults and limits, and the frozen
+config (:class:`Experiment` with its :class:`Entrant`, :class:`StopRule` and
+:class:`Point`) that :func:`ttrsim.experiment.config.load_experiment` returns
+after :mod:`ttrsim.experiment.validator` has checked a file."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ttrsim.data.rules import get_rules
+from .seating import chunk_games
+
+BACKENDS = ("local", "dask")
+PLAYERS_RANGE = (2, 5)
+MAX_GAME_IDS = 2 ** 32 - 1
+DEFAULT_CHUNK = 2000
+DEFAULT_MIN_GAMES = 1000
+
+# every top-level key, with a one-line description (docs/experiments.md has the long form)
+KEYS = {
+    "name": "name of the experiment; results go to results/<name>/",
+    "description": "free text, copied to the manifest",
+    "rules": "rule-set preset: usa, usa-1910, usa-mega, usa-bigcities, germany",
+    "map": "a custom map file (path relative to the experiment file) or packaged map name",
+    "rule_overrides": "rule parameters over the preset, {parameter: value}",
+    "players": "players at every table, 2..5",
+    "seating": "rotate (default), fixed, permute or round_robin",
+    "lineup": "the strategies at the table, one entry per seat (seating rotate, fixed, permute)",
+    "pool": "the strategies of a round-robin tournament (seating round_robin)",
+    "games": "games per sweep point (rounded up to whole seed blocks)",
+    "stop": "sequential stop instead of games: {strategy, width, min_games, max_games}",
+    "seed": "experiment seed, an integer >= 0 (default 0)",
+    "sweep": "grid {rules.PARAM | strategies.LABEL.PARAM: [values]}; each point a sub-experiment",
+    "log": "turn-level logging (the turns table) on or off (default false)",
+    "workers": "worker processes (default: every core)",
+    "chunk_size": "games per chunk / part file (default 2000, rounded to whole blocks)",
+    "backend": "local (joblib processes) or dask",
+    "scheduler": "dask scheduler address tcp://HOST:PORT; none starts a local Dask cluster",
+    "output": "results folder (default results/<name>, relative to the current folder)",
+}
+ENTRANT_KEYS = ("strategy", "python", "params", "label")
+STOP_KEYS = ("strategy", "width", "min_games", "max_games")
+# execution settings: they never change results, so resuming may change them
+EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output")
+
+
+class ExperimentError(ValueError):
+    """A bad experiment file or setting: one line naming file, field and what was expected."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One strategy at the table: ``label`` names it in the tables and the summary.
+    ``strategy`` is a built-in (compiled) strategy's name, or with ``python``
+    the ``"module:Class"`` of a Python strategy (:mod:`ttrsim.play.pyplay`), built
+    as ``Class(**params)`` for every game."""
+    label: str
+    strategy: str
+    params: dict = field(default_factory=dict)
+    python: bool = False
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """Stop a sweep point at the first block boundary where the 95% interval of
+    ``strategy``'s win rate is narrower than ``width`` (after ``min_games``;
+    never more than ``max_games``)."""
+    strategy: str
+    entrant: int
+    width: float
+    min_games: int
+    max_games: int
+
+
+@dataclass(frozen=True)
+class Point:
+    """One sweep grid point: its values, the resolved rules and per-entrant params."""
+    index: int
+    values: dict            # sweep key -> value ({} without a sweep)
+    rule_overrides: dict    # all rule overrides of this point (map as a resolved path)
+    entrant_params: tuple   # per entrant, its parameter overrides at this point
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A checked experiment: defaults filled in, maps resolved, games rounded up to
+    whole seed blocks and the sweep grid expanded into :class:`Point` s."""
+    name: str
+    description: str
+    source: str             # the file (or '<dict>'), for messages
+    rules: str              # preset
+    map: str | None         # resolved map (a packaged name or an absolute path), None = preset's
+    rule_overrides: dict
+    players: int
+    seating: str
+    entrants: tuple         # Entrant
+    seatings: tuple         # per seating of a block: entrant index per seat
+    games: int              # games per point (whole blocks); with a stop rule: max_games
+    games_requested: int
+    stop: StopRule | None
+    seed: int
+    sweep: tuple            # ((key, (values...)), ...)
+    points: tuple           # Point
+    log: bool
+    workers: int
+    chunk_size: int
+    backend: str
+    scheduler: str | None
+    output: Path
+    python_path: tuple = ()  # folders searched for Python strategy modules (not part of the config)
+
+    @property
+    def block_size(self) -> int:
+        return len(self.seatings)
+
+    @property
+    def stride(self) -> int:
+        """Game ids of point p are ``p * stride + n``."""
+        return self.games
+
+    @property
+    def chunk_games(self) -> int:
+        return chunk_games(self.chunk_size, self.block_size)
+
+    def config(self) -> dict:
+        """Everything that decides the results (JSON-able, canonical): a folder's
+        manifest keeps it and refuses to resume under a different one."""
+        return _jsonable({
+            "name": self.name, "rules": self.rules, "map": self.map, "rule_overrides": _jsonable(self.rule_overrides),
+            "players": self.players, "seating": self.seating,
+            "entrants": [{"label": e.label, ("python" if e.python else "strategy"): e.strategy, "params": e.params}
+                         for e in self.entrants],
+            "seatings": [list(s) for s in self.seatings],
+            "games": self.games, "stop": None if self.stop is None else {
+                "strategy": self.stop.strategy, "width": self.stop.width,
+                "min_games": self.stop.min_games, "max_games": self.stop.max_games},
+            "seed": self.seed, "sweep": [[k, list(v)] for k, v in self.sweep], "log": self.log,
+            "points": [{"point": p.index, "values": _jsonable(p.values), "rule_overrides": _jsonable(p.rule_overrides),
+                        "entrant_params": list(p.entrant_params)} for p in self.points],
+        })
+
+    def execution(self) -> dict:
+        return {"workers": self.workers, "chunk_size": self.chunk_size, "backend": self.backend,
+                "scheduler": self.scheduler, "output": str(self.output)}
+
+    def rules_for(self, point: Point):
+        return get_rules(self.rules, point.rule_overrides)
+
+
+def _jsonable(d: dict) -> dict:
+    """Round-trip through JSON (int keys of a scoring table become text)."""
+    return json.loads(json.dumps(d, sort_keys=True, default=list))

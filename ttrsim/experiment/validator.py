@@ -1,0 +1,416 @@
+"""The checks of an experiment file: :class:`Validator` turns the raw mapping
+into a frozen :class:`~ttrsim.experiment.schema.Experiment`, or fails at the
+first problem with one line ``<file>: <field>: <what is wrong; what was
+expected>`` (:class:`~ttrsim.experiment.schema.ExperimentError`).
+
+Nothing is written: the output folder is only checked to be creatable.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import re
+from pathlib import Path
+
+from ttrsim.data.checks import close_match, did_you_mean, is_int, is_number, kind
+from ttrsim.data.maps import MapError, available_maps, load_map
+from ttrsim.data.rules import PARAM_BY_NAME, RulesError, get_rules
+from .schema import (BACKENDS, DEFAULT_CHUNK, DEFAULT_MIN_GAMES, ENTRANT_KEYS, KEYS, MAX_GAME_IDS, PLAYERS_RANGE,
+                     STOP_KEYS, Entrant, Experiment, ExperimentError, Point, StopRule)
+from .seating import SEATINGS, design
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_LABEL_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_+-]*$")
+
+
+class Validator:
+    """Checks one experiment; ``source`` names it in messages, ``base`` is the folder
+    relative map paths and Python strategy files start from. (The strategies, the
+    board and Python strategies are imported where used: they load compiled code.)"""
+
+    def __init__(self, source: str, base: Path):
+        self.source = source
+        self.base = base
+        # Python strategy modules: importable, or files in the experiment's folder or the current folder
+        self.python_path = tuple(dict.fromkeys((str(base), os.getcwd())))
+        self.classes: dict = {}
+
+    def fail(self, where: str, what: str):
+        raise ExperimentError(f"{self.source}: {where}: {what}")
+
+    # ---- scalars
+    def int_in(self, where, v, lo, hi=None, what="an integer"):
+        if not is_int(v):
+            self.fail(where, f"expected {what}, got {kind(v)}")
+        if v < lo or (hi is not None and v > hi):
+            rng = f">= {lo}" if hi is None else f"in {lo}..{hi}"
+            self.fail(where, f"expected {what} {rng}, got {v}")
+        return v
+
+    def string(self, where, v, what="a string"):
+        if not isinstance(v, str) or not v.strip():
+            self.fail(where, f"expected {what}, got {kind(v)}")
+        return v.strip()
+
+    def mapping(self, where, v, what="a mapping"):
+        if not isinstance(v, dict):
+            self.fail(where, f"expected {what}, got {kind(v)}")
+        for k in v:
+            if not isinstance(k, str):
+                self.fail(where, f"expected text keys, got {kind(k)}")
+        return v
+
+    # ---- the whole file
+    def validate(self, doc: dict) -> Experiment:
+        for key in doc:
+            if key not in KEYS:
+                self.fail(str(key), f"unknown key{did_you_mean(key, KEYS)}")
+        if "name" not in doc:
+            self.fail("name", "missing; expected the experiment's name (letters, digits, _ . -)")
+        name = self.string("name", doc["name"], "a name of letters, digits, _ . -")
+        if not _NAME_RE.match(name):
+            self.fail("name", f"expected letters, digits, _ . - (a folder name), got {name!r}")
+        description = doc.get("description") or ""
+        if not isinstance(description, str):
+            self.fail("description", f"expected text, got {kind(description)}")
+
+        preset = self.string("rules", doc.get("rules", "usa"), "a rule-set preset name")
+        try:
+            get_rules(preset)
+        except RulesError as e:
+            self.fail("rules", str(e))
+        rule_overrides = dict(self.mapping("rule_overrides", doc.get("rule_overrides") or {},
+                                           "a mapping {rule parameter: value}"))
+        map_name = None
+        if "map" in doc and doc["map"] is not None:
+            if "map" in rule_overrides:
+                self.fail("map", "given twice (also in rule_overrides); expected one of them")
+            map_name = self.resolve_map("map", doc["map"])
+        elif "map" in rule_overrides:
+            map_name = self.resolve_map("rule_overrides.map", rule_overrides["map"])
+        if map_name is not None:
+            rule_overrides["map"] = map_name
+        for k in rule_overrides:
+            if k not in PARAM_BY_NAME:
+                self.fail(f"rule_overrides.{k}", f"unknown rule parameter{did_you_mean(k, PARAM_BY_NAME)}")
+        self.rules(preset, rule_overrides, "rule_overrides")
+
+        if "players" not in doc:
+            self.fail("players", f"missing; expected the number of players, {PLAYERS_RANGE[0]}..{PLAYERS_RANGE[1]}")
+        players = self.int_in("players", doc["players"], *PLAYERS_RANGE, what="a player count")
+
+        seating = doc.get("seating", "rotate")
+        if seating not in SEATINGS:
+            close = close_match(seating, SEATINGS) if isinstance(seating, str) else None
+            self.fail("seating", f"expected one of {', '.join(SEATINGS)}, got {kind(seating)}"
+                      + (f"; did you mean '{close}'?" if close else ""))
+        field_name = "pool" if seating == "round_robin" else "lineup"
+        other = "lineup" if seating == "round_robin" else "pool"
+        if doc.get(other) is not None:
+            self.fail(other, f"not used with seating: {seating}; expected '{field_name}'"
+                      + (" (or seating: round_robin)" if other == "pool" else ""))
+        if doc.get(field_name) is None:
+            self.fail(field_name, "missing; expected a list of strategies"
+                      + (" (the round-robin pool)" if seating == "round_robin" else ", one per seat"))
+        entrants = self.entrants(field_name, doc[field_name])
+        if seating == "round_robin":
+            if len(entrants) < players:
+                self.fail("pool", f"{len(entrants)} strategies cannot fill {players} seats; "
+                                  f"expected at least {players}")
+        elif len(entrants) != players:
+            self.fail("lineup", f"{len(entrants)} strateg{'y' if len(entrants) == 1 else 'ies'} for {players} "
+                                f"players; expected one per seat")
+        seatings = design(seating, len(entrants), players)
+        block = len(seatings)
+
+        seed = self.int_in("seed", doc.get("seed", 0), 0, 2 ** 63 - 1, "an integer seed")
+
+        stop = None
+        if doc.get("stop") is not None:
+            if doc.get("games") is not None:
+                self.fail("games", "given with stop; expected either games or stop (stop.max_games bounds it)")
+            stop = self.stop(doc["stop"], entrants, block)
+            games_requested, games = stop.max_games, stop.max_games
+        else:
+            if "games" not in doc or doc["games"] is None:
+                self.fail("games", "missing; expected the number of games per sweep point (or a stop rule)")
+            games_requested = self.int_in("games", doc["games"], 1, what="a number of games")
+            games = math.ceil(games_requested / block) * block
+
+        sweep = self.sweep(doc.get("sweep"), entrants)
+        points = self.points(preset, rule_overrides, entrants, sweep, players)
+        if len(points) * games > MAX_GAME_IDS:
+            self.fail("games", f"{len(points)} sweep points x {games} games exceed the {MAX_GAME_IDS} game ids; "
+                               "expected fewer games or points")
+
+        log = doc.get("log", False)
+        if not isinstance(log, bool):
+            self.fail("log", f"expected true or false, got {kind(log)}")
+        workers = doc.get("workers")
+        workers = os.cpu_count() or 1 if workers in (None, "auto") else \
+            self.int_in("workers", workers, 1, 1024, "a number of worker processes (or auto)")
+        chunk = self.int_in("chunk_size", doc.get("chunk_size", DEFAULT_CHUNK), 1, 10_000_000,
+                            "a number of games per chunk")
+        backend = doc.get("backend")
+        scheduler = doc.get("scheduler")
+        if scheduler is not None:
+            scheduler = self.string("scheduler", scheduler, "a Dask scheduler address like tcp://HOST:8786")
+            if "://" not in scheduler:
+                self.fail("scheduler", f"expected an address like tcp://HOST:8786, got {scheduler!r}")
+            if backend is None:
+                backend = "dask"
+        backend = backend or "local"
+        if backend not in BACKENDS:
+            self.fail("backend", f"expected local or dask, got {kind(backend)}")
+        if scheduler is not None and backend != "dask":
+            self.fail("scheduler", "only used with backend: dask; expected backend: dask or no scheduler")
+
+        out = doc.get("output")
+        if out is None:
+            output = Path("results") / name
+        else:
+            output = Path(self.string("output", os.fspath(out) if isinstance(out, os.PathLike) else out,
+                                      "a folder path"))
+        output = Path(os.path.abspath(output))
+        self.check_output(output)
+
+        return Experiment(
+            name=name, description=description, source=self.source, rules=preset, map=map_name,
+            rule_overrides=rule_overrides, players=players, seating=seating, entrants=tuple(entrants),
+            seatings=seatings, games=games, games_requested=games_requested, stop=stop, seed=seed,
+            sweep=tuple((k, tuple(v)) for k, v in sweep), points=tuple(points), log=log, workers=workers,
+            chunk_size=chunk, backend=backend, scheduler=scheduler, output=output,
+            python_path=self.python_path if any(e.python for e in entrants) else ())
+
+    # ---- parts
+    def resolve_map(self, where, value) -> str:
+        v = self.string(where, value, "a map name or a .yaml map file")
+        if v.endswith((".yaml", ".yml")) or os.sep in v or "/" in v:
+            p = Path(v)
+            if not p.is_absolute():
+                p = (self.base / p).resolve()
+            if not p.is_file():
+                self.fail(where, f"map file not found at {p}; expected a map .yaml file "
+                                 "(relative paths start at the experiment file)")
+            v = str(p)
+        elif v not in available_maps():
+            self.fail(where, f"unknown map '{v}'{did_you_mean(v, available_maps())} (or a path to a .yaml map file)")
+        try:
+            load_map(v)
+        except MapError as e:
+            more = f" (and {len(e.problems) - 1} more)" if len(e.problems) > 1 else ""
+            self.fail(where, f"bad map file: {e.problems[0]}{more}")
+        return v
+
+    def rules(self, preset, overrides, where):
+        try:
+            rules = get_rules(preset, overrides)
+            from ttrsim.core.board import build_board
+            build_board(rules)
+        except RulesError as e:
+            msg = str(e)
+            m = re.match(r"rule parameter '(\w+)'", msg)
+            self.fail(f"{where}.{m.group(1)}" if m else where, msg)
+        return rules
+
+    def entrants(self, where, value) -> list[Entrant]:
+        from ttrsim.strategies import REGISTRY, STRATEGY_NAMES, StrategyError, param_row
+        if not isinstance(value, list) or not value:
+            self.fail(where, f"expected a list of strategies, got {kind(value)}")
+        out, labels = [], {}
+        for i, item in enumerate(value):
+            w = f"{where}[{i}]"
+            if isinstance(item, str):
+                item = {"strategy": item}
+            if not isinstance(item, dict):
+                self.fail(w, f"expected a strategy name, {{strategy, params, label}} or {{python, params, label}}, "
+                             f"got {kind(item)}")
+            for k in item:
+                if k not in ENTRANT_KEYS:
+                    self.fail(f"{w}.{k}", f"unknown key{did_you_mean(k, ENTRANT_KEYS)}")
+            python = "python" in item
+            if python and "strategy" in item:
+                self.fail(w, "both strategy and python given; expected one of them (a built-in strategy name or "
+                             "a Python class module:Class)")
+            if not python and "strategy" not in item:
+                self.fail(f"{w}.strategy", "missing; expected a strategy name (or python: module:Class)")
+            if python:
+                name = self.string(f"{w}.python", item["python"], "a Python class 'module:Class'")
+                self.python_class(f"{w}.python", name)
+                params = dict(self.mapping(f"{w}.params", item.get("params") or {},
+                                           "a mapping {parameter: value} of constructor arguments"))
+                self.python_params(f"{w}.params", name, params)
+            else:
+                name = self.string(f"{w}.strategy", item["strategy"], "a strategy name")
+                if name not in REGISTRY:
+                    hint = "; a Python strategy is given as python: module:Class" if ":" in name else \
+                        did_you_mean(name, STRATEGY_NAMES)
+                    self.fail(f"{w}.strategy", f"unknown strategy '{name}'{hint}")
+                params = dict(self.mapping(f"{w}.params", item.get("params") or {},
+                                           "a mapping {parameter: number}"))
+                for k, v in params.items():
+                    try:
+                        param_row(name, {k: v})
+                    except StrategyError as e:
+                        self.fail(f"{w}.params.{k}", str(e))
+                params = {k: float(v) for k, v in params.items()}
+            label = item.get("label")
+            if label is None:
+                base_label = name.rpartition(":")[2].rpartition(".")[2] if python else name
+                label, n = base_label, 2
+                while label in labels:
+                    label = f"{base_label}-{n}"
+                    n += 1
+            else:
+                label = self.string(f"{w}.label", label, "a label")
+                if not _LABEL_RE.match(label):
+                    self.fail(f"{w}.label", f"expected letters, digits, _ + - (no dots), got {label!r}")
+                if label in labels:
+                    self.fail(f"{w}.label", f"'{label}' is already the label of {where}[{labels[label]}]; "
+                                            "expected unique labels")
+            labels[label] = i
+            out.append(Entrant(label=label, strategy=name, params=params, python=python))
+        return out
+
+    def python_class(self, where, ref):
+        """The class of a Python strategy (importable, a class, with ``choose``)."""
+        from ttrsim.play.pyplay import StrategyLoadError, load_strategy_class
+        if ref not in self.classes:
+            try:
+                self.classes[ref] = load_strategy_class(ref, self.python_path)
+            except StrategyLoadError as e:
+                self.fail(where, str(e))
+        return self.classes[ref]
+
+    def python_params(self, where, ref, params):
+        """The constructor of Python strategy ``ref`` must accept ``params`` (JSON-like values)."""
+        from ttrsim.play.pyplay import StrategyLoadError, check_strategy_params
+        try:
+            json.dumps(params)
+        except (TypeError, ValueError):
+            self.fail(where, "expected values that are numbers, text, true/false, lists or mappings")
+        try:
+            check_strategy_params(self.classes[ref], ref, params)
+        except StrategyLoadError as e:
+            self.fail(f"{where}.{e.param}" if e.param and where.endswith(".params") else where, str(e))
+
+    def stop(self, value, entrants, block) -> StopRule:
+        self.mapping("stop", value, "a mapping {strategy, width, min_games, max_games}")
+        for k in value:
+            if k not in STOP_KEYS:
+                self.fail(f"stop.{k}", f"unknown key{did_you_mean(k, STOP_KEYS)}")
+        labels = [e.label for e in entrants]
+        if "strategy" not in value:
+            self.fail("stop.strategy", f"missing; expected the label whose win rate decides: {', '.join(labels)}")
+        lab = value["strategy"]
+        if lab not in labels:
+            self.fail("stop.strategy", f"'{lab}' is not at the table{did_you_mean(lab, labels)}")
+        if "width" not in value:
+            self.fail("stop.width", "missing; expected the width of the 95% interval to reach, e.g. 0.02")
+        width = value["width"]
+        if not is_number(width) or not 0 < width < 1:
+            self.fail("stop.width", f"expected a number between 0 and 1, got {kind(width)}")
+        if "max_games" not in value:
+            self.fail("stop.max_games", "missing; expected the most games to play per sweep point")
+        mx = self.int_in("stop.max_games", value["max_games"], 1, what="a number of games")
+        mn = self.int_in("stop.min_games", value.get("min_games", min(DEFAULT_MIN_GAMES, mx)), 1,
+                         what="a number of games")
+        if mn > mx:
+            self.fail("stop.min_games", f"{mn} exceeds max_games {mx}; expected min_games <= max_games")
+        up = lambda g: math.ceil(g / block) * block  # noqa: E731
+        return StopRule(strategy=lab, entrant=labels.index(lab), width=float(width), min_games=up(mn),
+                        max_games=up(mx))
+
+    def sweep(self, value, entrants) -> list:
+        if value is None:
+            return []
+        self.mapping("sweep", value, "a mapping {rules.PARAM | strategies.LABEL.PARAM: [values]}")
+        labels = {e.label: e for e in entrants}
+        out = []
+        for key, values in value.items():
+            w = f"sweep.{key}"
+            parts = key.split(".")
+            if parts[0] == "rules" and len(parts) == 2:
+                if parts[1] not in PARAM_BY_NAME:
+                    self.fail(w, f"unknown rule parameter '{parts[1]}'{did_you_mean(parts[1], PARAM_BY_NAME)}")
+                if parts[1] == "map":
+                    self.fail(w, "the map cannot be swept; expected one experiment per map")
+            elif parts[0] == "strategies" and len(parts) == 3:
+                if parts[1] not in labels:
+                    self.fail(w, f"no strategy labelled '{parts[1]}' at the table{did_you_mean(parts[1], labels)}")
+            else:
+                self.fail(w, "expected a key rules.PARAMETER or strategies.LABEL.PARAMETER")
+            if not isinstance(values, list) or not values:
+                self.fail(w, f"expected a non-empty list of values, got {kind(values)}")
+            out.append((key, values))
+        return out
+
+    def points(self, preset, rule_overrides, entrants, sweep, players) -> list[Point]:
+        from ttrsim.strategies import StrategyError, param_row
+        keys = [k for k, _ in sweep]
+        grids = list(itertools.product(*[v for _, v in sweep])) if sweep else [()]
+        points = []
+        for i, combo in enumerate(grids):
+            ro = dict(rule_overrides)
+            eparams = [dict(e.params) for e in entrants]
+            values = {}
+            for key, v in zip(keys, combo):
+                w = f"sweep.{key}"
+                parts = key.split(".")
+                values[key] = v
+                if parts[0] == "rules":
+                    ro[parts[1]] = v
+                    try:
+                        get_rules(preset, {parts[1]: v})
+                    except RulesError as e:
+                        self.fail(w, f"value {kind(v)}: {e}")
+                else:
+                    e_i = [e.label for e in entrants].index(parts[1])
+                    if entrants[e_i].python:
+                        eparams[e_i][parts[2]] = v
+                        self.python_params(w, entrants[e_i].strategy, eparams[e_i])
+                        continue
+                    try:
+                        param_row(entrants[e_i].strategy, {parts[2]: v})
+                    except StrategyError as e:
+                        self.fail(w, str(e))
+                    eparams[e_i][parts[2]] = float(v)
+            rules = self.rules(preset, ro, "sweep" if sweep else "rule_overrides")
+            self.players_fit(rules, players, "players")
+            points.append(Point(index=i, values=values, rule_overrides=ro,
+                                entrant_params=tuple(eparams)))
+        return points
+
+    def players_fit(self, rules, players, where):
+        """The rule set must be able to deal ``players`` seats (tickets, cards)."""
+        m = load_map(rules.map)
+        n_tickets = sum(len(m.deck(t)) for t in rules.ticket_decks)
+        if rules.setup_deal * players > n_tickets:
+            self.fail(where, f"{players} players need {rules.setup_deal * players} setup tickets but rule set "
+                             f"'{rules.preset}' on map '{m.name}' has {n_tickets}; expected at most "
+                             f"{n_tickets // rules.setup_deal} players")
+        if rules.max_turns > 32767:
+            self.fail("rule_overrides.max_turns", f"experiments record turn numbers as int16; expected at most "
+                                                  f"32767, got {rules.max_turns}")
+        n_cards = 8 * rules.cards_per_colour + rules.locomotives
+        need = rules.hand_size * players + rules.face_up
+        if need > n_cards:
+            self.fail(where, f"{players} players need {need} train cards to deal but rule set "
+                             f"'{rules.preset}' has {n_cards}; expected fewer players")
+
+    def check_output(self, output: Path):
+        """The folder must be creatable and writable (nothing is created here)."""
+        p = output
+        while not p.exists():
+            if p.parent == p:
+                break
+            p = p.parent
+        if not p.is_dir():
+            self.fail("output", f"{output} cannot be created: {p} is not a folder; expected a writable folder path")
+        if not os.access(p, os.W_OK | os.X_OK):
+            self.fail("output", f"{output} is not writable ({p} is read-only); expected a writable folder path")
+        if output.exists() and any(output.iterdir()) and not (output / "manifest.json").exists():
+            self.fail("output", f"{output} exists and is not a ttrsim results folder (no manifest.json); "
+                                "expected a new or empty folder")
