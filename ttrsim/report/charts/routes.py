@@ -31,8 +31,8 @@ def route_claim_rates(df, top: int = 25, subtitle: str | None = None) -> Figure:
     percent_axis(ax.xaxis)
     ax.set_ylabel("route")
     med = floats(column(d, "median_turn", None))
-    ax2.errorbar(med, y, xerr=error_extents(med, column(d, "q25_turn"), column(d, "q75_turn")), fmt="o", color="#c44e52",
-                 ms=4, capsize=2, lw=1)
+    ax2.errorbar(med, y, xerr=error_extents(med, column(d, "q25_turn"), column(d, "q75_turn")), fmt="o",
+                 color="#c44e52", ms=4, capsize=2, lw=1)
     ax2.set_xlabel("claim round (rounds; median, quartiles)")
     ax2.grid(axis="x", alpha=0.3)
     ax.set_title(title + (f"\n{subtitle}" if subtitle else ""), fontsize=11, loc="left")

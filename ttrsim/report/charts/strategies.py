@@ -131,7 +131,8 @@ def seat_advantage(df, subtitle: str | None = None) -> Figure:
     rate = floats(df["win_rate"].to_list())
     fig, ax = new_figure(6, 3.8)
     x = np.arange(len(seats))
-    ax.bar(x, rate, color="#4c72b0", alpha=0.85, yerr=error_extents(rate, column(df, "low"), column(df, "high")), capsize=5)
+    ax.bar(x, rate, color="#4c72b0", alpha=0.85, yerr=error_extents(rate, column(df, "low"), column(df, "high")),
+           capsize=5)
     fair = floats(column(df, "fair", 1 / len(seats)))
     ax.axhline(float(np.nanmean(fair)) if np.isfinite(fair).any() else 1 / len(seats), color="k", ls="--", lw=1,
                label=f"fair share 1/{len(seats)}")
