@@ -16,7 +16,7 @@ from pathlib import Path
 import matplotlib
 import polars as pl
 
-from .blocks import Chart, Document
+from .blocks import Chart, Document, make_table
 from .charts import strategy_colours
 from .dataset import Results, ResultsError
 
@@ -143,11 +143,11 @@ class Context:
             return df
         return df.join(self.points, on="point", how="left")
 
-    def point_spec(self) -> list:
-        """The leading columns of a document table in a sweep: the point and its swept values."""
-        if not self.sweep:
-            return []
-        spec = [("point", lambda r: str(r["point"]), True)]
-        for k in self.sweep:
-            spec.append((k.split(".")[-1], (lambda r, k=k: str(r.get(k, "-"))), False))
-        return spec
+    def table(self, name: str, df: pl.DataFrame, columns: list, **kw):
+        """Add a table of ``df`` (rows of the statistic ``name``) to the document: in a sweep the point
+        and its swept values first, then ``columns`` (header, function(row dict) -> text,
+        right-aligned); its note links tables/<name>.csv (``kw``: ``make_table``'s ``max_rows``,
+        ``sort_note``)."""
+        lead = [("point", lambda r: str(r["point"]), True)] if self.sweep else []
+        lead += [(k.split(".")[-1], (lambda r, k=k: str(r.get(k, "-"))), False) for k in self.sweep]
+        self.doc.table(make_table(self.sweep_cols(df), lead + columns, csv=self.csv(name), **kw))

@@ -6,7 +6,7 @@ section from its computed frames ``t`` (name -> DataFrame, None if it failed).
 from __future__ import annotations
 
 from .. import charts
-from ..blocks import Table, make_table, num, pct
+from ..blocks import Table, num, pct
 from ..context import Context
 
 __all__ = ["has_passengers", "majority_outcomes", "passenger_points", "passengers_vs_routes"]
@@ -56,13 +56,13 @@ def passenger_points(ctx: Context, t: dict):
         ctx.failed("passenger_decisive")
     if pts is None:
         return ctx.failed("passenger_points")
-    spec = ctx.point_spec() + [
+    columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
         ("games", lambda r: num(r["games"], 0), True),
         ("passengers", lambda r: num(r["mean_passengers"], 1), True),
         ("passenger points", lambda r: num(r["mean_passenger_points"], 1), True),
         ("share of score", lambda r: pct(r["share_of_total"], 1), True)]
-    ctx.doc.table(make_table(ctx.sweep_cols(pts), spec, csv=ctx.csv("passenger_points")))
+    ctx.table("passenger_points", pts, columns)
     for p in ctx.chart_points():
         ctx.chart(f"passenger_points{ctx.suffix(p)}",
                   charts.passenger_points(ctx.per_point(pts, p), colours=ctx.colours,
@@ -75,7 +75,7 @@ def passengers_vs_routes(ctx: Context, t: dict):
     pvr, pbr = t["passengers_vs_routes"], t["passengers_by_routes"]
     if pvr is None:
         return ctx.failed("passengers_vs_routes")
-    spec = ctx.point_spec() + [
+    columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
         ("passengers", lambda r: num(r["mean_passengers"], 1), True),
         ("routes claimed", lambda r: num(r.get("mean_routes_claimed"), 1), True),
@@ -84,7 +84,7 @@ def passengers_vs_routes(ctx: Context, t: dict):
         ("corr. with trains", lambda r: num(r.get("corr_trains"), 2), True)]
     ctx.doc.p("Passengers collected against routes claimed and trains used, per strategy (means per player "
               "and game; *corr.* = Pearson correlation over the strategy's seat-games).")
-    ctx.doc.table(make_table(ctx.sweep_cols(pvr), spec, csv=ctx.csv("passengers_vs_routes")))
+    ctx.table("passengers_vs_routes", pvr, columns)
     for p in ctx.chart_points():
         ctx.chart(f"passengers_vs_routes{ctx.suffix(p)}",
                   charts.passengers_vs_routes(ctx.per_point(pvr, p), colours=ctx.colours,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 
 from .. import charts
-from ..blocks import interval, make_table, num, pct
+from ..blocks import interval, num, pct
 from ..boardmap import board_map
 from ..context import Context
 
@@ -35,7 +35,7 @@ def route_contention(ctx: Context, t: dict):
           "claimed, the round it was claimed in (a round is one turn per player; median and quartiles), "
           "and for double and triple routes how often more than one of its tracks was taken.")
     rcs = rc.sort(["point", "claim_rate"], descending=[False, True], nulls_last=True)
-    spec = ctx.point_spec() + [
+    columns = [
         ("route", lambda r: str(r["label"]), False),
         ("claimed", lambda r: pct(r["claim_rate"], 1), True),
         ("median round", lambda r: num(r["median_turn"], 0), True),
@@ -48,10 +48,9 @@ def route_contention(ctx: Context, t: dict):
                .group_by(["point", "route"], maintain_order=True).first()
                .select("point", "route", pl.col("strategy").alias("top_claimer"), pl.col("share").alias("top_share")))
         rcs = rcs.join(top, on=["point", "route"], how="left")
-        spec.append(("most often by", lambda r: f"{r['top_claimer']} ({pct(r['top_share'], 0)})"
+        columns.append(("most often by", lambda r: f"{r['top_claimer']} ({pct(r['top_share'], 0)})"
                      if r.get("top_claimer") is not None else "-", False))
-    doc.table(make_table(ctx.sweep_cols(rcs), spec, max_rows=25, csv=ctx.csv("route_contention"),
-                         sort_note=", most claimed first"))
+    ctx.table("route_contention", rcs, columns, max_rows=25, sort_note=", most claimed first")
     for p in ctx.chart_points():
         d = ctx.per_point(rc, p)
         claims = int(d["claims"].sum()) if d.height else 0
@@ -77,13 +76,12 @@ def route_contention(ctx: Context, t: dict):
         doc.h(3, "Double and triple routes")
         doc.p("How often more than one track of a parallel group was taken in a game (with "
               f"{res.players} players; `lock_parallel_max_players` closes the parallels at small tables).")
-        spec = ctx.point_spec() + [
+        columns = [
             ("route", lambda r: f"{r['from']} - {r['to']} ({r['length']})", False),
             ("tracks", lambda r: num(r["tracks_listed"], 0), True),
             ("2+ tracks taken", lambda r: pct(r["group_multi_rate"], 1), True),
             ("tracks taken per game", lambda r: num(r["tracks_per_game"], 2), True)]
-        doc.table(make_table(ctx.sweep_cols(g), spec, max_rows=20, csv=ctx.csv("route_contention"),
-                             sort_note=", most contested first"))
+        ctx.table("route_contention", g, columns, max_rows=20, sort_note=", most contested first")
     if cl is not None:
         doc.p(f"Which strategies claim each route: [{ctx.csv('route_claimers')}]"
               f"({ctx.csv('route_claimers')}) (claims and share per route and strategy).")
@@ -96,14 +94,14 @@ def blocking(ctx: Context, t: dict):
     ctx.doc.p("A claim *blocks* when its route lies on a shortest path (empty board) between the ends of a "
               "ticket another player kept before the claim. *Blocking* counts only tickets that ended "
               "uncompleted (a lower bound); *any* counts every such held ticket (an upper bound).")
-    spec = ctx.point_spec() + [
+    columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
         ("claims", lambda r: num(r["claims"], 0), True),
         ("blocking claims", lambda r: num(r["blocking_claims"], 0), True),
         ("blocking rate", lambda r: pct(r["blocking_rate"], 1), True)]
     if "blocking_rate_any" in bl.columns:
-        spec.append(("rate (any)", lambda r: pct(r["blocking_rate_any"], 1), True))
-    ctx.doc.table(make_table(ctx.sweep_cols(bl), spec, csv=ctx.csv("blocking")))
+        columns.append(("rate (any)", lambda r: pct(r["blocking_rate_any"], 1), True))
+    ctx.table("blocking", bl, columns)
     for p in ctx.chart_points():
         ctx.chart(f"blocking{ctx.suffix(p)}",
                   charts.blocking(ctx.per_point(bl, p), colours=ctx.colours, subtitle=ctx.point_label(p) or None),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from .. import charts
-from ..blocks import Table, interval, make_table, num, pct, signed
+from ..blocks import Table, interval, num, pct, signed
 from ..context import Context
 from ..dataset import Results
 
@@ -31,14 +31,14 @@ def win_rates(ctx: Context, t: dict):
         return ctx.failed("win_rates")
     ctx.doc.p(f"Win rate per strategy with its 95% interval; a fair share at {players}-player tables is "
               f"{1 / players:.1%}. Shared wins count as fractions (1/k each).")
-    spec = ctx.point_spec() + [
+    columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
         ("games", lambda r: num(r["games"], 0), True),
         ("wins", lambda r: num(r["wins"], 1), True),
         ("win rate", lambda r: pct(r["win_rate"]), True),
         ("95% interval", lambda r: interval(r["low"], r["high"]), True),
         ("mean score", lambda r: num(r.get("mean_score"), 1), True)]
-    ctx.doc.table(make_table(ctx.sweep_cols(win), spec, csv=ctx.csv("win_rates")))
+    ctx.table("win_rates", win, columns)
     for p in ctx.chart_points():
         ctx.chart(f"win_rates{ctx.suffix(p)}",
                   charts.win_rates(ctx.per_point(win, p), players=players, colours=ctx.colours,
@@ -80,11 +80,11 @@ def ratings(ctx: Context, t: dict):
     ctx.doc.p("Bradley-Terry ratings over every pair of seats of every game (finishing order; ties half a "
               "win), on an Elo-like scale with mean 0: a difference of 191 points means finishing ahead "
               "3 times out of 4.")
-    spec = ctx.point_spec() + [
+    columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
         ("rating", lambda r: signed(r["rating"], 0), True),
         ("95% interval", lambda r: interval(r["low"], r["high"], percent=False, digits=0), True)]
-    ctx.doc.table(make_table(ctx.sweep_cols(rat), spec, csv=ctx.csv("ratings")))
+    ctx.table("ratings", rat, columns)
     for p in ctx.chart_points():
         ctx.chart(f"ratings{ctx.suffix(p)}",
                   charts.ratings(ctx.per_point(rat, p), colours=ctx.colours, subtitle=ctx.point_label(p) or None),
@@ -98,7 +98,7 @@ def seat_advantage(ctx: Context, t: dict):
         return ctx.failed("seat_advantage")
     ctx.doc.p("Win rate per seat (seat 1 takes the first turn), whatever strategy sat there. With a rotated "
               "line-up every strategy sits in every seat equally often, so seats are compared fairly.")
-    spec = ctx.point_spec() + [
+    columns = [
         ("seat", lambda r: f"seat {int(r['seat']) + 1}", False),
         ("games", lambda r: num(r["games"], 0), True),
         ("win rate", lambda r: pct(r["win_rate"]), True),
@@ -106,7 +106,7 @@ def seat_advantage(ctx: Context, t: dict):
         ("vs fair", lambda r: signed(100 * (r["win_rate"] - r["fair"]), 1) + " pp"
          if r.get("win_rate") is not None and r.get("fair") is not None else "-", True),
         ("mean score", lambda r: num(r.get("mean_score"), 1), True)]
-    ctx.doc.table(make_table(ctx.sweep_cols(seat), spec, csv=ctx.csv("seat_advantage")))
+    ctx.table("seat_advantage", seat, columns)
     for p in ctx.chart_points():
         ctx.chart(f"seat_advantage{ctx.suffix(p)}",
                   charts.seat_advantage(ctx.per_point(seat, p), subtitle=ctx.point_label(p) or None),
@@ -121,14 +121,14 @@ def score_composition(ctx: Context, t: dict):
               "failed tickets are subtracted).")
     cols = [c for c, _, _ in charts.COMPONENTS if c in comp.columns and comp[c].fill_null(0).abs().sum() > 0]
     names = {c: text for c, text, _ in charts.COMPONENTS}
-    spec = ctx.point_spec() + [
+    columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
         ("games", lambda r: num(r["games"], 0), True),
         ("total", lambda r: num(r["total"], 1), True),
         ("sd", lambda r: num(r.get("sd_total"), 1), True)] + [
         (names[c] if c != "tickets_lost" else "tickets failed (-)", (lambda r, c=c: num(r[c], 1)), True)
         for c in cols]
-    ctx.doc.table(make_table(ctx.sweep_cols(comp), spec, csv=ctx.csv("score_components")))
+    ctx.table("score_components", comp, columns)
     for p in ctx.chart_points():
         ctx.chart(f"score_components{ctx.suffix(p)}",
                   charts.score_components(ctx.per_point(comp, p), subtitle=ctx.point_label(p) or None),
@@ -162,7 +162,7 @@ def game_length(ctx: Context, t: dict):
     if glen is None:
         ctx.failed("game_length")
     else:
-        spec = ctx.point_spec() + [
+        columns = [
             ("games", lambda r: num(r["games"], 0), True),
             ("mean turns", lambda r: num(r["mean_turns"], 1), True),
             ("median", lambda r: num(r["median_turns"], 0), True),
@@ -170,16 +170,16 @@ def game_length(ctx: Context, t: dict):
             ("90th pct", lambda r: num(r["p90_turns"], 0), True),
             ("turns per player", lambda r: num(r["mean_turns_per_player"], 1), True)]
         ctx.doc.p("Game length in turns, all seats together (a round is one turn per player).")
-        ctx.doc.table(make_table(ctx.sweep_cols(glen), spec, csv=ctx.csv("game_length")))
+        ctx.table("game_length", glen, columns)
     if ends is None:
         ctx.failed("end_reasons")
     else:
         end_reason_text(ctx, ends)
-        spec = ctx.point_spec() + [
+        columns = [
             ("end", lambda r: str(r["end"]), False),
             ("games", lambda r: num(r["games"], 0), True),
             ("share", lambda r: pct(r["share"], 2), True)]
-        ctx.doc.table(make_table(ctx.sweep_cols(ends), spec, csv=ctx.csv("end_reasons")))
+        ctx.table("end_reasons", ends, columns)
     for p in ctx.chart_points():
         if dist is not None:
             ctx.chart(f"game_length{ctx.suffix(p)}",

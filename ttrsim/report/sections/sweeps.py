@@ -27,10 +27,10 @@ def sweep_balance(ctx: Context, t: dict):
           "points; every point plays the same seeds. Every table above has a `point` column with the "
           "swept values next to it (and so do the CSV files).")
     pt = ctx.points
-    spec = [("point", lambda r: str(r["point"]), True)] + \
+    columns = [("point", lambda r: str(r["point"]), True)] + \
            [(k, (lambda r, k=k: str(r[k])), False) for k in ctx.sweep] + \
            [("games", lambda r: num(ctx.games.get(int(r["point"]), 0), 0), True)]
-    doc.table(make_table(pt, spec, csv=ctx.csv("points")))
+    doc.table(make_table(pt, columns, csv=ctx.csv("points")))
     ctx.tables["points"] = pt
     swr = t["swept_win_rates"]
     if swr is None:

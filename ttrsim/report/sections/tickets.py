@@ -5,7 +5,7 @@ computed frames ``t`` (name -> DataFrame, None if it failed).
 from __future__ import annotations
 
 from .. import charts
-from ..blocks import make_table, num, pct, signed
+from ..blocks import num, pct, signed
 from ..context import Context
 
 __all__ = ["ticket_value", "ticket_decks"]
@@ -22,7 +22,7 @@ def ticket_value(ctx: Context, t: dict):
               "(*lift*; positive = keeping it goes with winning more). *Path* is the shortest route "
               "between its ends on the empty board, in trains.")
     tvs = tv.sort(["point", "lift"], descending=[False, True], nulls_last=True)
-    spec = ctx.point_spec() + [
+    columns = [
         ("ticket", lambda r: f"{r['from']} - {r['to']}", False),
         ("points", lambda r: num(r["points"], 0), True),
         ("path", lambda r: num(r.get("shortest_path"), 0), True),
@@ -33,7 +33,7 @@ def ticket_value(ctx: Context, t: dict):
         ("net points", lambda r: signed(r["mean_net_points"], 1), True),
         ("win rate kept", lambda r: pct(r["win_rate_kept"], 1), True),
         ("lift", lambda r: signed(100 * r["lift"], 1) + " pp" if r.get("lift") is not None else "-", True)]
-    ctx.doc.table(make_table(ctx.sweep_cols(tvs), spec, csv=ctx.csv("ticket_value"), sort_note=", sorted by lift"))
+    ctx.table("ticket_value", tvs, columns, sort_note=", sorted by lift")
     for p in ctx.chart_points():
         d = ctx.per_point(tv, p)
         offers = int(d["offered"].sum()) if d.height else 0
@@ -53,14 +53,14 @@ def ticket_decks(ctx: Context, t: dict):
     if decks is None:
         return ctx.failed("ticket_decks")
     ctx.doc.p("The same by deck tag (a ticket with several tags counts in each).")
-    spec = ctx.point_spec() + [
+    columns = [
         ("deck", lambda r: str(r["deck"]), False),
         ("tickets", lambda r: num(r["tickets"], 0), True),
         ("offered", lambda r: num(r["offered"], 0), True),
         ("keep rate", lambda r: pct(r["keep_rate"]), True),
         ("completion rate", lambda r: pct(r["completion_rate"]), True),
         ("net points when kept", lambda r: signed(r["mean_net_points"], 1), True)]
-    ctx.doc.table(make_table(ctx.sweep_cols(decks), spec, csv=ctx.csv("ticket_decks")))
+    ctx.table("ticket_decks", decks, columns)
     for p in ctx.chart_points():
         ctx.chart(f"ticket_decks{ctx.suffix(p)}",
                   charts.ticket_decks(ctx.per_point(decks, p), subtitle=ctx.point_label(p) or None),
