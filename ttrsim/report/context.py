@@ -4,7 +4,8 @@ statistics (a failure becomes a note, not a lost report), charts (saved as
 PNG/SVG and numbered), captions (what a chart shows, from how many games) and
 sweep points (labels, per-point rows, the swept values next to every table).
 
->>> ctx = Context(Results.open("results/quickstart"), Path("/tmp/r"), ("md",), ("png",), 1000, 4)  # doctest: +SKIP
+>>> res = Results.open("results/quickstart")                                # doctest: +SKIP
+>>> ctx = Context(res, res.path / "report", ("md",), ("png",), 1000, 4)      # doctest: +SKIP
 >>> ctx.caption("Win rate per strategy", 0)                                 # doctest: +SKIP
 'Win rate per strategy. From 20,000 games; quickstart, usa, 4 players.'
 """

@@ -108,6 +108,8 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
         if "html" in formats:
             html = out / "report.html"
             html.write_text(render.html(ctx.doc, f"ttrsim report: {res.name}"), encoding="utf-8")
+        if bar is not None:
+            bar.update(1)
     finally:
         if bar is not None:
             bar.close()
