@@ -9,6 +9,7 @@ import pytest
 
 from report_fixtures import game, make_results
 from ttrsim.report import Results, ResultsError, win_rates
+from ttrsim.report.contents import CONTENTS
 from ttrsim.report.document import build_report
 from ttrsim.experiment.runner import run_experiment
 
@@ -66,6 +67,18 @@ def test_real_run_sections_and_captions(usa_report):
     assert all("From 24 games" in c for c in captions)
     assert "0 stalled" in md and "0 were capped" in md
     assert "shared win counts as a fraction" in md
+
+
+def test_the_contents_list_is_the_report(usa_report):
+    """Every part and titled section of ttrsim.report.contents is a heading of the report, in order
+    (a USA run with turn logs: no passengers, no sweep)."""
+    heads = [line for line in usa_report.markdown.read_text().splitlines() if line.startswith(("## ", "### "))]
+    listed = []
+    for part in CONTENTS[:3]:
+        listed += [f"## {part.title}"] + [f"### {s.title}" for s in part.sections if s.title]
+    assert [h for h in heads if h != "### Double and triple routes"] == listed
+    computed = {s.name for part in CONTENTS[:3] for sec in part.sections for s in sec.stats}
+    assert computed == {p.stem for p in usa_report.tables}       # every statistic is written as a CSV
 
 
 def test_real_run_tables_match_the_statistics(usa_run, usa_report):

@@ -141,3 +141,13 @@ def test_majorities_reproduce_the_engine_passenger_points(runs):
     assert np.array_equal(_winners(mat, rules.tiebreaks, without_passengers=False), mat["winner"])
     d = rep.passenger_decisive(res).row(0, named=True)
     assert d["games"] == n and 0 <= d["changed"] <= n
+
+
+@pytest.mark.parametrize("which", ["usa", "germany"])
+def test_float_statistics_are_the_same_every_time(runs, which):
+    """Computed again on a fresh Results, bit for bit (the lazy group-by adds rows in any order, so
+    these sum whole numbers): a report's CSV files do not change between builds."""
+    path = runs[which][0].path
+    for name in ("ticket_value", "ticket_decks", "passenger_points", "passengers_vs_routes"):
+        first, again = (getattr(rep, name)(Results.open(path)) for _ in range(2))
+        assert first.equals(again), name

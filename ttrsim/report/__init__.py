@@ -1,5 +1,6 @@
 """Reports on a results folder: statistics as polars DataFrames (this package),
-charts and the report document (``charts``, ``boardmap``, ``document``).
+charts (``charts``, ``boardmap``) and the report document (``document.build_report``;
+its sections are listed in ``contents``).
 
 >>> from ttrsim.report import Results, win_rates, ticket_value   # doctest: +SKIP
 >>> res = Results.open("results/quickstart")                      # doctest: +SKIP

@@ -12,17 +12,17 @@ the line) so each is visible.
 >>> m = load_map("usa")
 >>> df = pl.DataFrame({"route": list(range(m.n_routes)), "claim_rate": [0.5] * m.n_routes})
 >>> board_map(m, df).axes[0].get_title().splitlines()[0]
-'Route claim rate on the usa board'
+'Route claim rate on the usa board (line width also grows with the rate)'
 """
 from __future__ import annotations
 
+import matplotlib
 import numpy as np
-import polars as pl
 from matplotlib import patheffects
 from matplotlib.collections import LineCollection
 from matplotlib.colors import Normalize
 
-from .charts import _num, _pct_axis, _pl, new_figure
+from .charts.figures import as_polars, floats, new_figure, percent_axis
 
 __all__ = ["board_map", "track_segments", "VALUES"]
 
@@ -67,15 +67,15 @@ def board_map(m, routes, value: str = "claim_rate", subtitle: str | None = None,
     width grows with the rate too. Routes without a value (never claimed,
     single tracks for ``group_multi_rate``) are thin grey dotted lines.
     Returns a Figure with a colour bar labelled with the unit."""
-    df = _pl(routes)
+    df = as_polars(routes)
     ttl, cbar_label, cmap_name, is_rate = VALUES.get(value, (value.replace("_", " "), value, "viridis", False))
     vals = np.full(m.n_routes, np.nan)
     if df.height:
         ids = np.asarray(df["route"].to_list(), dtype=int)
         ok = (ids >= 0) & (ids < m.n_routes)
-        vals[ids[ok]] = _num(df[value].to_list())[ok]
+        vals[ids[ok]] = floats(df[value].to_list())[ok]
         if value == "median_turn" and "claims" in df.columns:
-            claims = _num(df["claims"].to_list())[ok]
+            claims = floats(df["claims"].to_list())[ok]
             vals[ids[ok][claims == 0]] = np.nan
     seg = track_segments(m)
     xy = np.asarray(m.node_xy, dtype=float)
@@ -90,7 +90,7 @@ def board_map(m, routes, value: str = "claim_rate", subtitle: str | None = None,
         norm = Normalize(0, max(float(np.nanmax(vals)) if has.any() else 1.0, 1e-9))
     else:
         norm = Normalize(float(np.nanmin(vals)) if has.any() else 0, float(np.nanmax(vals)) if has.any() else 1)
-    cmap = matplotlib_cmap(cmap_name)
+    cmap = matplotlib.colormaps[cmap_name]
     if (~has).any():
         ax.add_collection(LineCollection(seg[~has], colors="0.6", linewidths=1.0, linestyles=":", zorder=1))
     if has.any():
@@ -103,7 +103,7 @@ def board_map(m, routes, value: str = "claim_rate", subtitle: str | None = None,
     cb = fig.colorbar(sm, ax=ax, shrink=0.7, pad=0.01)
     cb.set_label(cbar_label)
     if is_rate:
-        _pct_axis(cb.ax.yaxis)
+        percent_axis(cb.ax.yaxis)
 
     is_country_node = np.asarray(m.location_is_country, dtype=bool)[np.asarray(m.node_loc, dtype=int)]
     cities = ~is_country_node
@@ -139,19 +139,9 @@ def board_map(m, routes, value: str = "claim_rate", subtitle: str | None = None,
     return fig
 
 
-def matplotlib_cmap(name: str):
-    import matplotlib
-    return matplotlib.colormaps[name]
-
-
 def _scalar_mappable(norm, cmap):
     from matplotlib.cm import ScalarMappable
     sm = ScalarMappable(norm=norm, cmap=cmap)
     sm.set_array(np.array([]))
     return sm
 
-
-def route_values(routes, point: int = 0) -> pl.DataFrame:
-    """The rows of one sweep point of routes.route_contention."""
-    df = _pl(routes)
-    return df.filter(pl.col("point") == point) if "point" in df.columns else df

@@ -189,11 +189,24 @@ def passengers_vs_routes(res: Results) -> pl.DataFrame:
     df = (_seat_routes(res, points).group_by("point", "strategy")
           .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("passengers").mean().alias("mean_passengers"),
                pl.col("routes_claimed").mean().alias("mean_routes_claimed"),
-               pl.corr("passengers", "routes_claimed").alias("corr_routes"),
+               _corr("passengers", "routes_claimed").alias("corr_routes"),
                pl.col("trains_used").mean().alias("mean_trains_used"),
-               pl.corr("passengers", "trains_used").alias("corr_trains"))
+               _corr("passengers", "trains_used").alias("corr_trains"))
           .sort("point", "strategy").collect())
     return df.select([pl.col(c).cast(d) for c, d in schema.items()])
+
+
+def _corr(x: str, y: str) -> pl.Expr:
+    """Pearson correlation of the columns ``x`` and ``y`` (whole numbers) from
+    their sums, which are exact: the same value whatever order the rows come in
+    (``pl.corr`` over a lazy group is not). Null when a column has no values
+    (routes claimed without the turn log), NaN without variance."""
+    n = pl.len().cast(pl.Float64)
+    sx, sy = pl.col(x).sum(), pl.col(y).sum()
+    cov = n * (pl.col(x) * pl.col(y)).sum() - sx * sy
+    var = (n * (pl.col(x) * pl.col(x)).sum() - sx * sx) * (n * (pl.col(y) * pl.col(y)).sum() - sy * sy)
+    return (pl.when((pl.col(x).count() == 0) | (pl.col(y).count() == 0)).then(None)
+            .when(var > 0).then(cov / var.sqrt()).otherwise(float("nan")))
 
 
 def passengers_by_routes(res: Results) -> pl.DataFrame:

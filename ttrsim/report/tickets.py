@@ -114,26 +114,38 @@ def _seat_key() -> pl.Expr:
     return (pl.col("game").cast(pl.UInt64) * 8 + pl.col("seat").cast(pl.UInt64)).alias("key")
 
 
+WIN_UNITS = 60      # a win share is 1/k of a win (k <= 5 tied winners): a whole number of 1/60 wins
+
+
 def _ticket_sums(res: Results) -> pl.DataFrame:
-    """Per point and ticket: offered, kept, completed, net points and win sums of the keepers."""
+    """Per point and ticket: offered, kept, completed, net points and win sums of
+    the keepers, and ``base``, the sum of the keepers' strategies' win rates.
+    Whatever is summed over games is a whole number (wins in 1/60ths), so the
+    sums are exact in any order the lazy engine adds rows, and only a handful of
+    strategy rows per ticket are added as floats, in a fixed order: the same
+    values every run."""
     t = res.scan("tickets").select("point", "game", "seat", "ticket", "kept", "completed", "points")
     offered = t.group_by("point", "ticket").agg(pl.len().cast(pl.Int64).alias("offered"))
-    share = pl.col("win_share").cast(pl.Float64)
+    wins = (pl.col("win_share").cast(pl.Float64) * WIN_UNITS).round().cast(pl.Int64).alias("wins")
     strategy = pl.col("strategy").cast(pl.String).cast(res.strategy_dtype)
-    players = (res.scan("players")
-               .select(_seat_key(), share.alias("win_share"),
-                       share.mean().over("point", strategy).alias("rate")))   # the seat's strategy's win rate
+    players = res.scan("players").select("point", _seat_key(), strategy, wins)
+    rate = (players.group_by("point", "strategy")           # each strategy's overall win rate at the point
+            .agg((pl.col("wins").sum() / (WIN_UNITS * pl.len())).alias("rate")))
     done = pl.col("completed").fill_null(False)
-    kept = (t.filter(pl.col("kept")).select("point", "ticket", "completed", "points", _seat_key())
-            .join(players, on="key", how="left")
-            .group_by("point", "ticket")
-            .agg(pl.len().cast(pl.Int64).alias("kept"), done.sum().cast(pl.Int64).alias("completed"),
-                 pl.when(done).then(pl.col("points")).otherwise(-pl.col("points")).cast(pl.Float64).sum()
-                 .alias("net"),
-                 pl.col("win_share").sum().alias("wins"), pl.col("rate").sum().alias("base")))
-    return (offered.join(kept, on=["point", "ticket"], how="left")
-            .with_columns(pl.col("kept", "completed").fill_null(0), pl.col("net", "wins", "base").fill_null(0.0))
-            .collect())
+    by_strategy = (t.filter(pl.col("kept")).select("point", "ticket", "completed", "points", _seat_key())
+                   .join(players.drop("point"), on="key", how="left")
+                   .group_by("point", "ticket", "strategy")
+                   .agg(pl.len().cast(pl.Int64).alias("kept"), done.sum().cast(pl.Int64).alias("completed"),
+                        pl.when(done).then(pl.col("points")).otherwise(-pl.col("points")).cast(pl.Int64).sum()
+                        .alias("net"), pl.col("wins").sum())
+                   .join(rate, on=["point", "strategy"], how="left")
+                   .collect().sort("point", "ticket", "strategy"))
+    kept = (by_strategy.group_by("point", "ticket", maintain_order=True)    # eager: rows added in sorted order
+            .agg(pl.col("kept", "completed").sum(), pl.col("net").sum().cast(pl.Float64),
+                 (pl.col("wins").sum() / WIN_UNITS).alias("wins"),
+                 (pl.col("kept") * pl.col("rate")).sum().alias("base")))
+    return (offered.collect().join(kept, on=["point", "ticket"], how="left")
+            .with_columns(pl.col("kept", "completed").fill_null(0), pl.col("net", "wins", "base").fill_null(0.0)))
 
 
 def ticket_value(res: Results) -> pl.DataFrame:

@@ -1,0 +1,154 @@
+"""What every section of the report is written with: the results, the
+document being built, the tables computed so far, and the helpers for
+statistics (a failure becomes a note, not a lost report), charts (saved as
+PNG/SVG and numbered), captions (what a chart shows, from how many games) and
+sweep points (labels, per-point rows, the swept values next to every table).
+
+>>> res = Results.open("results/quickstart")                                # doctest: +SKIP
+>>> ctx = Context(res, res.path / "report", ("md",), ("png",), 1000, 4)      # doctest: +SKIP
+>>> ctx.caption("Win rate per strategy", 0)                                 # doctest: +SKIP
+'Win rate per strategy. From 20,000 games; quickstart, usa, 4 players.'
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import matplotlib
+import polars as pl
+
+from .blocks import Chart, Document, make_table
+from .charts import strategy_colours
+from .dataset import Results, ResultsError
+
+__all__ = ["Context", "PNG_DPI"]
+
+PNG_DPI = 110
+
+
+class Context:
+    """The report being built from ``res`` into the folder ``out`` (the options of
+    :func:`~ttrsim.report.document.build_report`)."""
+
+    def __init__(self, res: Results, out: Path, formats: tuple, images: tuple, resamples: int,
+                 max_point_charts: int):
+        self.res = res
+        self.out = out
+        self.formats = formats
+        self.images = images
+        self.resamples = resamples
+        self.max_point_charts = max_point_charts
+        self.doc = Document()
+        self.tables: dict[str, pl.DataFrame] = {}      # name -> the whole table, written as tables/<name>.csv
+        self.chart_files: list[Path] = []
+        self.problems: list[str] = []                  # statistics that could not be computed
+        self.colours = strategy_colours(res.labels)
+        self.points = res.points
+        self.point_ids: list[int] = [int(p) for p in self.points["point"].to_list()]
+        gbp = res.games_by_point
+        self.games = {int(p): int(g) for p, g in zip(gbp["point"].to_list(), gbp["games"].to_list())}
+        self.sweep = list(res.sweep_keys)
+
+    # ---- statistics
+    def stat(self, name: str, fn, **kw) -> pl.DataFrame | None:
+        """``fn(res, **kw)`` kept as table ``name``; a failure is recorded in ``problems`` and gives None."""
+        try:
+            df = fn(self.res, **kw)
+        except ResultsError as e:
+            self.problems.append(f"{name}: {e}")
+            return None
+        except Exception as e:  # a broken statistic must not lose the whole report
+            self.problems.append(f"{name}: {type(e).__name__}: {e}")
+            return None
+        self.tables[name] = df
+        return df
+
+    def csv(self, name: str) -> str:
+        return f"tables/{name}.csv"
+
+    def failed(self, name: str):
+        """A note in place of a statistic that could not be computed."""
+        msg = next((p for p in self.problems if p.startswith(name + ":")), f"{name}: not computed")
+        self.doc.note(f"Could not compute {name.replace('_', ' ')}: {msg.split(': ', 1)[-1]}")
+
+    # ---- charts
+    def chart(self, name: str, fig, caption: str):
+        """Save ``fig`` as charts/<name>.png/.svg (the chosen images) and add it to the document."""
+        c = Chart(name=name, caption=caption)
+        (self.out / "charts").mkdir(parents=True, exist_ok=True)
+        if "png" in self.images or "html" in self.formats:
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=PNG_DPI)
+            c.png = buf.getvalue()
+            if "png" in self.images:
+                f = self.out / "charts" / f"{name}.png"
+                f.write_bytes(c.png)
+                c.files["png"] = f"charts/{name}.png"
+                self.chart_files.append(f)
+        if "svg" in self.images:
+            buf = io.StringIO()
+            with matplotlib.rc_context({"svg.fonttype": "none"}):    # text stays text: smaller, searchable
+                fig.savefig(buf, format="svg")
+            c.svg = buf.getvalue()
+            f = self.out / "charts" / f"{name}.svg"
+            f.write_text(c.svg, encoding="utf-8")
+            c.files["svg"] = f"charts/{name}.svg"
+            self.chart_files.append(f)
+        self.doc.chart(c)
+        fig.clear()
+
+    # ---- captions and sweep points
+    def point_label(self, p: int) -> str:
+        """'point 2: globetrotter_points=10, ...' in a sweep, else ''."""
+        if not self.sweep:
+            return ""
+        row = self.points.filter(pl.col("point") == p).row(0, named=True)
+        return f"point {p}: " + ", ".join(f"{k.split('.')[-1]}={row[k]}" for k in self.sweep)
+
+    def games_text(self, p: int | None = None) -> str:
+        n = self.games.get(p, 0) if p is not None else sum(self.games.values())
+        return f"{n:,} games"
+
+    def caption(self, what: str, p: int | None, extra: str = "") -> str:
+        """A chart caption: what it shows, the sweep point, from how many games of which experiment."""
+        where = f" ({self.point_label(p)})" if self.sweep and p is not None else ""
+        return f"{what}{where}. From {self.games_text(p)}{extra}; {self.res.name}, {self.res.rules}, " \
+               f"{self.res.players} players."
+
+    def chart_points(self) -> list[int]:
+        """The points that get per-point charts: all, or (a long sweep) the first, the last and evenly
+        spaced ones between, at most ``max_point_charts``."""
+        ids, k = self.point_ids, self.max_point_charts
+        if len(ids) <= k:
+            return list(ids)
+        if k <= 1:
+            return ids[:max(k, 0)]
+        return [ids[round(i * (len(ids) - 1) / (k - 1))] for i in range(k)]
+
+    def per_point(self, df: pl.DataFrame | None, p: int) -> pl.DataFrame:
+        if df is None:
+            return pl.DataFrame()
+        return df.filter(pl.col("point") == p) if "point" in df.columns else df
+
+    def suffix(self, p: int) -> str:
+        """The chart file name suffix of point ``p`` ('_p2' in a sweep)."""
+        return f"_p{p}" if self.sweep else ""
+
+    def point_heading(self, p: int, level: int = 4):
+        if self.sweep:
+            self.doc.h(level, self.point_label(p).capitalize(), anchor=None)
+
+    def sweep_cols(self, df: pl.DataFrame) -> pl.DataFrame:
+        """Add the swept keys' values to a per-point table (for the CSV and tables)."""
+        if not self.sweep or "point" not in df.columns or df.height == 0:
+            return df
+        return df.join(self.points, on="point", how="left")
+
+    def table(self, name: str, df: pl.DataFrame, columns: list, **kw):
+        """Add a table of ``df`` (rows of the statistic ``name``) to the document: in a sweep the point
+        and its swept values first, then ``columns`` (header, function(row dict) -> text,
+        right-aligned); its note links tables/<name>.csv (``kw``: ``make_table``'s ``max_rows``,
+        ``sort_note``)."""
+        lead = [("point", lambda r: str(r["point"]), True)] if self.sweep else []
+        lead += [(k.split(".")[-1], (lambda r, k=k: str(r.get(k, "-"))), False) for k in self.sweep]
+        self.doc.table(make_table(self.sweep_cols(df), lead + columns, csv=self.csv(name), **kw))

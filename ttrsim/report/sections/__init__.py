@@ -1,0 +1,8 @@
+"""The writers of the report's sections, one module per part: each function
+writes one section (its text, tables and charts) from the frames of the
+statistics it computed. Which section calls which statistic and writer is
+listed in ``ttrsim.report.contents``.
+"""
+from . import header, passengers, routes, strategies, sweeps, tickets
+
+__all__ = ["header", "strategies", "tickets", "routes", "passengers", "sweeps"]
