@@ -90,6 +90,10 @@ def test_the_rules_are_read_from_the_folder_not_from_todays_presets(tmp_path, mo
     assert res.rules_at(1).trains == 45 and res.rules_at(1).ticket_decks == ("1910",)
     stored = json.loads((r.path / "rules.json").read_text())["points"][1]
     assert stored["preset"] == "usa-1910" and stored["params"]["globetrotter_points"] == 25
+    # the value without the sweep (marked on the balance charts) comes from the folder too
+    assert res.base_rules.globetrotter_points == 10 and res.base_rules.trains == 45
+    from ttrsim.report.sections.sweeps import preset_value
+    assert preset_value(res, "rules.globetrotter_points") == 10
 
 
 def test_a_resume_under_an_edited_map_is_refused(tmp_path):

@@ -168,7 +168,8 @@ def describe(exp: Experiment) -> tuple[MapData, dict]:
     """The experiment's map and the contents of ``map.json`` and ``rules.json``
     (plain JSON values, so they compare equal to the files read back)."""
     m = load_map(exp.rules_for(exp.points[0]).map)       # a sweep never changes the map
-    rules = {"points": [{"point": p.index, **rule_set_to_json(exp.rules_for(p))} for p in exp.points]}
+    rules = {"base": rule_set_to_json(exp.base_rules()),
+             "points": [{"point": p.index, **rule_set_to_json(exp.rules_for(p))} for p in exp.points]}
     return m, {MAP_FILE: _plain(map_to_json(m)), RULES_FILE: _plain(rules)}
 
 

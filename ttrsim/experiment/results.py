@@ -132,6 +132,12 @@ class Results:
         """The resolved rule set (``ttrsim.data.rules.RuleSet``) of a sweep point, as played."""
         return self._rules[int(point)]
 
+    @property
+    def base_rules(self) -> RuleSet | None:
+        """The experiment's rules without the sweep (preset, rule_overrides, map), as
+        the folder records them; None for a folder written before they were recorded."""
+        return self._rules.get(None)
+
     @functools.cached_property
     def points(self) -> pl.DataFrame:
         """``point`` (UInt16) and one column per swept key with its value at that
@@ -248,7 +254,8 @@ def _read_json(path: Path, name: str) -> dict:
 
 
 def _description(path: Path) -> tuple[MapData, dict[int, RuleSet]]:
-    """The map and the rules per point from ``map.json`` and ``rules.json``."""
+    """The map and the rules per point from ``map.json`` and ``rules.json``
+    (key ``None``: the rules without the sweep, where the folder has them)."""
     for name in (MAP_FILE, RULES_FILE):
         if not (path / name).is_file():
             raise ResultsError(f"{path}: no {name} (a folder of an older ttrsim); run its experiment again on "
@@ -260,6 +267,8 @@ def _description(path: Path) -> tuple[MapData, dict[int, RuleSet]]:
         raise ResultsError(f"{path}: {MAP_FILE} is unreadable ({type(e).__name__}: {e})") from None
     try:
         rules = {int(p["point"]): rule_set_from_json(p) for p in rules_doc["points"]}
+        if "base" in rules_doc:
+            rules[None] = rule_set_from_json(rules_doc["base"])
     except (KeyError, TypeError, ValueError) as e:
         raise ResultsError(f"{path}: {RULES_FILE} is unreadable ({type(e).__name__}: {e})") from None
     return m, rules

@@ -147,6 +147,10 @@ class Experiment:
     def rules_for(self, point: Point):
         return get_rules(self.rules, point.rule_overrides)
 
+    def base_rules(self):
+        """The rules without the sweep: the preset, the file's rule_overrides and its map."""
+        return get_rules(self.rules, {**self.rule_overrides, **({"map": self.map} if self.map else {})})
+
 
 def _jsonable(d: dict) -> dict:
     """Round-trip through JSON (int keys of a scoring table become text)."""

@@ -43,7 +43,9 @@ def header(ctx: Context, titles: list[str]):
         doc.note(f"Incomplete results: {res.note}. The statistics cover the finished chunks only.")
     doc.p("**How to read it.** A strategy's *win rate* is its mean win share: 1 for a sole winner, "
           "1/k for k tied winners, else 0 (a shared win counts as a fraction). Every 95% interval "
-          "is a bootstrap over seed blocks (the games sharing a deal are resampled together, never "
-          f"single games; {ctx.resamples} resamples). Every table is also written whole as CSV in "
+          "of a rate counts seed blocks, not games, as the independent units (the games sharing a deal "
+          "are not independent): a Wilson interval on the effective number of games given the "
+          f"block-to-block variance; the ratings use a block bootstrap ({ctx.resamples} resamples). "
+          "Every table is also written whole as CSV in "
           "`tables/`, every chart as PNG/SVG in `charts/`.")
     doc.p("**Contents**: " + " · ".join(f"[{t}](#{slug(t)})" for t in titles))

@@ -43,7 +43,7 @@ def win_rates(ctx: Context, t: dict):
         ctx.chart(f"win_rates{ctx.suffix(p)}",
                   charts.win_rates(ctx.per_point(win, p), players=players, colours=ctx.colours,
                                    subtitle=ctx.point_label(p) or None),
-                  ctx.caption("Win rate per strategy (bars) with 95% block-bootstrap intervals "
+                  ctx.caption("Win rate per strategy (bars) with 95% intervals over seed blocks "
                               "(whiskers); dashed line: the fair share", p))
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from ttrsim.data.rules import get_rules
 
 from .. import charts
 from ..blocks import make_table, num, slug
@@ -69,12 +68,9 @@ def sweep_balance(ctx: Context, t: dict):
 
 def preset_value(res, key: str):
     """The value a swept rule parameter has in the experiment's rules without the sweep (the preset
-    and the file's rule_overrides), to mark on the balance charts; None for strategy parameters."""
-    if not key.startswith("rules."):
+    and the file's rule_overrides, as the folder records them), to mark on the balance charts; None
+    for strategy parameters."""
+    if not key.startswith("rules.") or res.base_rules is None:
         return None
-    try:
-        overrides = dict(res.manifest.get("config", {}).get("rule_overrides") or {})
-        value = get_rules(res.rules, overrides).params().get(key.split(".", 1)[1])
-    except Exception:
-        return None
+    value = res.base_rules.params().get(key.split(".", 1)[1])
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
