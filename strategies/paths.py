@@ -71,7 +71,7 @@ True
 import numpy as np
 from numba import njit
 
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, encode_claim
 from ttrsim.core.board import RP_DRAW_N, RP_N_DECKS, RP_SETUP_DEAL
 from ttrsim.core.engine import is_legal, locks_all_tracks, parallel_closed, popcount
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
@@ -636,10 +636,10 @@ def pay_action(b, s, me, r):
     if h > 0:
         k = length - h if length > h else 0
         if k <= locos:
-            return A_CLAIM + 72 * r + 8 * c + k
+            return encode_claim(r, c, k)
         return -1
     if locos >= length:
-        return A_CLAIM + 72 * r + 8 * PAY_LOCOS_ONLY + length
+        return encode_claim(r, PAY_LOCOS_ONLY, length)
     return -1
 
 

@@ -108,7 +108,8 @@ The kernel is deterministic (no random draws).
 import numpy as np
 from numba import njit
 
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, PAY_LOCOS_ONLY
+from ttrsim.core.actions import (A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, CLAIMS_PER_ROUTE, PAY_LOCOS_ONLY,
+                                 decode_claim)
 from ttrsim.core.board import (RP_END_TRAINS, RP_PASSENGERS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
                           RP_TRAINS)
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
@@ -630,12 +631,10 @@ def pay_choice(b, s, me, r, need, in_plan, loco_pay):
     best_v = BIG
     length = b.route_len[r]
     own = b.route_colour[r] if in_plan[r] and b.route_colour[r] != GRAY else -1
-    options = np.empty(8 * (N_COLOURS + 1), np.int64)
+    options = np.empty(CLAIMS_PER_ROUTE, np.int64)
     for i in range(payments(b, s, me, r, options, 0)):
         a = options[i]
-        x = a - A_CLAIM
-        c = (x % 72) // 8
-        k = x % 8
+        _, c, k = decode_claim(a)
         v = loco_pay * k
         if c != PAY_LOCOS_ONLY:
             paid = length - k
@@ -654,10 +653,7 @@ def pay_harm(b, s, me, a, in_plan, want, needs, short0):
     """Cards the plan ``in_plan`` would lack additionally after claim ``a``
     (``short0``: what it lacks now). The own hand is changed for the check
     and restored; ``want`` and ``needs`` are overwritten."""
-    x = a - A_CLAIM
-    r = x // 72
-    c = (x % 72) // 8
-    k = x % 8
+    r, c, k = decode_claim(a)
     paid = b.route_len[r] - k
     if c != PAY_LOCOS_ONLY:
         s.hand[me, c] -= paid

@@ -21,7 +21,8 @@ from conftest import decide, put_faceup, put_hand, route_id, setup_game, ticket_
 from ttrsim.strategies import REGISTRY, param_row, strategy_id
 from ttrsim.strategies import dispatch
 from ttrsim.strategies import paths as P
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, decode_claim
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, decode_claim, \
+    encode_claim
 from ttrsim.core.board import RP_LOCK_MAXP, build_board
 from ttrsim.core.engine import apply_action, is_legal, legal_actions
 from ttrsim.play.game import Game
@@ -965,7 +966,7 @@ def test_dispatch_stops_an_illegal_pick():
     r = route_id(g, "Seattle", "Portland")
     s.route_owner[r] = 1 - g.player
     put_hand(g, g.player, {GREEN: 4})
-    bad = np.array([A_CLAIM + 72 * r + 8 * GREEN] * 4, np.int32)
+    bad = np.array([encode_claim(r, GREEN, 0)] * 4, np.int32)
     params = np.tile(param_row("greedy"), (2, 1))
     with pytest.raises(ValueError, match="illegal action"):
         dispatch.choose(strategy_id("greedy"), b, s, bad, 1, params)
