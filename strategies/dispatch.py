@@ -3,7 +3,7 @@
 actions the way the strategy needs them, :func:`choose` asks it for one."""
 from numba import njit
 
-from ttrsim.core.engine import is_legal, legal_actions
+from ttrsim.core.engine import is_legal, legal_actions, non_claim_actions
 
 from . import REGISTRY, destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
 
@@ -15,10 +15,16 @@ LISTS_CLAIMS = tuple(spec.lists_claims for spec in REGISTRY.values())
 
 @njit(cache=True)
 def legal_for(strategy_id, b, s, legal):
-    """Write the legal actions strategy ``strategy_id`` is given into ``legal``
-    (without claims for a strategy that does not list them, see
-    :func:`ttrsim.core.engine.legal_actions`); return their count."""
-    return legal_actions(b, s, legal, LISTS_CLAIMS[strategy_id])
+    """Write the legal actions strategy ``strategy_id`` is given into ``legal``;
+    return their count. A strategy that does not list claims gets
+    :func:`ttrsim.core.engine.non_claim_actions`, or the full list when claims
+    are all that is legal (so the list is never empty)."""
+    if LISTS_CLAIMS[strategy_id]:
+        return legal_actions(b, s, legal)
+    n = non_claim_actions(b, s, legal)
+    if n == 0:
+        n = legal_actions(b, s, legal)
+    return n
 
 
 @njit(cache=True)

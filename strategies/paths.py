@@ -73,7 +73,7 @@ from numba import njit
 
 from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, encode_claim
 from ttrsim.core.board import RP_DRAW_N, RP_N_DECKS, RP_SETUP_DEAL
-from ttrsim.core.engine import is_legal, locks_all_tracks, parallel_closed, popcount
+from ttrsim.core.engine import is_legal, largest_colour_group, locks_all_tracks, parallel_closed, popcount
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.core.scoring import locations_joined, player_components, uf_find
 from ttrsim.core.state import M_PHASE, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, SMEM_EXTRA
@@ -147,6 +147,25 @@ def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
             cost_out[r] = 1.0
         else:
             cost_out[r] = 1.0 + length * 1e-4
+
+
+@njit(cache=True)
+def payable_routes(b, s, me, cost, out):
+    """``out[r]``: seat ``me`` may claim route ``r`` now, for a ``cost`` of
+    :func:`route_cost_for` (positive exactly for the free, open routes that fit
+    its trains): only the hand is checked (R4.2-R4.3), so this equals
+    :func:`ttrsim.core.engine.claimable_routes` at a fraction of its work.
+    Returns how many."""
+    route_len, route_colour, hand = b.route_len, b.route_colour, s.hand
+    locos = np.int64(hand[me, LOCO])
+    most = largest_colour_group(s, me)
+    n = 0
+    for r in range(route_len.shape[0]):
+        col = route_colour[r]
+        can = most if col == GRAY else np.int64(hand[me, col])
+        out[r] = cost[r] > 0 and can + locos >= route_len[r]
+        n += out[r]
+    return n
 
 
 # --- shortest paths ------------------------------------------------------------------------------

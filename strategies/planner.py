@@ -113,14 +113,14 @@ from ttrsim.core.actions import (A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER
 from ttrsim.core.board import (RP_END_TRAINS, RP_PASSENGERS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
                           RP_TRAINS)
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
-from ttrsim.core.engine import claimable_routes, is_legal, locks_all_tracks, payments
+from ttrsim.core.engine import is_legal, locks_all_tracks, payments
 from ttrsim.core.scoring import locations_joined, majority_points, uf_find
 from ttrsim.core.state import (M_COUNTDOWN, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_PASSENGER,
                           PH_SETUP_KEEP, PH_SETUP_MIX, ROUTE_SET_BITS, SMEM_EXTRA, SMEM_ROUTE_NUMBERS,
                           route_set_words)
 
 from .paths import (COST_TRAINS, KEY_EXTRA, N_PLAN_KEY, SM_VALUE, fallback_action, has_action, other_end,
-                              own_components, passable_components, path_end_within, plan_key, plan_network, plan_open,
+                              own_components, passable_components, path_end_within, payable_routes, plan_key, plan_network, plan_open,
                               plan_tickets, recall_plan, remember_plan, route_cost_for, ticket_mix_action,
                               unfinished_tickets)
 from .spec import Param, StrategySpec
@@ -437,9 +437,10 @@ def needs_array(b):
 
 
 @njit(cache=True)
-def card_needs(b, s, me, in_plan, want, needs):
+def card_needs(b, s, hand, in_plan, want, needs):
     """Value of one more card of each colour for the routes the plan still
-    claims: ``want[c]`` (0 useless; 1 plus up to 0.5 the closer it brings a
+    claims with the cards ``hand`` (the seat's row of ``s.hand``, or a changed
+    copy): ``want[c]`` (0 useless; 1 plus up to 0.5 the closer it brings a
     route to payable), ``want[LOCO]`` 1 if cards are missing at all. Into
     ``needs`` (:func:`needs_array`): ``needs[NEED_SHORT]`` the cards missing
     after locomotives, ``needs[NEED_COLOUR + c]`` the cards of colour ``c`` the
@@ -447,7 +448,7 @@ def card_needs(b, s, me, in_plan, want, needs):
     avail = NEED_WORK                   # needs[avail + c]: cards of colour c not yet spoken for
     grays = NEED_WORK + N_COLOURS       # needs[grays + i]: the plan's free gray routes, longest first (then by id)
     for c in range(N_COLOURS):
-        needs[avail + c] = s.hand[me, c]
+        needs[avail + c] = hand[c]
         needs[NEED_COLOUR + c] = 0
         want[c] = 0.0
     want[LOCO] = 0.0
@@ -468,7 +469,7 @@ def card_needs(b, s, me, in_plan, want, needs):
             else:
                 needs[NEED_COLOUR + col] += route_len[r]
     short = 0
-    locos = s.hand[me, LOCO]
+    locos = hand[LOCO]
     for c in range(N_COLOURS):
         need = needs[NEED_COLOUR + c]
         if need > needs[avail + c]:
@@ -525,7 +526,7 @@ def plan_turns(b, s, me, in_plan, want, needs):
     missing cards, two a turn, each useful as often as useful cards are among
     those it cannot see (at least a quarter: the face-up row helps)."""
     _, n_routes = plan_trains(b, s, me, in_plan)
-    card_needs(b, s, me, in_plan, want, needs)
+    card_needs(b, s, s.hand[me], in_plan, want, needs)
     if needs[NEED_SHORT] == 0:
         return float(n_routes)
     unseen = np.empty(LOCO + 1)
@@ -651,17 +652,14 @@ def pay_choice(b, s, me, r, need, in_plan, loco_pay):
 @njit(cache=True)
 def pay_harm(b, s, me, a, in_plan, want, needs, short0):
     """Cards the plan ``in_plan`` would lack additionally after claim ``a``
-    (``short0``: what it lacks now). The own hand is changed for the check
-    and restored; ``want`` and ``needs`` are overwritten."""
+    (``short0``: what it lacks now), counted on a copy of the seat's hand
+    paying ``a``; ``want`` and ``needs`` are overwritten."""
     r, c, k = decode_claim(a)
-    paid = b.route_len[r] - k
+    after = s.hand[me].copy()
     if c != PAY_LOCOS_ONLY:
-        s.hand[me, c] -= paid
-    s.hand[me, LOCO] -= k
-    card_needs(b, s, me, in_plan, want, needs)
-    if c != PAY_LOCOS_ONLY:
-        s.hand[me, c] += paid
-    s.hand[me, LOCO] += k
+        after[c] -= b.route_len[r] - k
+    after[LOCO] -= k
+    card_needs(b, s, after, in_plan, want, needs)
     return needs[NEED_SHORT] - short0
 
 
@@ -991,7 +989,7 @@ def second_draw(b, s, legal, n_legal, params, me):
             if passengers:
                 colour_scores(b, s, me, params, cscore)
         free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
-    card_needs(b, s, me, in_plan, want, needs)
+    card_needs(b, s, s.hand[me], in_plan, want, needs)
     a, _ = draw_choice(b, s, legal, n_legal, params, me, want, False)
     return a
 
@@ -1019,10 +1017,10 @@ def play_choice(b, s, legal, n_legal, params, me):
     near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
     current_plan(b, s, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
-    card_needs(b, s, me, in_plan, want, needs)
+    card_needs(b, s, s.hand[me], in_plan, want, needs)
     need = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS].copy()     # the plan's colour needs (for payments)
     payable = np.empty(R, np.bool_)           # routes it can claim now
-    claimable_routes(b, s, me, payable, cost)
+    payable_routes(b, s, me, cost, payable)
 
     if last_turn:
         # the very last turn: the claim worth most now
@@ -1059,7 +1057,7 @@ def play_choice(b, s, legal, n_legal, params, me):
             # cards the rest of the plan would lack after this payment (a claim or the draw
             # ``da`` follows, so ``in_plan``, ``want`` and ``needs`` are not restored)
             in_plan[best_r] = False
-            card_needs(b, s, me, in_plan, want, needs)
+            card_needs(b, s, s.hand[me], in_plan, want, needs)
             harm = pay_harm(b, s, me, a, in_plan, want, needs, needs[NEED_SHORT])
             urgency = best_v - params[me, P_LOCO_PAY] * harm
             if urgency >= params[me, P_DRAW_OVER_CLAIM] * dv:
@@ -1085,7 +1083,7 @@ def play_choice(b, s, legal, n_legal, params, me):
                 if pay_harm(b, s, me, a, in_plan, want, needs, short0) == 0:
                     best_v = v
                     best_a = a
-            card_needs(b, s, me, in_plan, want, needs)
+            card_needs(b, s, s.hand[me], in_plan, want, needs)
             if best_a >= 0:
                 return best_a
         if da >= 0:
@@ -1119,7 +1117,7 @@ def play_choice(b, s, legal, n_legal, params, me):
         return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
     if n_plan == 0:
         free_target(b, s, me, cost, in_plan, cscore, pw, passengers)
-        card_needs(b, s, me, in_plan, want, needs)
+        card_needs(b, s, s.hand[me], in_plan, want, needs)
     a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
     if a >= 0:
         return a

@@ -3,8 +3,11 @@
 Plain numba functions over a :class:`~ttrsim.core.board.Board` ``b`` and a
 :class:`~ttrsim.core.state.GameState` ``s``; no I/O. Legality is separate from
 applying: :func:`legal_actions` writes every legal action into a preallocated
-buffer, :func:`is_legal` checks one action directly from the rules (an
-independent check used by the fuzzer), :func:`apply_action` assumes legality.
+buffer (:func:`non_claim_actions` all but the claims, :func:`claimable_routes`
+and :func:`payments` the claims route by route), :func:`is_legal` checks one
+action directly from the rules (an independent check used by the fuzzer),
+:func:`apply_action` assumes legality. These are plain questions about the
+game; what a strategy makes of them is the strategy layer's business.
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
@@ -320,14 +323,12 @@ def largest_colour_group(s, p):
 
 
 @njit(cache=True)
-def claimable_routes(b, s, p, out, cost=None):
+def claimable_routes(b, s, p, out):
     """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
     by a parallel track (R4.5), no longer than its trains (R4.1), payable by
     its hand (R4.2-R4.3)). Returns how many it may claim. A route the hand
     cannot pay (most routes, most turns) is rejected before anything else is
-    looked up. ``cost`` (optional): the seat's
-    ``ttrsim.strategies.paths.route_cost_for`` costs, positive exactly for the free,
-    open routes that fit its trains; then only the hand is checked."""
+    looked up."""
     route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
     group, group_routes = b.route_group, b.group_routes
     hand = s.hand
@@ -340,11 +341,8 @@ def claimable_routes(b, s, p, out, cost=None):
         length = np.int64(route_len[r])
         col = route_colour[r]
         can = most if col == GRAY else np.int64(hand[p, col])
-        if cost is None:
-            out[r] = (owner[r] < 0 and trains >= length and can + locos >= length
-                      and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
-        else:
-            out[r] = cost[r] > 0 and can + locos >= length
+        out[r] = (can + locos >= length and owner[r] < 0 and trains >= length
+                  and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
         n += out[r]
     return n
 
@@ -386,13 +384,25 @@ def claim_actions(b, s, p, out, n):
 
 
 @njit(cache=True)
-def legal_actions(b, s, out, claims=True):
+def legal_actions(b, s, out):
     """Write the legal actions of the player to act into ``out``, in increasing
     order; return their count. ``out`` needs room for the whole action space of
-    the board. With ``claims=False`` the main phase lists no claims unless
-    nothing else is legal: the list for a strategy that finds its claims with
-    :func:`claimable_routes` and :func:`payments` (see
-    :func:`ttrsim.strategies.dispatch.legal_for`)."""
+    the board (:func:`ttrsim.core.actions.legal_buffer`)."""
+    n = non_claim_actions(b, s, out)
+    if s.meta[M_PHASE] == PH_MAIN and not (n == 1 and out[0] == A_PASS):
+        n = claim_actions(b, s, s.meta[M_PLAYER], out, n)
+    return n
+
+
+@njit(cache=True)
+def non_claim_actions(b, s, out):
+    """Write the legal actions of the player to act except the claims into
+    ``out``, in increasing order; return their count. In the main phase the
+    list is empty when claims are the only legal actions (then
+    :func:`legal_actions` lists them), and is ``A_PASS`` alone when no action
+    at all is legal (R6.2). Claims are one action per route and way of paying
+    it, most of the work of :func:`legal_actions`; :func:`claimable_routes`
+    and :func:`payments` find them route by route."""
     phase = s.meta[M_PHASE]
     p = s.meta[M_PLAYER]
     n = 0
@@ -411,9 +421,7 @@ def legal_actions(b, s, out, claims=True):
                 for k in range(lo, hi + 1):
                     out[n] = A_TICKETS + k
                     n += 1
-            if claims or n == 0:
-                n = claim_actions(b, s, p, out, n)
-            if n == 0:
+            if n == 0 and not any_main_action(b, s, p):
                 out[0] = A_PASS
                 n = 1
     elif phase == PH_SETUP_MIX:
