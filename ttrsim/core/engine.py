@@ -33,9 +33,9 @@ from .state import (END_CAPPED, END_NORMAL, END_RUNNING, END_STALLED, M_ACTIONS,
                     M_RESETS, M_RESHUFFLES, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_OVER, PH_PASSENGER, PH_SETUP_KEEP,
                     PH_SETUP_MIX)
 
-# RNG lanes of one game seed
-LANE_GAME = 0
-LANE_STRATEGY = 1   # + seat
+# RNG lanes of one game seed (ttrsim.core.rng.seed_into)
+LANE_GAME = 0       # the game's stream, s.rng
+LANE_STRATEGY = 1   # + seat: the seat's strategy stream (ttrsim.strategies.memory.reset_memory)
 
 
 # --- train cards ---------------------------------------------------------------------------------
@@ -212,8 +212,6 @@ def reset_game(b, s, seed):
     s.meta[M_COUNTDOWN] = -1
     s.meta[M_LAST_ROUTE] = -1
     seed_into(s.rng, 0, seed, LANE_GAME)
-    for p in range(n_players):
-        seed_into(s.srng, p, seed, LANE_STRATEGY + p)
 
     n = 0
     for kind in range(LOCO + 1):
@@ -236,7 +234,6 @@ def reset_game(b, s, seed):
     s.score[:] = 0
     s.route_owner[:] = -1
     s.final[:, :] = 0
-    s.smem[:, :] = 0
 
     s.ticket_holder[:] = -1
     s.tk_buf[:, :] = -1
