@@ -17,6 +17,7 @@ from ttrsim.core.engine import popcount
 from ttrsim.core.state import M_PHASE, PH_SETUP_MIX
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
 
+
 @njit(cache=True)
 def has_action(legal, n_legal, a):
     for i in range(n_legal):

@@ -4,9 +4,8 @@ as union-find forests over the board's nodes (``int64[n_nodes]``).
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
->>> from ttrsim.core.state import allocate_state
 >>> import numpy as np
->>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
+>>> b = build_board(get_rules("usa"))
 >>> parent = np.empty(b.n_nodes, np.int64)
 >>> passable_components(b, np.ones(len(b.route_len)), parent)
 >>> bool(locations_connected(b, parent, 0, 1))
@@ -15,6 +14,7 @@ True
 from numba import njit
 
 from ttrsim.core.scoring import locations_joined, player_components, uf_find
+
 
 @njit(cache=True)
 def passable_components(b, cost, parent):

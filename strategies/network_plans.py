@@ -20,6 +20,7 @@ from numba import njit
 
 from .graph_search import INF, other_end, path_between, pop_nearest
 
+
 @njit(cache=True)
 def _restart_from_tree(in_tree, dist, prev, done, front):
     """Search labels for growing a network: 0 on the network's nodes (the

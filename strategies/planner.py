@@ -8,10 +8,11 @@ The *plan* is an approximate minimum Steiner network joining the endpoints of
 the seat's unfinished tickets over its own routes (cost 0) and the routes it
 may still claim (other players' routes, tracks closed by R4.5 and routes
 longer than its trains left are impassable). Two heuristics from
-:mod:`ttrsim.strategies.paths` run and the cheaper network is kept: the Steiner-tree
-heuristic over all endpoints (:func:`~ttrsim.strategies.paths.plan_network`) and the
-Steiner-forest one joining ticket by ticket, most valuable first
-(:func:`~ttrsim.strategies.paths.plan_tickets`).
+:mod:`ttrsim.strategies.network_plans` run and the cheaper network is kept:
+the Steiner-tree heuristic over all endpoints
+(:func:`~ttrsim.strategies.network_plans.plan_network`) and the Steiner-forest
+one joining ticket by ticket, most valuable first
+(:func:`~ttrsim.strategies.network_plans.plan_tickets`).
 
 Search costs are not plain trains: a claimable route costs ``length +
 claim_turn_cost - points_weight x route points + card_weight x cards it still
@@ -24,15 +25,18 @@ steers towards routes it can pay. In Germany a route's cost is also lowered by
 ``pass_path`` per point of passenger-majority value at its ends. Budgets
 always count real trains.
 
-The plan is remembered between the seat's decisions (in its row of
-``GameState.smem``) and made again only when it may have changed: a ticket
+The plan is remembered between the seat's decisions (in its rows of the
+strategy memory, :mod:`ttrsim.strategies.memory`; layout in
+:mod:`ttrsim.strategies.planner_plan`) and made again only when it may have
+changed: a ticket
 was completed or added, passengers were collected, the hand crossed
 ``hoard_cards``, a route of the plan was taken or closed by another seat, or
 the plan needs more trains than the seat has. Claims elsewhere on the board
 and single card draws keep it (the search costs' small hand terms are those of
 the hand the plan was made with). The memory also keeps each claim
 candidate's detour with the routes of its path, reused while none of them is
-taken and the seat's trains are the same (:func:`route_detour`: exact), and
+taken and the seat's trains are the same
+(:func:`~ttrsim.strategies.planner_claims.route_detour`: exact), and
 the number of unfinished tickets while its trains and tickets are the same.
 
 Tickets no path can reach any more are given up. While the plan needs more
@@ -104,6 +108,17 @@ Fair play: it reads route owners, the face-up row, discard counts, public
 train counts, collected passengers, passengers on the board, its own hand,
 its own tickets and its own offer; never the deck, other hands or tickets.
 The kernel is deterministic (no random draws).
+
+Modules
+-------
+One kernel in modules by subject: :mod:`~ttrsim.strategies.planner_params`
+(the parameter table of both sets and the ``P_*`` columns),
+:mod:`~ttrsim.strategies.planner_plan` (search costs, the plan, the cards and
+turns it needs, its memory), :mod:`~ttrsim.strategies.planner_tickets`
+(ticket mix and keep), :mod:`~ttrsim.strategies.planner_claims` (claim
+priority, detours, payments), :mod:`~ttrsim.strategies.planner_cards` (card
+draws, the second card), :mod:`~ttrsim.strategies.planner_passengers`
+(passenger values); this module: the main-phase decision and ``choose``.
 """
 import numpy as np
 from numba import njit

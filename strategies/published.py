@@ -12,6 +12,7 @@ from ttrsim.core.state import M_PHASE, M_PLAYER, PH_PASSENGER, PH_SETUP_KEEP, PH
 from .action_picks import fallback_action, keep_all_action, min_keep_count, passenger_action, ticket_mix_action
 from .graph_search import path_between
 
+
 @njit(cache=True)
 def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done):
     """The keep action that keeps the minimum number of offered tickets, choosing
