@@ -7,18 +7,19 @@ once per table (:func:`allocate_memory`, or :func:`new_memory` inside
 compiled code), resets at every game start (:func:`reset_memory`) and passes
 to every kernel call, as OpenSpiel bots own their state:
 
-=================  ==============================  ==========================================
-field              type                            contents
-=================  ==============================  ==========================================
-``rng``            uint64[P]                       seat ``p``'s random stream (``ttrsim.core.rng``),
-                                                   seeded from the game seed, lane
-                                                   ``LANE_STRATEGY + p`` (never the game's stream)
-``numbers``        int32[P, MEM_NUMBERS]           a seat's own numbers
-``route_numbers``  int32[P, MEM_ROUTE_NUMBERS, R]  numbers per route ``r``
-``route_sets``     int32[P, R, route_set_words(R)] per route a set of routes: route ``x`` is
-                                                   bit ``x % ROUTE_SET_BITS`` of word
-                                                   ``x // ROUTE_SET_BITS``
-=================  ==============================  ==========================================
+=================  ================================  =========================================
+field              type                              contents
+=================  ================================  =========================================
+``rng``            uint64[P]                         seat ``p``'s random stream
+                                                     (``ttrsim.core.rng``), seeded from the
+                                                     game seed, lane ``LANE_STRATEGY + p``
+                                                     (never the game's stream)
+``numbers``        int32[P, MEM_NUMBERS]             a seat's own numbers
+``route_numbers``  int32[P, MEM_ROUTE_NUMBERS, R]    numbers per route ``r``
+``route_sets``     int32[P, R, route_set_words(R)]   per route a set of routes: route ``x``
+                                                     is bit ``x % ROUTE_SET_BITS`` of word
+                                                     ``x // ROUTE_SET_BITS``
+=================  ================================  =========================================
 
 Everything but the streams is zero at every game start. A kernel reads and
 writes only the acting seat's rows (``tests/test_strategy_api.py`` checks it
