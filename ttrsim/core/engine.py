@@ -385,10 +385,7 @@ def legal_actions(b, s, out):
     """Write the legal actions of the player to act into ``out``, in increasing
     order; return their count. ``out`` needs room for the whole action space of
     the board (:func:`ttrsim.core.actions.legal_buffer`)."""
-    n = non_claim_actions(b, s, out)
-    if s.meta[M_PHASE] == PH_MAIN and not (n == 1 and out[0] == A_PASS):
-        n = claim_actions(b, s, s.meta[M_PLAYER], out, n)
-    return n
+    return _list_actions(b, s, out, True)
 
 
 @njit(cache=True)
@@ -400,6 +397,12 @@ def non_claim_actions(b, s, out):
     at all is legal (R6.2). Claims are one action per route and way of paying
     it, most of the work of :func:`legal_actions`; :func:`claimable_routes`
     and :func:`payments` find them route by route."""
+    return _list_actions(b, s, out, False)
+
+
+@njit(cache=True, inline='always')    # one body for both lists; a call between them costs more than a short list
+def _list_actions(b, s, out, claims):
+    """:func:`legal_actions` (``claims``) or :func:`non_claim_actions`."""
     phase = s.meta[M_PHASE]
     p = s.meta[M_PLAYER]
     n = 0
@@ -418,7 +421,9 @@ def non_claim_actions(b, s, out):
                 for k in range(lo, hi + 1):
                     out[n] = A_TICKETS + k
                     n += 1
-            if n == 0 and not any_main_action(b, s, p):
+            if claims:
+                n = claim_actions(b, s, p, out, n)
+            if n == 0 and (claims or not any_main_action(b, s, p)):
                 out[0] = A_PASS
                 n = 1
     elif phase == PH_SETUP_MIX:
