@@ -521,17 +521,12 @@ def test_ticket_mix_action_germany():
 
 # =========================================================================== (b) agents
 
-def test_specs_documented_defaults():
-    """Every agent is registered with a description and documented default parameters."""
-    for name in AGENTS:
-        spec = REGISTRY[name]
-        assert spec.name == name and spec.doc
-        assert spec.params and all(p.doc for p in spec.params)
-        row = param_row(name)
-        assert [row[i] for i in range(len(spec.params))] == [p.default for p in spec.params]
-    names = [p.name for p in REGISTRY["destination_hungry"].params]
-    assert param_row("destination_hungry")[names.index("keep_margin")] == 5
-    assert param_row("destination_hungry")[names.index("draw_margin")] == 8
+def test_specs_defaults():
+    """Every agent has parameters; destination_hungry's margins are those of its definition."""
+    assert all(REGISTRY[name].params for name in AGENTS)
+    spec = REGISTRY["destination_hungry"]
+    assert param_row("destination_hungry")[spec.index("keep_margin")] == 5
+    assert param_row("destination_hungry")[spec.index("draw_margin")] == 8
 
 
 # --- long_route ----------------------------------------------------------------------------------

@@ -135,9 +135,11 @@ def test_strategy_api(name):
 
 
 def test_parameter_rows_follow_the_specs():
-    """Every spec fits a row; the row holds its defaults in spec order and
-    zeros beyond (kernels read ``params[seat, P_NAME]``, P_NAME its index)."""
+    """Every strategy is registered under its name with a description and
+    documented parameters; its spec fits a row, which holds its defaults in
+    spec order and zeros beyond (kernels read ``params[seat, P_NAME]``)."""
     for name, spec in REGISTRY.items():
+        assert spec.name == name and spec.doc and all(p.doc for p in spec.params)
         row = param_row(name)
         k = len(spec.params)
         assert row.shape == (MAX_PARAMS,) and k <= MAX_PARAMS
