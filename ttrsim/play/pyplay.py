@@ -210,7 +210,9 @@ def play_logged_py(game: Game, index: int, seed: int, seats: Sequence, strategy_
     ``seed`` on ``game`` (its board and state) recording ticket offers and (if
     ``with_turns``) turns into ``log`` under game index ``index``. ``seats[p]``
     is a Python strategy object, or ``None`` for the compiled strategy
-    ``strategy_ids[p]`` (parameters ``params[p]``). Every action is recorded
+    ``strategy_ids[p]`` (parameters ``params[p]``; the compiled seats share a
+    strategy memory made for the game and reset from ``seed``, as in the
+    compiled loop). Every action is recorded
     and applied by the same compiled :func:`ttrsim.play.turnlog.log_step` as in the
     compiled loop, so the same decisions give the same log rows.
     Raises :class:`ttrsim.play.game.IllegalAction` when a Python seat returns an
