@@ -3,20 +3,24 @@
 A compiled strategy is a module with a ``SPEC`` (:class:`StrategySpec`: name,
 description, parameters with defaults) and a kernel
 
-    choose(b, s, legal, n_legal, params) -> action
+    choose(b, s, m, legal, n_legal, params) -> action
 
-``b`` the board, ``s`` the game state (a strategy reads only what the acting
-seat may see: public information, its own hand and tickets; see
-``tests/test_fair_play.py``), ``legal[:n_legal]`` the legal actions (without
+``b`` the board and ``s`` the game state, both read only (a strategy reads
+only what the acting seat ``s.meta[M_PLAYER]`` may see: public information,
+its own hand and tickets); ``m`` the table's
+:class:`~ttrsim.strategies.memory.StrategyMemory`, whose rows of the acting
+seat are the strategy's own: its random stream ``m.rng[seat]`` and what it
+keeps between its decisions; ``legal[:n_legal]`` the legal actions (without
 the claims for a strategy whose ``SPEC.lists_claims`` is False: it finds its
-claims from the hand, see :func:`ttrsim.strategies.dispatch.legal_for`), ``params``
-the float64 parameter table, one row per seat: the acting seat's parameters are
-``params[s.meta[M_PLAYER], i]`` in the order of ``SPEC.params`` (rows are not
-sliced out in the hot loop: making an array view costs more than a rule
-helper). Random choices use the seat's own stream ``s.srng[seat]``.
-:func:`ttrsim.strategies.dispatch.choose` calls a kernel by registry id inside the
-compiled game loop; adding a strategy = a module, an entry in ``_MODULES`` and a
-branch in ``dispatch.py``.
+claims from the hand, see :func:`ttrsim.strategies.dispatch.legal_for`);
+``params`` the float64 parameter table, one row per seat: the acting seat's
+parameters are ``params[seat, P_NAME]`` with ``P_NAME = SPEC.index("name")``
+(rows are not sliced out in the hot loop: making an array view costs more
+than a rule helper). :func:`ttrsim.strategies.dispatch.choose` calls a kernel
+by registry id inside the compiled game loop; adding a strategy = a module,
+an entry in :func:`_registry` and a branch in ``dispatch.py``.
+``tests/test_strategy_api.py`` checks every registered strategy against
+these rules.
 
 >>> strategy_id("random"), param_row("random", {}).shape
 (0, (32,))
@@ -29,18 +33,22 @@ import numpy as np
 
 from .spec import MAX_PARAMS, Param, StrategySpec  # noqa: F401  (re-exported)
 
+
 class StrategyError(ValueError):
     """Unknown strategy or parameter, or a bad value (one line)."""
 
 
-def _specs():
+def _registry():
+    """The registry in id order: each strategy's spec and the module of its kernel."""
     from . import destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
-    specs = [random_strategy.SPEC, destination_hungry.SPEC, route_focus.SPEC, one_step.SPEC, long_route.SPEC,
-             greedy.SPEC, planner.SPEC, planner.PASSENGER_HUNTER_SPEC]
-    return {s.name: s for s in specs}
+    entries = [(random_strategy.SPEC, random_strategy), (destination_hungry.SPEC, destination_hungry),
+               (route_focus.SPEC, route_focus), (one_step.SPEC, one_step), (long_route.SPEC, long_route),
+               (greedy.SPEC, greedy), (planner.SPEC, planner), (planner.PASSENGER_HUNTER_SPEC, planner)]
+    return {s.name: s for s, _ in entries}, {s.name: module for s, module in entries}
 
 
-REGISTRY: dict[str, StrategySpec] = _specs()
+# name -> StrategySpec, and name -> the module whose ``choose`` is its kernel
+REGISTRY, KERNEL_MODULES = _registry()
 STRATEGY_NAMES = tuple(REGISTRY)
 STRATEGY_IDS = {name: i for i, name in enumerate(STRATEGY_NAMES)}
 

@@ -3,7 +3,7 @@ Lee, Togelius and Nealen, "AI-based Playtesting of Contemporary Board Games"
 (FDG 2017), as defined in issue 3.
 
 Its *plan* is a network joining every city of its unfinished tickets by
-shortest paths, cost = trains (:func:`ttrsim.strategies.paths.plan_network`; own
+shortest paths, cost = trains (:func:`ttrsim.strategies.network_plans.plan_network`; own
 routes cost 0, other players' routes and tracks closed by R4.5 are impassable,
 routes longer than its trains left too). Tickets no path can reach any more are
 left out of the plan.
@@ -24,11 +24,11 @@ left out of the plan.
   from the long pile; a passenger is taken in the colour it holds most of.
 * Claims pay with the fewest locomotives, a gray route in the colour held most.
 
-The plan is remembered in the seat's strategy memory (``GameState.smem``) and
+The plan is remembered in the seat's strategy memory (:mod:`ttrsim.strategies.memory`) and
 made again only when its trains or tickets change or a route of the plan is
 taken: other claims only make other paths dearer, so the remembered plan is
 still one the shortest-path searches make now (see
-:func:`ttrsim.strategies.paths.plan_open`; only ties may go another way).
+:func:`ttrsim.strategies.memory.plan_open`; only ties may go another way).
 
 Interpretations: the ratio counts the points of the held unfinished tickets
 too (the plan covers them), and ``(ticket + route points) / max(trains, 1)``;
@@ -38,13 +38,15 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
+from ttrsim.core.state import PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 from ttrsim.data.ids import GRAY, N_COLOURS
-from ttrsim.core.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from .paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback,
-                              most_held_colour, own_components, own_key, pay_action, plan_network, plan_open,
-                              plan_tickets, recall_plan, remember_plan, route_cost_for, routine_action,
-                              ticket_mix_action, unfinished_tickets)
+from .action_picks import draw_colour_action, fallback_action, most_held_colour, pay_action, ticket_mix_action
+from .connectivity import own_components, unfinished_tickets
+from .graph_search import COST_TRAINS, INF, route_cost_for
+from .memory import own_key, plan_open, recall_plan, remember_plan
+from .network_plans import plan_network, plan_tickets
+from .published import agent_choose
 from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -61,7 +63,11 @@ SPEC = StrategySpec(
                            "joining all ticket cities (0, the published definition)"),
     ),
 )
-P_KEEP_MARGIN, P_DRAW_MARGIN, P_SETUP_LONG, P_DRAW_LONG, P_FOREST = range(5)
+P_KEEP_MARGIN = SPEC.index("keep_margin")
+P_DRAW_MARGIN = SPEC.index("draw_margin")
+P_SETUP_LONG = SPEC.index("setup_long")
+P_DRAW_LONG = SPEC.index("draw_long")
+P_FOREST = SPEC.index("forest")
 
 
 @njit(cache=True)
@@ -79,22 +85,17 @@ def _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, pr
 
 
 @njit(cache=True)
-def choose(b, s, legal, n_legal, params):
-    me = s.meta[M_PLAYER]
-    phase = s.meta[M_PHASE]
-    handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), False)
-    if not handled:
-        a = _decide(b, s, me, phase, legal, n_legal, params)
-    return legal_or_fallback(b, s, a, legal, n_legal)
-
-
-@njit(cache=True)
-def _decide(b, s, me, phase, legal, n_legal, params):
+def _decide(b, s, m, me, phase, legal, n_legal, params):
     cost = np.empty(b.route_len.shape[0], np.float64)
     route_cost_for(b, s, me, COST_TRAINS, cost)
     if phase == PH_SETUP_KEEP or phase == PH_KEEP:
         return _keep_choice(b, s, me, cost, legal, n_legal, params)
-    return _play_choice(b, s, me, phase, cost, legal, n_legal, params)
+    return _play_choice(b, s, m, me, phase, cost, legal, n_legal, params)
+
+
+@njit(cache=True)
+def choose(b, s, m, legal, n_legal, params):
+    return agent_choose(b, s, m, legal, n_legal, params, _decide, P_SETUP_LONG, False)
 
 
 @njit(cache=True)
@@ -155,19 +156,19 @@ def _keep_choice(b, s, me, cost, legal, n_legal, params):
 
 
 @njit(cache=True)
-def _play_choice(b, s, me, phase, cost, legal, n_legal, params):
+def _play_choice(b, s, m, me, phase, cost, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     trains = s.trains[me]
     in_plan = np.zeros(n_routes, np.bool_)
-    # remembered while its trains and tickets are the same and no route of it is taken (paths.plan_open)
+    # remembered while its trains and tickets are the same and no route of it is taken (memory.plan_open)
     key = own_key(b, s, me)
-    if not (recall_plan(s, me, key, in_plan) and plan_open(cost, in_plan)):
+    if not (recall_plan(m, me, key, in_plan) and plan_open(cost, in_plan)):
         tickets, locs, ta, tb, routes, dist, prev, done, parent = _work(b)
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)
         _plan(b, cost, tickets, n_held, params[me, P_FOREST] != 0, in_plan, locs, ta, tb, routes, dist, prev,
               done)
-        remember_plan(s, me, key, in_plan)
+        remember_plan(m, me, key, in_plan)
     c = 0.0                             # trains still to lay (own routes cost 0)
     for r in range(n_routes):
         if in_plan[r]:

@@ -14,7 +14,7 @@ SPEC = StrategySpec("greedy", "claims the longest route it can pay, else draws b
 
 
 @njit(cache=True)
-def choose(b, s, legal, n_legal, params):
+def choose(b, s, m, legal, n_legal, params):
     best_keep = -1
     best_claim = -1
     best_key = -1

@@ -2,7 +2,7 @@
 (FDG 2017), as defined in issue 3.
 
 Its plan is a network joining the cities of its unfinished tickets
-(:func:`ttrsim.strategies.paths.plan_network`, cost = trains) over routes of length
+(:func:`ttrsim.strategies.network_plans.plan_network`, cost = trains) over routes of length
 ``min_len`` (3) or more only, plus its own routes (free).
 
 * Tickets: keeps the fewest tickets allowed, the cheapest: the keep set whose
@@ -28,11 +28,15 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
-from ttrsim.core.state import M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, PH_SETUP_KEEP
+from ttrsim.core.engine import popcount
+from ttrsim.core.state import PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from .paths import (COST_TRAINS, INF, draw_colour_action, fallback_action, legal_or_fallback, min_keep_count,
-                              own_components, own_key, pay_action, plan_network, plan_open, popcount, recall_plan,
-                              remember_plan, route_cost_for, route_draw_colour, routine_action, unfinished_tickets)
+from .action_picks import draw_colour_action, fallback_action, min_keep_count, pay_action, route_draw_colour
+from .connectivity import own_components, unfinished_tickets
+from .graph_search import COST_TRAINS, INF, route_cost_for
+from .memory import own_key, plan_open, recall_plan, remember_plan
+from .network_plans import plan_network
+from .published import agent_choose
 from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -47,21 +51,13 @@ SPEC = StrategySpec(
         Param("setup_long", 0, "Germany: setup tickets taken from the long pile (the rest short)"),
     ),
 )
-P_MIN_LEN, P_PLAN_FIRST, P_SETUP_LONG = range(3)
+P_MIN_LEN = SPEC.index("min_len")
+P_PLAN_FIRST = SPEC.index("plan_first")
+P_SETUP_LONG = SPEC.index("setup_long")
 
 
 @njit(cache=True)
-def choose(b, s, legal, n_legal, params):
-    me = s.meta[M_PLAYER]
-    phase = s.meta[M_PHASE]
-    handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), False)
-    if not handled:
-        a = _decide(b, s, me, phase, legal, n_legal, params)
-    return legal_or_fallback(b, s, a, legal, n_legal)
-
-
-@njit(cache=True)
-def _decide(b, s, me, phase, legal, n_legal, params):
+def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     n_nodes = b.n_nodes
     n_tk = b.ticket_a.shape[0]
@@ -109,16 +105,16 @@ def _decide(b, s, me, phase, legal, n_legal, params):
                 best_a = act
         return best_a
 
-    # remembered while its trains and tickets are the same and no route of it is taken (paths.plan_open)
+    # remembered while its trains and tickets are the same and no route of it is taken (memory.plan_open)
     key = own_key(b, s, me)
-    if not (recall_plan(s, me, key, in_plan) and plan_open(cost, in_plan)):
+    if not (recall_plan(m, me, key, in_plan) and plan_open(cost, in_plan)):
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)
         for k in range(n_held):
             locs[2 * k] = b.ticket_a[tickets[k]]
             locs[2 * k + 1] = b.ticket_b[tickets[k]]
         plan_network(b, cost, locs, 2 * n_held, in_plan, dist, prev, done)
-        remember_plan(s, me, key, in_plan)
+        remember_plan(m, me, key, in_plan)
     plan_left = False
     long_left = False
     for r in range(n_routes):
@@ -150,6 +146,11 @@ def _decide(b, s, me, phase, legal, n_legal, params):
     if tgt_r < 0:
         return fallback_action(legal, n_legal)
     return draw_colour_action(s, legal, n_legal, route_draw_colour(b, s, me, tgt_r), False)
+
+
+@njit(cache=True)
+def choose(b, s, m, legal, n_legal, params):
+    return agent_choose(b, s, m, legal, n_legal, params, _decide, P_SETUP_LONG, False)
 
 
 @njit(cache=True)

@@ -22,12 +22,13 @@
 import numpy as np
 from numba import njit
 
-from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
+from ttrsim.core.state import M_NPLAYERS, PH_KEEP, PH_MAIN
 
-from .paths import (COST_TRAINS, SM_VALUE, draw_colour_action, fallback_action, keep_cheapest_minimum,
-                              legal_or_fallback, own_components, own_key, path_between, pay_action, plan_open,
-                              recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
-                              ticket_mix_action, unfinished_tickets)
+from .action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
+from .connectivity import own_components, unfinished_tickets
+from .graph_search import COST_TRAINS, path_between, route_cost_for
+from .memory import FREE_NUMBER, PLAN_ROUTES, own_key, plan_open, recall_key, store_key
+from .published import agent_choose, keep_cheapest_minimum
 from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -42,29 +43,27 @@ SPEC = StrategySpec(
         Param("draw_long", 0, "Germany: tickets taken from the long pile on an in-play ticket draw"),
     ),
 )
-P_DRAW_MIN, P_SETUP_LONG, P_DRAW_LONG = range(3)
+P_DRAW_MIN_TRAINS = SPEC.index("draw_min_trains")
+P_SETUP_LONG = SPEC.index("setup_long")
+P_DRAW_LONG = SPEC.index("draw_long")
+TARGET = FREE_NUMBER              # memory: the target route (-1 none)
 
 
 @njit(cache=True)
-def choose(b, s, legal, n_legal, params):
-    me = s.meta[M_PLAYER]
-    phase = s.meta[M_PHASE]
-    handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), True)
-    if not handled:
-        a = _decide(b, s, me, phase, legal, n_legal, params)
-    return legal_or_fallback(b, s, a, legal, n_legal)
+def choose(b, s, m, legal, n_legal, params):
+    return agent_choose(b, s, m, legal, n_legal, params, _decide, P_SETUP_LONG, True)
 
 
 @njit(cache=True)
-def _target(b, s, me, cost, routes, dist, prev, done):
+def _target(b, s, m, me, cost, routes, dist, prev, done):
     """The next free route on the cheapest path of the most valuable reachable
     unfinished ticket; -1 if none. The routes of that path are flagged in the
-    seat's memory (for :func:`ttrsim.strategies.paths.plan_open`)."""
+    seat's memory (for :func:`ttrsim.strategies.memory.plan_open`)."""
     parent = np.empty(b.n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
     tried = np.zeros(b.ticket_a.shape[0], np.bool_)
-    for r in range(b.route_len.shape[0]):
-        s.smem[me, SMEM_EXTRA + r] = 0
+    on_path = m.route_numbers[me, PLAN_ROUTES]
+    on_path[:] = 0
     own_components(b, s, me, parent)
     n_t = unfinished_tickets(b, s, me, parent, tickets)
     target = -1
@@ -84,13 +83,13 @@ def _target(b, s, me, cost, routes, dist, prev, done):
                 break
         if target >= 0:
             for j in range(n):
-                s.smem[me, SMEM_EXTRA + routes[j]] = 1
+                on_path[routes[j]] = 1
             break
     return target
 
 
 @njit(cache=True)
-def _decide(b, s, me, phase, legal, n_legal, params):
+def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     n_nodes = b.n_nodes
     cost = np.empty(n_routes, np.float64)
@@ -104,12 +103,12 @@ def _decide(b, s, me, phase, legal, n_legal, params):
         return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
 
     # remembered while its trains and tickets are the same and no route of the path is taken
-    # (paths.plan_open; with no target, every unfinished ticket was out of reach and stays so)
+    # (memory.plan_open; with no target, every unfinished ticket was out of reach and stays so)
     key = own_key(b, s, me)
-    if not (recall_key(s, me, key) and plan_open(cost, s.smem[me, SMEM_EXTRA:SMEM_EXTRA + n_routes])):
-        s.smem[me, SM_VALUE] = _target(b, s, me, cost, routes, dist, prev, done)
-        store_key(s, me, key)
-    target = s.smem[me, SM_VALUE]
+    if not (recall_key(m, me, key) and plan_open(cost, m.route_numbers[me, PLAN_ROUTES])):
+        m.numbers[me, TARGET] = _target(b, s, m, me, cost, routes, dist, prev, done)
+        store_key(m, me, key)
+    target = m.numbers[me, TARGET]
     main = phase == PH_MAIN
     if target >= 0:
         if main:
@@ -119,7 +118,7 @@ def _decide(b, s, me, phase, legal, n_legal, params):
         return draw_colour_action(s, legal, n_legal, route_draw_colour(b, s, me, target), main)
     if main:
         enough = True
-        lim = params[me, P_DRAW_MIN]
+        lim = params[me, P_DRAW_MIN_TRAINS]
         for q in range(s.meta[M_NPLAYERS]):
             if s.trains[q] < lim:
                 enough = False

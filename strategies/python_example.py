@@ -13,7 +13,7 @@ With its default parameters it makes exactly the decisions of the compiled
 >>> play("usa", 2, seed=1, seats=[GreedyLongest(), "random"]).over
 True
 """
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, decode_claim
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASSENGER, decode_claim
 
 
 class GreedyLongest:
@@ -29,7 +29,7 @@ class GreedyLongest:
         self.min_length = min_length
 
     def choose(self, observation: dict, legal_actions: list[int]) -> int:
-        keeps = [a for a in legal_actions if A_KEEP <= a < A_KEEP + 256]
+        keeps = [a for a in legal_actions if A_KEEP <= a < A_PASSENGER]
         if keeps:
             return max(keeps)                          # the largest mask keeps every ticket
         lengths = observation["route_lengths"]

@@ -1,7 +1,8 @@
 """``random``: uniform over the legal actions, including ticket keep choices,
 the Germany short/long mix and passenger colours.
 
-It reads only the legal-action list and its own seat's strategy stream.
+It reads only the legal-action list and draws from its own seat's stream
+(``m.rng``, :mod:`ttrsim.strategies.memory`).
 """
 from numba import njit
 
@@ -14,7 +15,6 @@ SPEC = StrategySpec("random", "uniform over the legal actions")
 
 
 @njit(cache=True)
-def choose(b, s, legal, n_legal, params):
+def choose(b, s, m, legal, n_legal, params):
     """Pick one of ``legal[:n_legal]`` uniformly with the acting seat's stream."""
-    p = s.meta[M_PLAYER]
-    return legal[rand_below(s.srng, p, n_legal)]
+    return legal[rand_below(m.rng, s.meta[M_PLAYER], n_legal)]

@@ -26,12 +26,13 @@ but does not say when it draws). Ties go to the lowest route id.
 import numpy as np
 from numba import njit
 
-from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN, SMEM_EXTRA
+from ttrsim.core.state import M_NPLAYERS, PH_KEEP, PH_MAIN
 
-from .paths import (COST_ROUTES_TRAINS, SM_VALUE, draw_colour_action, fallback_action, keep_cheapest_minimum,
-                              legal_or_fallback, own_components, own_key, path_between, pay_action, plan_open,
-                              recall_key, route_cost_for, route_draw_colour, routine_action, store_key,
-                              ticket_mix_action, unfinished_tickets)
+from .action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
+from .connectivity import own_components, unfinished_tickets
+from .graph_search import COST_ROUTES_TRAINS, path_between, route_cost_for
+from .memory import FREE_NUMBER, PLAN_ROUTES, own_key, plan_open, recall_key, store_key
+from .published import agent_choose, keep_cheapest_minimum
 from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -48,26 +49,26 @@ SPEC = StrategySpec(
         Param("draw_long", 0, "Germany: tickets taken from the long pile on an in-play ticket draw"),
     ),
 )
-P_WEIGHT, P_PATH_ONLY, P_DRAW_MIN, P_SETUP_LONG, P_DRAW_LONG = range(5)
+P_TICKET_WEIGHT = SPEC.index("ticket_weight")
+P_PATH_ONLY = SPEC.index("path_only")
+P_DRAW_MIN_TRAINS = SPEC.index("draw_min_trains")
+P_SETUP_LONG = SPEC.index("setup_long")
+P_DRAW_LONG = SPEC.index("draw_long")
+N_PATHS = FREE_NUMBER             # memory: the number of ticket paths found
 
 
 @njit(cache=True)
-def choose(b, s, legal, n_legal, params):
-    me = s.meta[M_PLAYER]
-    phase = s.meta[M_PHASE]
-    handled, a = routine_action(b, s, me, phase, legal, n_legal, np.int64(params[me, P_SETUP_LONG]), True)
-    if not handled:
-        a = _decide(b, s, me, phase, legal, n_legal, params)
-    return legal_or_fallback(b, s, a, legal, n_legal)
+def choose(b, s, m, legal, n_legal, params):
+    return agent_choose(b, s, m, legal, n_legal, params, _decide, P_SETUP_LONG, True)
 
 
 @njit(cache=True)
-def _path_points(b, s, me, cost, routes, dist, prev, done):
+def _path_points(b, s, m, me, cost, routes, dist, prev, done):
     """Into ``me``'s memory: per free route the summed points of the unfinished
     tickets whose fewest-routes path uses it, and the number of such paths."""
     n_nodes = b.n_nodes
-    for r in range(b.route_len.shape[0]):
-        s.smem[me, SMEM_EXTRA + r] = 0
+    points = m.route_numbers[me, PLAN_ROUTES]
+    points[:] = 0
     parent = np.empty(n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
     own_components(b, s, me, parent)
@@ -82,12 +83,12 @@ def _path_points(b, s, me, cost, routes, dist, prev, done):
         for j in range(n):
             r = routes[j]
             if s.route_owner[r] < 0:
-                s.smem[me, SMEM_EXTRA + r] += b.ticket_points[t]
-    s.smem[me, SM_VALUE] = n_paths
+                points[r] += b.ticket_points[t]
+    m.numbers[me, N_PATHS] = n_paths
 
 
 @njit(cache=True)
-def _decide(b, s, me, phase, legal, n_legal, params):
+def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     n_nodes = b.n_nodes
     cost = np.empty(n_routes, np.float64)
@@ -101,19 +102,19 @@ def _decide(b, s, me, phase, legal, n_legal, params):
         return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
 
     # ticket points on each route's paths: remembered while its trains and tickets are the same
-    # and no free route of the paths is taken (paths.plan_open)
+    # and no free route of the paths is taken (memory.plan_open)
     key = own_key(b, s, me)
-    if not (recall_key(s, me, key) and plan_open(cost, s.smem[me, SMEM_EXTRA:SMEM_EXTRA + n_routes])):
-        _path_points(b, s, me, cost, routes, dist, prev, done)
-        store_key(s, me, key)
-    n_paths = s.smem[me, SM_VALUE]
-    weight = params[me, P_WEIGHT]
+    if not (recall_key(m, me, key) and plan_open(cost, m.route_numbers[me, PLAN_ROUTES])):
+        _path_points(b, s, m, me, cost, routes, dist, prev, done)
+        store_key(m, me, key)
+    n_paths = m.numbers[me, N_PATHS]
+    weight = params[me, P_TICKET_WEIGHT]
     bonus = np.empty(n_routes, np.float64)
     for r in range(n_routes):
-        bonus[r] = weight * s.smem[me, SMEM_EXTRA + r]
+        bonus[r] = weight * m.route_numbers[me, PLAN_ROUTES, r]
     if phase == PH_MAIN and n_paths == 0:
         enough = True
-        lim = params[me, P_DRAW_MIN]
+        lim = params[me, P_DRAW_MIN_TRAINS]
         for q in range(s.meta[M_NPLAYERS]):
             if s.trains[q] < lim:
                 enough = False

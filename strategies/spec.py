@@ -22,3 +22,11 @@ class StrategySpec:
     # hand with engine.claimable / engine.payments and is given the list without
     # claims (False; see ttrsim.strategies.dispatch.legal_for)
     lists_claims: bool = True
+
+    def index(self, name: str) -> int:
+        """The column of parameter ``name`` in a parameter row (its position in
+        ``params``): kernels name their columns ``P_<NAME> = SPEC.index("name")``."""
+        for i, p in enumerate(self.params):
+            if p.name == name:
+                return i
+        raise KeyError(f"strategy '{self.name}' has no parameter '{name}'")

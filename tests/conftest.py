@@ -8,12 +8,12 @@ it needs. Every helper keeps the 110 cards conserved where it moves cards.
 import numpy as np
 import pytest
 
-from ttrsim.strategies import dispatch, param_row, strategy_id
-from ttrsim.core.actions import A_TICKETS
-from ttrsim.play.game import Game
-from ttrsim.data.ids import LOCO
-from ttrsim.core.actions import legal_buffer
+from ttrsim.core.actions import A_TICKETS, legal_buffer
 from ttrsim.core.state import M_DECK_N, PH_MAIN
+from ttrsim.data.ids import LOCO
+from ttrsim.play.game import Game
+from ttrsim.strategies import dispatch, param_row, strategy_id
+from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 
 def setup_game(rules="usa", n_players=2, seed=0, overrides=None, mix=None):
@@ -112,13 +112,24 @@ def ticket_id(g, a, b):
     raise KeyError(f"no ticket {a}-{b}")
 
 
-def decide(g, name="planner", overrides=None):
+def fresh_memory(g):
+    """The strategies' memory of game ``g``'s table as the game loop sets it
+    up at the start of the game (streams seeded from ``g.seed``)."""
+    m = allocate_memory(g.board, g.n_players)
+    reset_memory(m, g.seed)
+    return m
+
+
+def decide(g, name="planner", overrides=None, memory=None):
     """The action strategy ``name`` (parameters ``overrides``, the same row at
     every seat) picks for the seat to act in game ``g``, through the compiled
-    dispatcher with the list the game loop gives it; checked legal."""
+    dispatcher with the list the game loop gives it; checked legal.
+    ``memory``: the table's strategy memory, carried from decision to decision
+    by the caller (default: :func:`fresh_memory`)."""
     buf = legal_buffer(g.board)
     n = dispatch.legal_for(strategy_id(name), g.board, g.state, buf)
     params = np.tile(param_row(name, overrides), (g.n_players, 1))
-    a = int(dispatch.choose(strategy_id(name), g.board, g.state, buf, n, params))
+    m = fresh_memory(g) if memory is None else memory
+    a = int(dispatch.choose(strategy_id(name), g.board, g.state, m, buf, n, params))
     assert a in g.legal_actions(), f"{name} chose an illegal action {a}"
     return a

@@ -23,6 +23,7 @@ from ttrsim.core.actions import legal_buffer
 from ttrsim.play.loop import play_game
 from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.core.state import F_TOTAL, allocate_state, copy_state
+from ttrsim.strategies.memory import allocate_memory
 
 from conftest import put_hand, route_id, setup_game
 
@@ -46,7 +47,7 @@ def compiled_totals(rules, n_players, seed, names=("random",)):
     ids = np.array([strategies.STRATEGY_IDS[n] for n in names], np.int64)
     row = getattr(strategies, "param_row", None)
     params = np.array([row(n) for n in names]) if row else np.zeros((n_players, 1))
-    play_game(b, s, seed, ids, params, legal_buffer(b))
+    play_game(b, s, allocate_memory(b, n_players), seed, ids, params, legal_buffer(b))
     return s.final[:n_players, F_TOTAL].tolist()
 
 

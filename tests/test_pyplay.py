@@ -4,20 +4,17 @@ import pytest
 
 from ttrsim.strategies.python_example import GreedyLongest
 from ttrsim.core.board import build_board
-from ttrsim.core.actions import legal_buffer
-from ttrsim.play.loop import play_game
+from ttrsim.play.loop import play_finals
 from ttrsim.play.pyplay import play
 from ttrsim.data.rules import get_rules
-from ttrsim.core.state import allocate_state
 
 
 @pytest.mark.parametrize("rules,players,seed", [("usa", 2, 4), ("germany", 4, 9), ("usa-mega", 3, 1)])
 def test_all_compiled_seats_replay_the_compiled_game(rules, players, seed):
     g = play(rules, players, seed, ["random"])
-    b = build_board(get_rules(rules))
-    s = allocate_state(b, players)
-    play_game(b, s, seed, np.zeros(players, np.int64), np.zeros((players, 1)), legal_buffer(b))
-    assert np.array_equal(g.state.final, s.final)
+    finals = play_finals(build_board(get_rules(rules)), players, [seed], np.zeros(players, np.int64),
+                         np.zeros((players, 1)))
+    assert np.array_equal(g.state.final, finals[0])
 
 
 def test_python_strategy_sees_only_its_observation_and_legal_actions():

@@ -12,6 +12,7 @@ from ttrsim.core.actions import legal_buffer
 from ttrsim.play.loop import play_game
 from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.core.state import M_ACTIONS, M_TURN, allocate_state
+from ttrsim.strategies.memory import allocate_memory
 
 CASES = [(r, p, seed) for r in preset_names() for p, seed in ((2, 11), (4, 12))]
 
@@ -23,10 +24,11 @@ from ttrsim.core.actions import legal_buffer
 from ttrsim.play.loop import play_game
 from ttrsim.data.rules import get_rules
 from ttrsim.core.state import allocate_state, M_ACTIONS, M_TURN
+from ttrsim.strategies.memory import allocate_memory
 out = []
 for rules, players, seed in json.loads(sys.argv[1]):
-    b = build_board(get_rules(rules)); s = allocate_state(b, players)
-    play_game(b, s, seed, np.zeros(players, np.int64), np.zeros((players, 1)), legal_buffer(b))
+    b = build_board(get_rules(rules)); s = allocate_state(b, players); m = allocate_memory(b, players)
+    play_game(b, s, m, seed, np.zeros(players, np.int64), np.zeros((players, 1)), legal_buffer(b))
     out.append([s.final.tolist(), int(s.meta[M_TURN]), int(s.meta[M_ACTIONS]), s.route_owner.tolist()])
 print(json.dumps(out))
 """
@@ -35,7 +37,8 @@ print(json.dumps(out))
 def play(rules, players, seed):
     b = build_board(get_rules(rules))
     s = allocate_state(b, players)
-    play_game(b, s, seed, np.zeros(players, np.int64), np.zeros((players, 1)), legal_buffer(b))
+    play_game(b, s, allocate_memory(b, players), seed, np.zeros(players, np.int64), np.zeros((players, 1)),
+              legal_buffer(b))
     return [s.final.tolist(), int(s.meta[M_TURN]), int(s.meta[M_ACTIONS]), s.route_owner.tolist()]
 
 

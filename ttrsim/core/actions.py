@@ -12,19 +12,27 @@ range              meaning                          phases
 275..280           take a passenger of colour c      passenger (R4.6)
 281 + 72*r + 8*c   claim route r paying colour c     main (R4.2)
     + k            (0..7, 8 = locomotives only)
-                   with k locomotives
+                   with k locomotives (0..7)
 =================  ===============================  =====================================
+
+The claim block of a route has ``CLAIMS_PER_ROUTE`` codes, a run of
+``CLAIM_LOCO_SLOTS`` (locomotives 0..``MAX_ROUTE_LENGTH``) per pay colour;
+:func:`encode_claim` / :func:`decode_claim` are the only code that does this
+arithmetic.
 
 >>> a = encode_claim(12, 3, 2)
 >>> decode_claim(a)
 (12, 3, 2)
+>>> CLAIMS_PER_ROUTE, a == A_CLAIM + 12 * CLAIMS_PER_ROUTE + 3 * CLAIM_LOCO_SLOTS + 2
+(72, True)
 >>> action_name(encode_keep(0b101))
 'keep 0b101'
 """
 import numpy as np
 from numba import njit
 
-from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES
+from ttrsim.data.ids import CARD_NAMES, N_COLOURS, PASSENGER_NAMES
+from ttrsim.data.maps import MAX_ROUTE_LENGTH
 
 A_FACEUP = 0            # + slot
 A_BLIND = 8
@@ -32,12 +40,14 @@ A_PASS = 9
 A_TICKETS = 10          # + number taken from pile 0
 A_KEEP = 19             # + mask
 A_PASSENGER = 275       # + passenger colour
-A_CLAIM = 281           # + 72 * route + 8 * pay colour + locomotives
-PAY_LOCOS_ONLY = 8
+A_CLAIM = 281           # + CLAIMS_PER_ROUTE * route + CLAIM_LOCO_SLOTS * pay colour + locomotives
+PAY_LOCOS_ONLY = N_COLOURS                    # the pay "colour" of a claim paid with locomotives only
+CLAIM_LOCO_SLOTS = MAX_ROUTE_LENGTH + 1       # locomotives paid: 0..the longest route
+CLAIMS_PER_ROUTE = (PAY_LOCOS_ONLY + 1) * CLAIM_LOCO_SLOTS    # every (pay colour, locomotives) of a route
 
 
 def action_space_size(n_routes: int) -> int:
-    return A_CLAIM + 72 * n_routes
+    return A_CLAIM + CLAIMS_PER_ROUTE * n_routes
 
 
 def legal_buffer(b) -> np.ndarray:
@@ -47,13 +57,16 @@ def legal_buffer(b) -> np.ndarray:
 
 @njit(cache=True)
 def encode_claim(route, colour, locos):
-    return A_CLAIM + 72 * route + 8 * colour + locos
+    """The claim of ``route`` paying pay colour ``colour`` (``PAY_LOCOS_ONLY``:
+    locomotives only) with ``locos`` locomotives."""
+    return A_CLAIM + CLAIMS_PER_ROUTE * route + CLAIM_LOCO_SLOTS * colour + locos
 
 
 @njit(cache=True)
 def decode_claim(a):
+    """``(route, pay colour, locomotives)`` of claim action ``a``."""
     x = a - A_CLAIM
-    return x // 72, (x % 72) // 8, x % 8
+    return x // CLAIMS_PER_ROUTE, (x % CLAIMS_PER_ROUTE) // CLAIM_LOCO_SLOTS, x % CLAIM_LOCO_SLOTS
 
 
 @njit(cache=True)

@@ -3,8 +3,11 @@
 Plain numba functions over a :class:`~ttrsim.core.board.Board` ``b`` and a
 :class:`~ttrsim.core.state.GameState` ``s``; no I/O. Legality is separate from
 applying: :func:`legal_actions` writes every legal action into a preallocated
-buffer, :func:`is_legal` checks one action directly from the rules (an
-independent check used by the fuzzer), :func:`apply_action` assumes legality.
+buffer (:func:`non_claim_actions` all but the claims, :func:`claimable_routes`
+and :func:`payments` the claims route by route), :func:`is_legal` checks one
+action directly from the rules (an independent check used by the fuzzer),
+:func:`apply_action` assumes legality. These are plain questions about the
+game; what a strategy makes of them is the strategy layer's business.
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
@@ -30,9 +33,9 @@ from .state import (END_CAPPED, END_NORMAL, END_RUNNING, END_STALLED, M_ACTIONS,
                     M_RESETS, M_RESHUFFLES, M_TURN, PH_DRAW2, PH_KEEP, PH_MAIN, PH_OVER, PH_PASSENGER, PH_SETUP_KEEP,
                     PH_SETUP_MIX)
 
-# RNG lanes of one game seed
-LANE_GAME = 0
-LANE_STRATEGY = 1   # + seat
+# RNG lanes of one game seed (ttrsim.core.rng.seed_into)
+LANE_GAME = 0       # the game's stream, s.rng
+LANE_STRATEGY = 1   # + seat: the seat's strategy stream (ttrsim.strategies.memory.reset_memory)
 
 
 # --- train cards ---------------------------------------------------------------------------------
@@ -209,8 +212,6 @@ def reset_game(b, s, seed):
     s.meta[M_COUNTDOWN] = -1
     s.meta[M_LAST_ROUTE] = -1
     seed_into(s.rng, 0, seed, LANE_GAME)
-    for p in range(n_players):
-        seed_into(s.srng, p, seed, LANE_STRATEGY + p)
 
     n = 0
     for kind in range(LOCO + 1):
@@ -233,7 +234,6 @@ def reset_game(b, s, seed):
     s.score[:] = 0
     s.route_owner[:] = -1
     s.final[:, :] = 0
-    s.smem[:, :] = 0
 
     s.ticket_holder[:] = -1
     s.tk_buf[:, :] = -1
@@ -320,14 +320,12 @@ def largest_colour_group(s, p):
 
 
 @njit(cache=True)
-def claimable_routes(b, s, p, out, cost=None):
+def claimable_routes(b, s, p, out):
     """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
     by a parallel track (R4.5), no longer than its trains (R4.1), payable by
     its hand (R4.2-R4.3)). Returns how many it may claim. A route the hand
     cannot pay (most routes, most turns) is rejected before anything else is
-    looked up. ``cost`` (optional): the seat's
-    ``ttrsim.strategies.paths.route_cost_for`` costs, positive exactly for the free,
-    open routes that fit its trains; then only the hand is checked."""
+    looked up."""
     route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
     group, group_routes = b.route_group, b.group_routes
     hand = s.hand
@@ -340,11 +338,8 @@ def claimable_routes(b, s, p, out, cost=None):
         length = np.int64(route_len[r])
         col = route_colour[r]
         can = most if col == GRAY else np.int64(hand[p, col])
-        if cost is None:
-            out[r] = (owner[r] < 0 and trains >= length and can + locos >= length
-                      and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
-        else:
-            out[r] = cost[r] > 0 and can + locos >= length
+        out[r] = (can + locos >= length and owner[r] < 0 and trains >= length
+                  and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
         n += out[r]
     return n
 
@@ -386,13 +381,28 @@ def claim_actions(b, s, p, out, n):
 
 
 @njit(cache=True)
-def legal_actions(b, s, out, claims=True):
+def legal_actions(b, s, out):
     """Write the legal actions of the player to act into ``out``, in increasing
     order; return their count. ``out`` needs room for the whole action space of
-    the board. With ``claims=False`` the main phase lists no claims unless
-    nothing else is legal: the list for a strategy that finds its claims with
-    :func:`claimable_routes` and :func:`payments` (see
-    :func:`ttrsim.strategies.dispatch.legal_for`)."""
+    the board (:func:`ttrsim.core.actions.legal_buffer`)."""
+    return _list_actions(b, s, out, True)
+
+
+@njit(cache=True)
+def non_claim_actions(b, s, out):
+    """Write the legal actions of the player to act except the claims into
+    ``out``, in increasing order; return their count. In the main phase the
+    list is empty when claims are the only legal actions (then
+    :func:`legal_actions` lists them), and is ``A_PASS`` alone when no action
+    at all is legal (R6.2). Claims are one action per route and way of paying
+    it, most of the work of :func:`legal_actions`; :func:`claimable_routes`
+    and :func:`payments` find them route by route."""
+    return _list_actions(b, s, out, False)
+
+
+@njit(cache=True, inline='always')    # one body for both lists; a call between them costs more than a short list
+def _list_actions(b, s, out, claims):
+    """:func:`legal_actions` (``claims``) or :func:`non_claim_actions`."""
     phase = s.meta[M_PHASE]
     p = s.meta[M_PLAYER]
     n = 0
@@ -411,9 +421,9 @@ def legal_actions(b, s, out, claims=True):
                 for k in range(lo, hi + 1):
                     out[n] = A_TICKETS + k
                     n += 1
-            if claims or n == 0:
+            if claims:
                 n = claim_actions(b, s, p, out, n)
-            if n == 0:
+            if n == 0 and (claims or not any_main_action(b, s, p)):
                 out[0] = A_PASS
                 n = 1
     elif phase == PH_SETUP_MIX:

@@ -1,9 +1,10 @@
 """The game state: one record of typed arrays, each field's encoding beside it.
 
 Scalars live in ``meta`` (``int32``) under the ``M_*`` indices. Card kinds are
-the ids of :mod:`ttrsim.data.ids` (colours 0..7, locomotive 8). The state holds its
-own random streams (``rng`` for the game, ``srng`` one per seat for
-strategies), so a game is replayable from its seed.
+the ids of :mod:`ttrsim.data.ids` (colours 0..7, locomotive 8). The state holds
+the game only, with its own random stream ``rng``, so a game is replayable
+from its seed; what strategies keep (their streams and memory) is the game
+loop's (:mod:`ttrsim.strategies.memory`).
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
@@ -14,7 +15,6 @@ strategies), so a game is replayable from its seed.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, Board
 from ttrsim.data.ids import N_CARD_KINDS, N_PASSENGER_COLOURS
@@ -63,7 +63,6 @@ FINAL_NAMES = ("routes", "tickets_won", "tickets_lost", "tickets_completed", "ti
 STATE_FIELDS = (
     "meta",           # int32[N_META] scalars, M_* indices
     "rng",            # uint64[1] game stream: shuffles and passenger setup
-    "srng",           # uint64[P] one strategy stream per seat (never the game stream)
     "deck",           # int8[n_cards] draw pile, card kinds, top at meta[M_DECK_N]-1
     "discard",        # int16[9] discard pile, count per card kind (order is irrelevant)
     "faceup",         # int8[F] face-up cards, card kind or -1 for an empty slot
@@ -82,29 +81,8 @@ STATE_FIELDS = (
     "pass_player",    # int16[P, 6] passengers collected, per colour (public)
     "pend_loc",       # int16[2] locations of pending passenger pick-ups
     "final",          # int32[P, N_FINAL] final score breakdown, F_* columns
-    "smem",           # int32[P, SMEM_EXTRA + R * smem_route_slots(R)] strategy memory: what a seat's strategy
-                      #   keeps between its own decisions (a cached plan); zeroed at reset, read and written only
-                      #   by that seat's strategy. Slots SMEM_EXTRA + k * R + r (k < SMEM_ROUTE_NUMBERS) are
-                      #   numbers per route r; from SMEM_EXTRA + SMEM_ROUTE_NUMBERS * R, route_set_words(R)
-                      #   slots per route hold a set of routes (bit r % ROUTE_SET_BITS of word
-                      #   r // ROUTE_SET_BITS)
 )
 GameState = define_record("GameState", STATE_FIELDS, __name__)
-
-SMEM_EXTRA = 16          # strategy-memory slots beside the per-route ones
-SMEM_ROUTE_NUMBERS = 3   # strategy-memory numbers per route
-ROUTE_SET_BITS = 30      # routes per int32 word of a route set (the sign bit and one more stay clear)
-
-
-@njit(cache=True)
-def route_set_words(n_routes):
-    """int32 words of a set of routes (one bit per route)."""
-    return (n_routes + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS
-
-
-def smem_route_slots(n_routes: int) -> int:
-    """Strategy-memory slots per route: its numbers and a set of routes."""
-    return SMEM_ROUTE_NUMBERS + route_set_words(n_routes)
 
 
 def allocate_state(board: Board, n_players: int) -> GameState:
@@ -112,11 +90,10 @@ def allocate_state(board: Board, n_players: int) -> GameState:
     n_tickets = board.ticket_a.shape[0]
     n_decks = board.deck_size.shape[0]
     n_locs = board.pass_setup.shape[0]
-    n_routes = board.route_len.shape[0]
     meta = np.zeros(N_META, np.int32)
     meta[M_NPLAYERS] = n_players
     return GameState(
-        meta=meta, rng=np.zeros(1, np.uint64), srng=np.zeros(n_players, np.uint64),
+        meta=meta, rng=np.zeros(1, np.uint64),
         deck=np.zeros(int(board.rp[RP_N_CARDS]), np.int8), discard=np.zeros(N_CARD_KINDS, np.int16),
         faceup=np.full(int(board.rp[RP_FACEUP]), -1, np.int8),
         hand=np.zeros((n_players, N_CARD_KINDS), np.int16), trains=np.zeros(n_players, np.int16),
@@ -128,7 +105,6 @@ def allocate_state(board: Board, n_players: int) -> GameState:
         pass_loc=np.zeros((n_locs, N_PASSENGER_COLOURS), np.int16),
         pass_player=np.zeros((n_players, N_PASSENGER_COLOURS), np.int16),
         pend_loc=np.full(2, -1, np.int16), final=np.zeros((n_players, N_FINAL), np.int32),
-        smem=np.zeros((n_players, SMEM_EXTRA + n_routes * smem_route_slots(n_routes)), np.int32),
     )
 
 

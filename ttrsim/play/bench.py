@@ -13,31 +13,34 @@ import time
 
 import numpy as np
 
-from ttrsim.strategies import param_row, strategy_id
-
-from ttrsim.core.board import build_board
 from ttrsim.core.actions import legal_buffer
-from .loop import play_many
+from ttrsim.core.board import build_board
+from ttrsim.core.state import N_FINAL, allocate_state
 from ttrsim.data.rules import get_rules, preset_names
-from ttrsim.core.state import allocate_state
+from ttrsim.strategies import param_row, strategy_id
+from ttrsim.strategies.memory import allocate_memory
+
+from .loop import play_many
 
 
 def bench_one(rules: str, players: int, strategy: str = "random", seconds: float = 2.0) -> dict:
     b = build_board(get_rules(rules))
     s = allocate_state(b, players)
+    m = allocate_memory(b, players)
     ids = np.full(players, strategy_id(strategy), np.int64)
     params = np.tile(param_row(strategy), (players, 1))
     buf = legal_buffer(b)
-    batch = 16
-    play_many(b, s, np.arange(batch, dtype=np.int64), ids, params, buf, np.zeros((batch, players), np.int32))
+    batch, max_batch = 16, 4096
+    finals = np.zeros((max_batch, players, N_FINAL), np.int32)
+    play_many(b, s, m, np.arange(batch, dtype=np.int64), ids, params, buf, finals)
     games, seed = 0, 1_000_000
     start, wall = time.process_time(), time.perf_counter()
     while time.process_time() - start < seconds:
         seeds = np.arange(seed, seed + batch, dtype=np.int64)
-        play_many(b, s, seeds, ids, params, buf, np.zeros((batch, players), np.int32))
+        play_many(b, s, m, seeds, ids, params, buf, finals)
         games += batch
         seed += batch
-        batch = min(batch * 2, 4096)
+        batch = min(batch * 2, max_batch)
     cpu = time.process_time() - start
     return {"rules": rules, "players": players, "strategy": strategy, "games": games,
             "seconds": round(cpu, 3), "wall_seconds": round(time.perf_counter() - wall, 3),

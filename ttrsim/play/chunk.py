@@ -6,13 +6,15 @@ end-of-game outputs the ``players`` table needs that the final table ``F_*``
 does not hold: trains and cards left and passengers per colour (``X_*``
 columns of ``extra``). Like ``play_logged_many`` it stops when the log has no
 room for another game and returns the number of games played; the caller
-flushes the log and calls again from there.
+flushes the log and calls again from there. The strategies' memory of the
+table is allocated once per call.
 """
 import numpy as np
 from numba import njit
 
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.core.state import M_END, M_NPLAYERS, M_TURN, N_FINAL
+from ttrsim.strategies.memory import new_memory
 from .turnlog import G_END, G_TURNS, log_has_room, play_logged
 
 # --- columns of the per-seat extra table -------------------------------------------
@@ -52,12 +54,13 @@ def play_chunk(b, s, start, seeds, seating, strategy_ids, params, legal, log, re
     hand_before = np.zeros(LOCO + 1, np.int64)
     pass_before = np.zeros(N_PASSENGER_COLOURS, np.int64)
     n_players = s.meta[M_NPLAYERS]
+    m = new_memory(n_players, b.route_len.shape[0])
     i = start
     while i < seeds.shape[0]:
         if not log_has_room(b, log, n_players, with_turns):
             break
         k = seating[i]
-        play_logged(b, s, i, seeds[i], strategy_ids[k], params[k], legal, log, with_turns, hand_before,
+        play_logged(b, s, m, i, seeds[i], strategy_ids[k], params[k], legal, log, with_turns, hand_before,
                     pass_before)
         record_end(s, i, results, extra, game_meta)
         i += 1

@@ -21,6 +21,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from numba import njit
 
+from ttrsim.strategies.memory import allocate_memory, reset_memory
 from ttrsim.strategies.random_strategy import choose
 
 from ttrsim.core.board import RP_N_CARDS, RP_TRAINS, build_board
@@ -113,11 +114,13 @@ def deal_fingerprint(s):
 
 
 @njit(cache=True)
-def fuzz_game(b, s, seed, legal, kind_count, found, params, fingerprints, i):
-    """Play one random game from ``seed`` checking every action; count each
+def fuzz_game(b, s, m, seed, legal, kind_count, found, params, fingerprints, i):
+    """Play one random game from ``seed`` checking every action (the
+    ``random`` strategy with the table's strategy memory ``m``); count each
     violation code in ``found``; ``fingerprints[i]`` gets the deal's
     fingerprint. Returns the number of actions played."""
     reset_game(b, s, seed)
+    reset_memory(m, seed)
     fingerprints[i] = deal_fingerprint(s)
     v = check_state(b, s, kind_count)
     if v >= 0:
@@ -132,7 +135,7 @@ def fuzz_game(b, s, seed, legal, kind_count, found, params, fingerprints, i):
         if n == 0:
             found[V_NO_ACTION] += 1
             return n_actions
-        a = choose(b, s, legal, n, params)
+        a = choose(b, s, m, legal, n, params)
         if not is_legal(b, s, a):
             found[V_ILLEGAL] += 1
             return n_actions
@@ -158,7 +161,7 @@ def fuzz_game(b, s, seed, legal, kind_count, found, params, fingerprints, i):
 
 
 @njit(cache=True)
-def fuzz_seeds(b, s, seeds, legal, counts, first_seed, fingerprints):
+def fuzz_seeds(b, s, m, seeds, legal, counts, first_seed, fingerprints):
     """Fuzz one game per seed; ``counts[v]`` counts games with violation ``v``;
     ``first_seed[v]`` keeps the first seed that showed it (-1 none);
     ``fingerprints[i]`` gets game i's :func:`deal_fingerprint`."""
@@ -167,7 +170,7 @@ def fuzz_seeds(b, s, seeds, legal, counts, first_seed, fingerprints):
     params = np.zeros((s.meta[M_NPLAYERS], 1), np.float64)
     for i in range(seeds.shape[0]):
         found[:] = 0
-        fuzz_game(b, s, seeds[i], legal, kind_count, found, params, fingerprints, i)
+        fuzz_game(b, s, m, seeds[i], legal, kind_count, found, params, fingerprints, i)
         for v in range(N_VIOLATIONS):
             if found[v]:
                 counts[v] += 1
@@ -183,7 +186,8 @@ def fuzz_chunk(rules: str, players: int, seeds: np.ndarray):
     counts = np.zeros(N_VIOLATIONS, np.int64)
     first = np.full(N_VIOLATIONS, -1, np.int64)
     fingerprints = np.zeros(len(seeds), np.uint64)
-    fuzz_seeds(b, s, seeds.astype(np.int64), legal_buffer(b), counts, first, fingerprints)
+    fuzz_seeds(b, s, allocate_memory(b, players), seeds.astype(np.int64), legal_buffer(b), counts, first,
+               fingerprints)
     return counts, first, fingerprints
 
 

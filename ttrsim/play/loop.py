@@ -1,46 +1,56 @@
 """Compiled game loops: play whole games with compiled strategies.
 
+A table is a board ``b``, a game state ``s`` (:func:`ttrsim.core.state.allocate_state`),
+the strategies' memory ``m`` (:func:`ttrsim.strategies.memory.allocate_memory`)
+and a legal-action buffer (:func:`ttrsim.core.actions.legal_buffer`), all
+allocated once and reused for every game; each game resets ``s`` and ``m``
+from its seed, so a game is a function of its seed alone.
+
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
 >>> from ttrsim.core.state import allocate_state, F_TOTAL
->>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
->>> buf = legal_buffer(b)
->>> play_game(b, s, 42, np.zeros(2, np.int64), np.zeros((2, 1)), buf)
->>> s.final[:, F_TOTAL].tolist() == play_again(b, 42)
+>>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); m = allocate_memory(b, 2)
+>>> play_game(b, s, m, 42, np.zeros(2, np.int64), np.zeros((2, 1)), legal_buffer(b))
+>>> finals = play_finals(b, 2, np.array([42]), np.zeros(2, np.int64), np.zeros((2, 1)))
+>>> s.final[:, F_TOTAL].tolist() == finals[0, :, F_TOTAL].tolist()
 True
 """
 import numpy as np
 from numba import njit
 
-from ttrsim.strategies.dispatch import choose, legal_for
-
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.engine import apply_action, reset_game
-from ttrsim.core.state import F_TOTAL, M_PHASE, M_PLAYER, PH_OVER, allocate_state
+from ttrsim.core.state import M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
+from ttrsim.strategies.dispatch import choose, legal_for
+from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 
 @njit(cache=True)
-def play_game(b, s, seed, strategy_ids, params, legal):
+def play_game(b, s, m, seed, strategy_ids, params, legal):
     """Play game ``seed`` to the end; seat ``p`` uses ``strategy_ids[p]`` with
-    ``params[p]`` (a float64 row per seat). The final breakdown is in ``s.final``."""
+    ``params[p]`` (a float64 row per seat) and its rows of the strategy
+    memory ``m``. The final breakdown is in ``s.final``."""
     reset_game(b, s, seed)
+    reset_memory(m, seed)
     while s.meta[M_PHASE] != PH_OVER:
         sid = strategy_ids[s.meta[M_PLAYER]]
         n = legal_for(sid, b, s, legal)
-        a = choose(sid, b, s, legal, n, params)
+        a = choose(sid, b, s, m, legal, n, params)
         apply_action(b, s, a)
 
 
 @njit(cache=True)
-def play_many(b, s, seeds, strategy_ids, params, legal, totals):
-    """Play one game per seed; ``totals[i]`` gets the final totals of game i."""
+def play_many(b, s, m, seeds, strategy_ids, params, legal, finals):
+    """Play one game per seed; ``finals[i]`` gets the final table of game i."""
     for i in range(seeds.shape[0]):
-        play_game(b, s, seeds[i], strategy_ids, params, legal)
-        totals[i, :] = s.final[:, F_TOTAL]
+        play_game(b, s, m, seeds[i], strategy_ids, params, legal)
+        finals[i, :, :] = s.final
 
 
-def play_again(b, seed, n_players=2):
-    """Totals of a fresh random game (doctest helper showing replayability)."""
-    s = allocate_state(b, n_players)
-    play_game(b, s, seed, np.zeros(n_players, np.int64), np.zeros((n_players, 1)), legal_buffer(b))
-    return s.final[:, F_TOTAL].tolist()
+def play_finals(b, n_players: int, seeds: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """The final tables (int32[games, seats, N_FINAL], ``F_*`` columns) of the
+    games ``seeds`` played on a fresh table of board ``b``."""
+    finals = np.zeros((len(seeds), n_players, N_FINAL), np.int32)
+    play_many(b, allocate_state(b, n_players), allocate_memory(b, n_players), np.asarray(seeds, np.int64),
+              strategy_ids, params, legal_buffer(b), finals)
+    return finals

@@ -396,10 +396,11 @@ def play_narrated(rules, n_players: int, seed: int = 0, strategies: Sequence[str
     per seat), writing its narration line by line to ``out``; returns the
     finished :class:`~ttrsim.play.game.Game`.
 
-    Each decision is the strategy's choice on the legal list of
-    :func:`ttrsim.core.engine.legal_actions`, exactly as in
-    :func:`ttrsim.play.loop.play_game`, so seed ``s`` narrates the game
-    ``play_game`` plays for ``s`` (same strategies and parameters).
+    Each decision is the strategy's choice on the list the game loop gives
+    it, with a strategy memory reset from the seed, exactly as in
+    :func:`ttrsim.play.loop.play_game` (through :func:`ttrsim.play.pyplay.play`),
+    so seed ``s`` narrates the game ``play_game`` plays for ``s`` (same
+    strategies and parameters).
     ``params`` is the strategies' float64 parameter table, one row per seat
     (default: each strategy's defaults)."""
     from .pyplay import play, seat_list

@@ -71,6 +71,7 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
     narrator uses both)."""
     from ttrsim.strategies import param_row, strategy_id
     from ttrsim.strategies.dispatch import choose, legal_for
+    from ttrsim.strategies.memory import allocate_memory, reset_memory
 
     g = Game(rules, n_players, seed, overrides)
     seats = seat_list(seats, n_players)
@@ -78,6 +79,8 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
     if params is None:
         params = np.array([param_row(x) if isinstance(x, str) else param_row("random") for x in seats])
     buf = legal_buffer(g.board)
+    m = allocate_memory(g.board, n_players)
+    reset_memory(m, seed)
     if on_start:
         on_start(g)
     before = copy_state(g.state) if on_step else None
@@ -85,7 +88,7 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
         p = g.player
         if isinstance(seats[p], str):
             n = legal_for(ids[p], g.board, g.state, buf)
-            a = int(choose(ids[p], g.board, g.state, buf, n, params))
+            a = int(choose(ids[p], g.board, g.state, m, buf, n, params))
         else:
             a = int(seats[p].choose(g.observation(p), g.legal_actions()))
         g.apply(a)
@@ -207,17 +210,22 @@ def play_logged_py(game: Game, index: int, seed: int, seats: Sequence, strategy_
     ``seed`` on ``game`` (its board and state) recording ticket offers and (if
     ``with_turns``) turns into ``log`` under game index ``index``. ``seats[p]``
     is a Python strategy object, or ``None`` for the compiled strategy
-    ``strategy_ids[p]`` (parameters ``params[p]``). Every action is recorded
+    ``strategy_ids[p]`` (parameters ``params[p]``; the compiled seats share a
+    strategy memory made for the game and reset from ``seed``, as in the
+    compiled loop). Every action is recorded
     and applied by the same compiled :func:`ttrsim.play.turnlog.log_step` as in the
     compiled loop, so the same decisions give the same log rows.
     Raises :class:`ttrsim.play.game.IllegalAction` when a Python seat returns an
     action that is not legal (``labels[p]`` names it in the message)."""
     from ttrsim.strategies.dispatch import choose, legal_for
+    from ttrsim.strategies.memory import allocate_memory, reset_memory
 
     from .turnlog import log_finish, log_step
 
     b, s, buf = game.board, game.state, game._buf
+    m = allocate_memory(b, s.hand.shape[0])
     game.reset(seed)
+    reset_memory(m, seed)
     row = -1
     first_offer = int(log.n_offers[0])
     meta = s.meta
@@ -226,7 +234,7 @@ def play_logged_py(game: Game, index: int, seed: int, seats: Sequence, strategy_
         seat = seats[p]
         if seat is None:
             n = legal_for(strategy_ids[p], b, s, buf)
-            a = int(choose(strategy_ids[p], b, s, buf, n, params))
+            a = int(choose(strategy_ids[p], b, s, m, buf, n, params))
         else:
             n = legal_actions(b, s, buf)
             legal = buf[:n].tolist()

@@ -13,10 +13,11 @@ same two, so both loops write identical rows for the same decisions.
 >>> from ttrsim.core.board import build_board
 >>> from ttrsim.core.state import allocate_state
 >>> from ttrsim.core.actions import legal_buffer
->>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
+>>> from ttrsim.strategies.memory import allocate_memory
+>>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); m = allocate_memory(b, 2)
 >>> log = allocate_log(2000, 9000)
 >>> results = np.zeros((1, 2, N_FINAL), np.int32); meta = np.zeros((1, N_GAME_COLS), np.int32)
->>> play_logged_many(b, s, np.array([3]), np.zeros(2, np.int64), np.zeros((2, 1)), legal_buffer(b),
+>>> play_logged_many(b, s, m, np.array([3]), np.zeros(2, np.int64), np.zeros((2, 1)), legal_buffer(b),
 ...                  log, results, meta, True)
 1
 >>> int(log.n_turns[0]) == int(meta[0, G_TURNS])
@@ -26,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from ttrsim.strategies.dispatch import choose, legal_for
+from ttrsim.strategies.memory import reset_memory
 
 from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, decode_claim
 from ttrsim.core.board import RP_MAX_TURNS
@@ -208,21 +210,23 @@ def log_has_room(b, log, n_players, with_turns):
 
 
 @njit(cache=True)
-def play_logged(b, s, game, seed, strategy_ids, params, legal, log, with_turns, hand_before, pass_before):
-    """Play one game recording turns (if ``with_turns``) and ticket offers."""
+def play_logged(b, s, m, game, seed, strategy_ids, params, legal, log, with_turns, hand_before, pass_before):
+    """Play one game recording turns (if ``with_turns``) and ticket offers;
+    ``m`` is the table's strategy memory."""
     reset_game(b, s, seed)
+    reset_memory(m, seed)
     row = -1
     first_offer = log.n_offers[0]
     while s.meta[M_PHASE] != PH_OVER:
         sid = strategy_ids[s.meta[M_PLAYER]]
         n = legal_for(sid, b, s, legal)
-        a = choose(sid, b, s, legal, n, params)
+        a = choose(sid, b, s, m, legal, n, params)
         row = log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before)
     log_finish(b, s, log, first_offer)
 
 
 @njit(cache=True)
-def play_logged_many(b, s, seeds, strategy_ids, params, legal, log, results, game_meta, with_turns):
+def play_logged_many(b, s, m, seeds, strategy_ids, params, legal, log, results, game_meta, with_turns):
     """Play one game per seed while the log has room for another game; returns
     the number of games played. ``results[i]`` gets game i's final table and
     ``game_meta[i]`` its end reason and turn count."""
@@ -233,7 +237,7 @@ def play_logged_many(b, s, seeds, strategy_ids, params, legal, log, results, gam
     for i in range(seeds.shape[0]):
         if not log_has_room(b, log, n_players, with_turns):
             break
-        play_logged(b, s, i, seeds[i], strategy_ids, params, legal, log, with_turns, hand_before, pass_before)
+        play_logged(b, s, m, i, seeds[i], strategy_ids, params, legal, log, with_turns, hand_before, pass_before)
         for p in range(n_players):
             for c in range(N_FINAL):
                 results[i, p, c] = s.final[p, c]

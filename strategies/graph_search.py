@@ -1,0 +1,281 @@
+"""Route costs and shortest paths over the board's graph: the searches every
+built-in strategy plans with.
+
+Plain ``@njit(cache=True)`` functions over the board ``b``, the state ``s``
+and small arrays the caller allocates once per decision. They read only what
+the acting seat may see (route owners, its own hand, public counts).
+
+Graph model
+-----------
+Paths run over *nodes* (cities and country border points, ``b.n_nodes``) and
+join *locations* (what tickets name: cities and countries). A location's nodes
+are ``b.loc_nodes[b.loc_node_start[l]:b.loc_node_start[l + 1]]``; a city has
+one node, a country one per border point. Border points are dead ends on the
+maps (one neighbour each), so a path never passes through a country, exactly
+like ticket completion in :mod:`ttrsim.core.scoring` (R6.4).
+
+Route costs
+-----------
+A cost array ``cost[r]`` (float64, one per route) drives every search: ``0``
+for the seat's own routes, a positive cost for routes it may still claim,
+``-1`` for impassable ones (other players' routes, tracks closed by R4.5,
+routes it cannot use). :func:`route_cost_for` builds it; callers may edit it
+(for instance set planned routes to 0, or forbid a route with -1).
+:func:`payable_routes` says which of the routes it may claim its hand pays.
+
+Work arrays
+-----------
+The searches take their scratch arrays from the caller (allocate once per
+decision, reuse for every search):
+
+* ``dist``  float64[n_nodes]  distances (``INF`` unreached)
+* ``prev``  int64[n_nodes]    route used to reach each node (-1 for sources)
+* ``done``  bool[n_nodes]     settled flags
+
+:func:`new_work` returns the three.
+
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
+>>> from ttrsim.core.state import allocate_state
+>>> from ttrsim.core.engine import reset_game
+>>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); reset_game(b, s, 1)
+>>> cost = np.zeros(len(b.route_len)); route_cost_for(b, s, 0, COST_TRAINS, cost)
+>>> dist, prev, done = new_work(b)
+>>> routes = np.zeros(len(b.route_len), np.int64)
+>>> n, c = path_between(b, cost, 0, 1, routes, dist, prev, done)
+>>> bool(n > 0 and c == sum(b.route_len[r] for r in routes[:n]))
+True
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.core.engine import largest_colour_group, locks_all_tracks, parallel_closed
+from ttrsim.data.ids import GRAY, LOCO
+
+INF = 1e18
+
+# cost modes of route_cost_for
+COST_TRAINS = 0         # cost = route length (fewest trains)
+COST_ROUTES = 1         # cost = 1 per route (fewest routes)
+COST_ROUTES_TRAINS = 2  # 1 + length / 10000: fewest routes, ties broken by fewest trains
+
+
+def new_work(b):
+    """The ``(dist, prev, done)`` scratch arrays of the searches, for board ``b``."""
+    n = b.n_nodes
+    return np.empty(n, np.float64), np.empty(n, np.int64), np.empty(n, np.bool_)
+
+
+@njit(cache=True, inline='always')   # called in loops: numba does not inline calls by itself
+def pop_nearest(front, n_front, dist):
+    """Remove and return the frontier node with the smallest ``dist`` (the first
+    such in frontier order); returns ``(node, its dist, new frontier size)``."""
+    bi = 0
+    u = front[0]
+    best = dist[u]
+    for i in range(1, n_front):
+        w = front[i]
+        d = dist[w]
+        if d < best:
+            best = d
+            bi = i
+            u = w
+    n_front -= 1
+    front[bi] = front[n_front]
+    return u, best, n_front
+
+
+# --- costs ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
+    """Fill ``cost_out[r]`` for seat ``me``: 0 for its own routes; for routes it
+    may claim (free and not closed by a parallel track, R4.5, the rule of
+    :func:`ttrsim.core.engine.route_open_to`; at least ``min_len`` long; and, with
+    ``fit_trains``, no longer than its trains left) the length
+    (``COST_TRAINS``), 1 (``COST_ROUTES``) or 1 + length/10000
+    (``COST_ROUTES_TRAINS``); -1 (impassable) for every other route."""
+    trains = s.trains[me]
+    owner = s.route_owner
+    route_len = b.route_len
+    group = b.route_group
+    group_routes = b.group_routes
+    width = group_routes.shape[1]
+    lock_all = locks_all_tracks(b, s)
+    for r in range(route_len.shape[0]):
+        o = owner[r]
+        length = route_len[r]
+        if o == me:
+            cost_out[r] = 0.0
+            continue
+        if o >= 0 or length < min_len or (fit_trains and length > trains):
+            cost_out[r] = -1.0
+            continue
+        g = group[r]
+        # a double or triple: R4.5, as route_open_to
+        if width > 1 and group_routes[g, 1] >= 0 and parallel_closed(owner, group_routes, g, r, me, lock_all):
+            cost_out[r] = -1.0
+        elif cost_mode == COST_TRAINS:
+            cost_out[r] = length
+        elif cost_mode == COST_ROUTES:
+            cost_out[r] = 1.0
+        else:
+            cost_out[r] = 1.0 + length * 1e-4
+
+
+@njit(cache=True)
+def payable_routes(b, s, me, cost, out):
+    """``out[r]``: seat ``me`` may claim route ``r`` now, for a ``cost`` of
+    :func:`route_cost_for` (positive exactly for the free, open routes that fit
+    its trains): only the hand is checked (R4.2-R4.3), so this equals
+    :func:`ttrsim.core.engine.claimable_routes` at a fraction of its work.
+    Returns how many."""
+    route_len, route_colour, hand = b.route_len, b.route_colour, s.hand
+    locos = np.int64(hand[me, LOCO])
+    most = largest_colour_group(s, me)
+    n = 0
+    for r in range(route_len.shape[0]):
+        col = route_colour[r]
+        can = most if col == GRAY else np.int64(hand[me, col])
+        out[r] = cost[r] > 0 and can + locos >= route_len[r]
+        n += out[r]
+    return n
+
+
+# --- shortest paths ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit):
+    """Dijkstra from the labels in ``dist`` (finite = source or upper bound);
+    stops at the first settled node of ``stop_loc`` (>= 0), or when the nearest
+    unsettled node is at ``limit`` or farther (returns -1 then). Only the
+    frontier (reached, unsettled nodes) is scanned for the minimum. Board
+    arrays are read into locals once (record field reads in the loop are not
+    hoisted)."""
+    n = b.n_nodes
+    nrs = b.node_route_start
+    nr = b.node_routes
+    ra = b.route_a
+    rb = b.route_b
+    loc_nodes = b.loc_nodes
+    s_lo = 0
+    s_hi = 0
+    if stop_loc >= 0:
+        s_lo = b.loc_node_start[stop_loc]
+        s_hi = b.loc_node_start[stop_loc + 1]
+    front = np.empty(n, np.int64)
+    n_front = 0
+    for v in range(n):
+        if dist[v] < INF and not done[v]:
+            front[n_front] = v
+            n_front += 1
+    while n_front > 0:
+        u, du, n_front = pop_nearest(front, n_front, dist)
+        if du >= limit:
+            return -1
+        done[u] = True
+        for i in range(s_lo, s_hi):
+            if loc_nodes[i] == u:
+                return u
+        for j in range(nrs[u], nrs[u + 1]):
+            r = nr[j]
+            c = cost[r]
+            if c < 0:
+                continue
+            v = rb[r] if ra[r] == u else ra[r]
+            if done[v]:
+                continue
+            nd = du + c
+            if nd < dist[v]:
+                if dist[v] >= INF:
+                    front[n_front] = v
+                    n_front += 1
+                dist[v] = nd
+                prev[v] = r
+    return -1
+
+
+@njit(cache=True)
+def dijkstra_run(b, cost, dist, prev, done, stop_loc):
+    """Dijkstra over the node graph from the sources already set up by the
+    caller (``dist`` 0 for sources and ``INF`` elsewhere, ``prev`` -1,
+    ``done`` False). Routes with ``cost < 0`` are impassable. With
+    ``stop_loc >= 0`` it stops as soon as a node of that location is settled
+    and returns that node; otherwise (or if none is reachable) returns -1 after
+    settling everything reachable."""
+    return _dijkstra_core(b, cost, dist, prev, done, stop_loc, INF)
+
+
+@njit(cache=True)
+def _init_search(b, dist, prev, done):
+    for v in range(b.n_nodes):
+        dist[v] = INF
+        prev[v] = -1
+        done[v] = False
+
+
+@njit(cache=True)
+def _seed_location(b, loc, dist):
+    for i in range(b.loc_node_start[loc], b.loc_node_start[loc + 1]):
+        dist[b.loc_nodes[i]] = 0.0
+
+
+@njit(cache=True)
+def dijkstra_from_location(b, cost, loc, dist_out, prev_route_out, done=None):
+    """Shortest paths from every node of location ``loc`` (all border points of
+    a country are sources) to every node: ``dist_out[v]`` the cost (``INF``
+    unreachable), ``prev_route_out[v]`` the route used to reach ``v`` (-1 for
+    sources and unreached nodes). ``done`` is optional scratch (bool[n_nodes])."""
+    if done is None:
+        work = np.empty(b.n_nodes, np.bool_)
+    else:
+        work = done
+    _init_search(b, dist_out, prev_route_out, work)
+    _seed_location(b, loc, dist_out)
+    dijkstra_run(b, cost, dist_out, prev_route_out, work, -1)
+
+
+@njit(cache=True)
+def other_end(b, r, v):
+    """The endpoint node of route ``r`` that is not node ``v``."""
+    return b.route_b[r] if b.route_a[r] == v else b.route_a[r]
+
+
+@njit(cache=True)
+def path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done):
+    """A cheapest path between locations ``loc_a`` and ``loc_b`` (any border
+    point of a country will do). Writes its routes into ``routes_out`` in order
+    from the ``loc_a`` end to the ``loc_b`` end and returns
+    ``(n_routes, total_cost)``; ``(-1, INF)`` when unreachable, ``(0, 0.0)`` when
+    ``loc_a == loc_b``. Own routes (cost 0) are part of the path too."""
+    if loc_a == loc_b:
+        return 0, 0.0
+    _init_search(b, dist, prev, done)
+    _seed_location(b, loc_a, dist)
+    v = dijkstra_run(b, cost, dist, prev, done, loc_b)
+    if v < 0:
+        return -1, INF
+    total = dist[v]
+    n = 0
+    while prev[v] >= 0:
+        r = prev[v]
+        routes_out[n] = r
+        n += 1
+        v = other_end(b, r, v)
+    for i in range(n // 2):          # backtracking gave loc_b -> loc_a
+        t = routes_out[i]
+        routes_out[i] = routes_out[n - 1 - i]
+        routes_out[n - 1 - i] = t
+    return n, total
+
+
+@njit(cache=True)
+def path_end_within(b, cost, loc_a, loc_b, limit, dist, prev, done):
+    """A cheapest path from location ``loc_a`` to ``loc_b`` if it costs less
+    than ``limit``: returns the node of ``loc_b`` it ends at (its cost is
+    ``dist`` there, its routes are found by ``prev`` back to ``loc_a``), or -1
+    (the search stops at ``limit``: cheaper than :func:`path_between` when only
+    near paths matter). ``loc_a`` and ``loc_b`` differ."""
+    _init_search(b, dist, prev, done)
+    _seed_location(b, loc_a, dist)
+    return _dijkstra_core(b, cost, dist, prev, done, loc_b, limit)

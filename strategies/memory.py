@@ -1,0 +1,191 @@
+"""The strategies' memory: one record per table, owned by the game loop.
+
+A compiled strategy keeps nothing in the game state (the state holds only the
+game). What a seat's strategy carries from one of its decisions to the next
+is in the table's :class:`StrategyMemory` ``m``, which the game loop allocates
+once per table (:func:`allocate_memory`, or :func:`new_memory` inside
+compiled code), resets at every game start (:func:`reset_memory`) and passes
+to every kernel call, as OpenSpiel bots own their state:
+
+=================  ================================  =========================================
+field              type                              contents
+=================  ================================  =========================================
+``rng``            uint64[P]                         seat ``p``'s random stream
+                                                     (``ttrsim.core.rng``), seeded from the
+                                                     game seed, lane ``LANE_STRATEGY + p``
+                                                     (never the game's stream)
+``numbers``        int32[P, MEM_NUMBERS]             a seat's own numbers
+``route_numbers``  int32[P, MEM_ROUTE_NUMBERS, R]    numbers per route ``r``
+``route_sets``     int32[P, R, route_set_words(R)]   per route a set of routes: route ``x``
+                                                     is bit ``x % ROUTE_SET_BITS`` of word
+                                                     ``x // ROUTE_SET_BITS``
+=================  ================================  =========================================
+
+Everything but the streams is zero at every game start. A kernel reads and
+writes only the acting seat's rows (``tests/test_strategy_api.py`` checks it
+for every registered strategy).
+
+Plan memory
+-----------
+A strategy may keep a plan between its decisions: ``numbers[p, :N_PLAN_KEY]``
+hold the key the plan was made under (:func:`plan_key`, :func:`own_key`;
+everything in it is public or the seat's own), ``route_numbers[p,
+PLAN_ROUTES]`` a number per route (a plan flag, or a positive weight) and
+``numbers[p, FREE_NUMBER:]`` a strategy's own numbers. :func:`recall_plan` /
+:func:`remember_plan` (or :func:`recall_key` / :func:`store_key` for other
+numbers) reuse it while the key is unchanged, and :func:`plan_open` says
+whether a plan made by shortest-path searches is still one they would make.
+
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
+>>> b = build_board(get_rules("usa")); m = allocate_memory(b, 4)
+>>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape
+((4, 16), (4, 3, 100), (4, 100, 4))
+>>> reset_memory(m, 7); bool(m.rng[0] != m.rng[1])
+True
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.core.engine import LANE_STRATEGY
+from ttrsim.core.record import define_record
+from ttrsim.core.rng import seed_into
+
+MEMORY_FIELDS = ("rng", "numbers", "route_numbers", "route_sets")
+StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS, __name__)
+
+MEM_NUMBERS = 16          # numbers per seat
+MEM_ROUTE_NUMBERS = 3     # numbers per seat and route
+ROUTE_SET_BITS = 30       # routes per int32 word of a route set (the sign bit and one more stay clear)
+
+N_PLAN_KEY = 5            # numbers[p, :N_PLAN_KEY]: the key of the remembered plan
+KEY_EXTRA = 4             # the key slot holding plan_key's ``extra``
+FREE_NUMBER = N_PLAN_KEY  # numbers[p, FREE_NUMBER:]: a strategy's own numbers
+PLAN_ROUTES = 0           # route_numbers[p, PLAN_ROUTES, r]: the plan's number for route r
+
+
+@njit(cache=True)
+def route_set_words(n_routes):
+    """int32 words of a set of routes (one bit per route)."""
+    return (n_routes + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS
+
+
+@njit(cache=True)
+def memory_arrays(n_players, n_routes):
+    """The zeroed arrays of a :class:`StrategyMemory`, in field order."""
+    return (np.zeros(n_players, np.uint64), np.zeros((n_players, MEM_NUMBERS), np.int32),
+            np.zeros((n_players, MEM_ROUTE_NUMBERS, n_routes), np.int32),
+            np.zeros((n_players, n_routes, route_set_words(n_routes)), np.int32))
+
+
+def allocate_memory(b, n_players: int) -> StrategyMemory:
+    """A table's memory for board ``b`` (reset it at every game start)."""
+    return StrategyMemory(*memory_arrays(n_players, b.route_len.shape[0]))
+
+
+def copy_memory(m: StrategyMemory) -> StrategyMemory:
+    """A deep copy (every array copied)."""
+    return StrategyMemory(*(a.copy() for a in m))
+
+
+@njit(cache=True)
+def new_memory(n_players, n_routes):
+    """:func:`allocate_memory` inside compiled code."""
+    rng, numbers, route_numbers, route_sets = memory_arrays(n_players, n_routes)
+    return StrategyMemory(rng, numbers, route_numbers, route_sets)
+
+
+@njit(cache=True)
+def reset_memory(m, seed):
+    """Start game ``seed``: seed every seat's stream (lane ``LANE_STRATEGY +
+    seat``) and zero the rest."""
+    for p in range(m.rng.shape[0]):
+        seed_into(m.rng, p, seed, LANE_STRATEGY + p)
+    m.numbers[:, :] = 0
+    m.route_numbers[:, :, :] = 0
+    m.route_sets[:, :, :] = 0
+
+
+# --- plan memory ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def plan_key(b, s, me, mine, extra, key):
+    """Fill ``key`` (int64[N_PLAN_KEY]) with what a plan of seat ``me`` depends
+    on: ``mine`` (the caller's measure of its own position, e.g. its trains),
+    its tickets held, the passengers collected by all seats, and the caller's
+    ``extra``. Slot 0 is 1 (a zeroed memory never matches)."""
+    key[0] = 1
+    key[1] = mine
+    n = 0
+    for t in range(b.ticket_a.shape[0]):
+        if s.ticket_holder[t] == me:
+            n += 1
+    key[2] = n
+    n = 0
+    for p in range(s.pass_player.shape[0]):
+        for c in range(s.pass_player.shape[1]):
+            n += s.pass_player[p, c]
+    key[3] = n
+    key[KEY_EXTRA] = extra
+
+
+@njit(cache=True)
+def own_key(b, s, me):
+    """The key of a plan made from the seat's trains, its tickets and searches
+    over the board (its trains change with each of its claims, the only claims
+    that make a route cheaper or join its network). Check the board with
+    :func:`plan_open` before reusing the plan."""
+    key = np.empty(N_PLAN_KEY, np.int64)
+    plan_key(b, s, me, s.trains[me], 0, key)
+    return key
+
+
+@njit(cache=True)
+def plan_open(cost, on_plan):
+    """Every route marked in ``on_plan`` (a flag or a positive number per
+    route) is still the seat's own or claimable by it (``cost >= 0``).
+
+    Then a plan made by shortest-path searches is still one the same searches
+    could make now: other seats' claims only remove routes, so every path of
+    the plan keeps its cost and stays a cheapest one (other paths only got
+    dearer), and a location no path reached stays unreached. Only ties
+    between equally cheap paths may go another way than in a fresh search."""
+    for r in range(cost.shape[0]):
+        if on_plan[r] > 0 and cost[r] < 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def recall_key(m, me, key):
+    """Seat ``me``'s memory was stored under ``key``."""
+    for i in range(N_PLAN_KEY):
+        if m.numbers[me, i] != key[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def store_key(m, me, key):
+    """Mark seat ``me``'s memory as made under ``key``."""
+    for i in range(N_PLAN_KEY):
+        m.numbers[me, i] = key[i]
+
+
+@njit(cache=True)
+def recall_plan(m, me, key, in_plan):
+    """If seat ``me`` remembers a plan made under ``key``, copy it into
+    ``in_plan`` and return True; else False (``in_plan`` untouched)."""
+    if not recall_key(m, me, key):
+        return False
+    for r in range(in_plan.shape[0]):
+        in_plan[r] = m.route_numbers[me, PLAN_ROUTES, r] != 0
+    return True
+
+
+@njit(cache=True)
+def remember_plan(m, me, key, in_plan):
+    """Store ``in_plan`` under ``key`` in seat ``me``'s memory."""
+    store_key(m, me, key)
+    for r in range(in_plan.shape[0]):
+        m.route_numbers[me, PLAN_ROUTES, r] = 1 if in_plan[r] else 0

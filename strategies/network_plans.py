@@ -1,0 +1,176 @@
+"""Network plans: a cheap network joining locations (the shortest-path
+heuristic for Steiner trees, :func:`plan_network`) or serving tickets one by
+one (a Steiner forest, :func:`plan_tickets`), over the route costs and
+searches of :mod:`ttrsim.strategies.graph_search`.
+
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
+>>> from ttrsim.core.state import allocate_state
+>>> from ttrsim.core.engine import reset_game
+>>> from ttrsim.strategies.graph_search import COST_TRAINS, new_work, route_cost_for
+>>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); reset_game(b, s, 1)
+>>> cost = np.zeros(len(b.route_len)); route_cost_for(b, s, 0, COST_TRAINS, cost)
+>>> in_plan = np.zeros(len(b.route_len), np.bool_)
+>>> total, unjoined = plan_network(b, cost, np.array([0, 1, 2]), 3, in_plan, *new_work(b))
+>>> unjoined, bool(total == sum(cost[in_plan]))
+(0, True)
+"""
+import numpy as np
+from numba import njit
+
+from .graph_search import INF, other_end, path_between, pop_nearest
+
+
+@njit(cache=True)
+def _restart_from_tree(in_tree, dist, prev, done, front):
+    """Search labels for growing a network: 0 on the network's nodes (the
+    frontier, returned as its size), ``INF`` elsewhere, nothing settled."""
+    n_front = 0
+    for v in range(in_tree.shape[0]):
+        prev[v] = -1
+        done[v] = False
+        if in_tree[v]:
+            dist[v] = 0.0
+            front[n_front] = v
+            n_front += 1
+        else:
+            dist[v] = INF
+    return n_front
+
+
+@njit(cache=True)
+def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
+    """Join the locations ``locs[:n_locs]`` into one network, approximately
+    minimising its cost (the shortest-path heuristic for Steiner trees):
+    start from one location, then repeatedly add the cheapest path from the
+    current network to the nearest location not yet joined. Routes of cost 0
+    (own routes) are free. Marks ``in_plan_out[r] = True`` for every route of
+    the network (own routes included; ``in_plan_out`` is cleared first).
+
+    The start is the first city in ``locs`` (a country joins the network at the
+    one border point its path reaches); if all are countries, the first one's
+    border points all start, and the ones not used are dropped again after the
+    first join. Locations no path reaches are skipped.
+
+    Returns ``(total_cost, n_unjoined)``: the summed cost of the network's
+    routes and how many of the distinct locations could not be joined."""
+    n_nodes = b.n_nodes
+    in_tree = np.zeros(n_nodes, np.bool_)
+    term = np.full(n_nodes, -1, np.int64)       # node -> index in locs of its location, -1 none
+    for r in range(in_plan_out.shape[0]):
+        in_plan_out[r] = False
+    n_distinct = 0
+    for i in range(n_locs):
+        loc = locs[i]
+        first = b.loc_node_start[loc]
+        if term[b.loc_nodes[first]] >= 0:       # duplicate location
+            continue
+        n_distinct += 1
+        for k in range(first, b.loc_node_start[loc + 1]):
+            term[b.loc_nodes[k]] = i
+    if n_distinct == 0:
+        return 0.0, 0
+    root = -1
+    for i in range(n_locs):
+        loc = locs[i]
+        if b.loc_node_start[loc + 1] - b.loc_node_start[loc] == 1:
+            root = i
+            break
+    virtual_root = root < 0
+    if virtual_root:
+        root = 0
+    root_loc = locs[root]
+    for k in range(b.loc_node_start[root_loc], b.loc_node_start[root_loc + 1]):
+        in_tree[b.loc_nodes[k]] = True
+    # mark the root location joined
+    for k in range(b.loc_node_start[root_loc], b.loc_node_start[root_loc + 1]):
+        term[b.loc_nodes[k]] = -1
+    joined = 1
+    total = 0.0
+    # One label-correcting search carried across the joins: after a path joins
+    # the network its nodes drop to 0 and every label they improve is reopened,
+    # so each join settles only what the new path changes (instead of a fresh
+    # Dijkstra per join). Labels stay exact for every settled node.
+    nrs = b.node_route_start
+    nr = b.node_routes
+    ra = b.route_a
+    rb = b.route_b
+    front = np.empty(n_nodes, np.int64)
+    n_front = _restart_from_tree(in_tree, dist, prev, done, front)
+    while joined < n_distinct:
+        found = -1
+        while n_front > 0:
+            u, du, n_front = pop_nearest(front, n_front, dist)
+            done[u] = True
+            if term[u] >= 0:
+                found = u
+                break
+            for j in range(nrs[u], nrs[u + 1]):
+                r = nr[j]
+                c = cost[r]
+                if c < 0:
+                    continue
+                v = rb[r] if ra[r] == u else ra[r]
+                nd = du + c
+                if nd < dist[v]:
+                    if dist[v] >= INF or done[v]:
+                        done[v] = False
+                        front[n_front] = v
+                        n_front += 1
+                    dist[v] = nd
+                    prev[v] = r
+        if found < 0:
+            break                               # the rest is unreachable
+        total += dist[found]
+        loc = locs[term[found]]                 # joined: its nodes are no longer terminals
+        for k in range(b.loc_node_start[loc], b.loc_node_start[loc + 1]):
+            term[b.loc_nodes[k]] = -1
+        joined += 1
+        v = found
+        while not in_tree[v]:                   # the path joins the network at label 0
+            in_tree[v] = True
+            r = prev[v]
+            in_plan_out[r] = True
+            dist[v] = 0.0
+            prev[v] = -1
+            if done[v]:
+                done[v] = False
+                front[n_front] = v
+                n_front += 1
+            v = other_end(b, r, v)
+        if virtual_root:                        # keep only the border point actually used; restart
+            for k in range(b.loc_node_start[root_loc], b.loc_node_start[root_loc + 1]):
+                if b.loc_nodes[k] != v:
+                    in_tree[b.loc_nodes[k]] = False
+            virtual_root = False
+            n_front = _restart_from_tree(in_tree, dist, prev, done, front)
+    return total, n_distinct - joined
+
+
+@njit(cache=True)
+def plan_tickets(b, cost, ta, tb, n, in_plan_out, routes_work, dist, prev, done):
+    """A network serving each ticket ``(ta[i], tb[i])``, i < n, on its own
+    (a Steiner *forest* heuristic): tickets in the given order, each adds its
+    cheapest path with the routes already planned counted free. Marks
+    ``in_plan_out`` (cleared first; own routes included) and returns
+    ``(total_cost, n_unreachable)``. ``cost`` is not modified;
+    ``routes_work`` needs room for a path (int64[n_routes])."""
+    n_routes = in_plan_out.shape[0]
+    c2 = np.empty(n_routes, np.float64)
+    for r in range(n_routes):
+        in_plan_out[r] = False
+        c2[r] = cost[r]
+    total = 0.0
+    missed = 0
+    for i in range(n):
+        k, _ = path_between(b, c2, ta[i], tb[i], routes_work, dist, prev, done)
+        if k < 0:
+            missed += 1
+            continue
+        for j in range(k):
+            r = routes_work[j]
+            if not in_plan_out[r]:
+                in_plan_out[r] = True
+                total += c2[r]
+                c2[r] = 0.0
+    return total, missed

@@ -1,0 +1,101 @@
+"""The planner's card draws: the value of each face-up card and of a blind
+draw for the colours its plan lacks, the draw of a turn, and the second card
+(with the plan remembered at the first).
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.core.actions import A_BLIND, A_FACEUP
+from ttrsim.core.board import RP_PASSENGERS
+from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
+
+from .action_picks import has_action
+from .graph_search import COST_TRAINS, route_cost_for
+from .memory import KEY_EXTRA, N_PLAN_KEY, recall_plan
+from .planner_passengers import colour_scores
+from .planner_plan import card_needs, current_plan, free_target, hand_size, needs_array, plan_trains, unseen_cards
+from .planner_params import (P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT)
+
+
+@njit(cache=True)
+def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
+    """The best card draw by ``want`` (see the module doc): ``(action, value)``
+    with the value of the whole turn's draw in cards; action -1 if no draw is
+    legal."""
+    # cards it cannot see: the deck and the others' hands
+    unseen = np.empty(LOCO + 1)
+    tot = unseen_cards(b, s, me, unseen)
+    p_blind = 0.0
+    if tot > 0:
+        for k in range(LOCO + 1):
+            p_blind += min(want[k], 1.0) * unseen[k] / tot
+    blind_ok = has_action(legal, n_legal, A_BLIND)
+    pb = p_blind if blind_ok else 0.0
+    best_slot = -1
+    best_v = -1.0
+    second_v = -1.0
+    loco_slot = -1
+    for i in range(s.faceup.shape[0]):
+        k = s.faceup[i]
+        if k < 0 or not has_action(legal, n_legal, A_FACEUP + i):
+            continue
+        if k == LOCO:
+            loco_slot = i
+            continue
+        v = want[k]
+        if v > best_v:
+            second_v = best_v
+            best_v = v
+            best_slot = i
+        elif v > second_v:
+            second_v = v
+    first = max(best_v, pb)
+    pair = first + (max(second_v, pb) if first_draw else 0.0)
+    if first_draw and loco_slot >= 0 and want[LOCO] > 0 and params[me, P_LOCO_VALUE] > pair:
+        return A_FACEUP + loco_slot, params[me, P_LOCO_VALUE]
+    if best_slot >= 0 and best_v > 0 and (best_v >= p_blind or not blind_ok):
+        return A_FACEUP + best_slot, pair
+    if blind_ok:
+        return A_BLIND, pair
+    if best_slot >= 0:
+        return A_FACEUP + best_slot, pair
+    if loco_slot >= 0:
+        return A_FACEUP + loco_slot, 0.0
+    return -1, 0.0
+
+
+@njit(cache=True)
+def second_draw(b, s, m, legal, n_legal, params, me):
+    """The second card of a turn. Since the seat's first draw only its hand
+    and the face-up row changed, so the plan it remembered then still holds
+    unless the hand crossed ``hoard_cards`` (then :func:`current_plan`
+    decides, as in the main phase)."""
+    R = b.route_len.shape[0]
+    N = b.n_nodes
+    passengers = b.rp[RP_PASSENGERS] != 0
+    in_plan = np.zeros(R, np.bool_)
+    want = np.zeros(N_COLOURS + 1)
+    needs = needs_array(b)
+    key = np.empty(N_PLAN_KEY, np.int64)
+    for i in range(N_PLAN_KEY):
+        key[i] = m.numbers[me, i]
+    key[KEY_EXTRA] = 1 if hand_size(s, me) > params[me, P_HOARD_CARDS] else 0
+    cost = np.empty(R)
+    cscore = np.zeros(N_PASSENGER_COLOURS)
+    costs_made = False
+    if key[0] != 1 or not recall_plan(m, me, key, in_plan):      # slot 0 is 1 in a stored key
+        route_cost_for(b, s, me, COST_TRAINS, cost)
+        if passengers:
+            colour_scores(b, s, me, params, cscore)
+        costs_made = True
+        current_plan(b, s, m, me, params, cost, cscore, in_plan, np.empty(N), np.empty(N, np.int64),
+                     np.empty(N, np.bool_), want, needs)
+    if plan_trains(b, s, me, in_plan)[1] == 0:
+        if not costs_made:
+            route_cost_for(b, s, me, COST_TRAINS, cost)
+            if passengers:
+                colour_scores(b, s, me, params, cscore)
+        free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
+    card_needs(b, s, s.hand[me], in_plan, want, needs)
+    a, _ = draw_choice(b, s, legal, n_legal, params, me, want, False)
+    return a

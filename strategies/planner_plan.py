@@ -1,0 +1,392 @@
+"""The planner's plan: the Steiner network of its unfinished tickets under its
+search costs, the cards and turns the plan still needs, and the plan kept in
+the seat's memory between decisions (see the module doc of
+:mod:`ttrsim.strategies.planner` for the design).
+
+Memory (:mod:`ttrsim.strategies.memory`) beside the plan key and flags:
+
+* ``numbers[me, SM_OWN_TRAINS]``, ``numbers[me, SM_OWN_TICKETS]``: its trains
+  and 1 + its tickets held when it last counted its unfinished tickets,
+  ``numbers[me, SM_UNFINISHED]`` that count (it changes only with its routes
+  or tickets);
+* ``route_numbers[me, SM_DETOUR, r]``: route ``r``'s remembered detour (0
+  unknown, 1 no path below the cap, 2 + the detour path's cost),
+  ``route_numbers[me, SM_DETOUR_TRAINS, r]`` the seat's trains when it was
+  found, ``route_sets[me, r]`` the routes of that path
+  (:func:`ttrsim.strategies.planner_claims.route_detour`).
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.core.board import RP_END_TRAINS, RP_PASSENGERS, RP_TRAINS
+from ttrsim.core.scoring import locations_joined
+from ttrsim.core.state import M_COUNTDOWN, M_NPLAYERS, M_TURN
+from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
+
+from .connectivity import own_components, passable_components, unfinished_tickets
+from .memory import FREE_NUMBER, N_PLAN_KEY, PLAN_ROUTES, plan_key, plan_open, recall_plan, remember_plan
+from .network_plans import plan_network, plan_tickets
+from .planner_passengers import BIG, route_pass_value
+
+# card_needs' outputs in its ``needs`` array (needs_array)
+NEED_SHORT = 0                  # cards the plan misses after locomotives
+NEED_COLOUR = 1                 # + colour: cards of that colour its coloured routes take
+NEED_WORK = 1 + N_COLOURS       # scratch from here
+# the seat's memory beside the plan (see the module doc)
+SM_OWN_TRAINS = FREE_NUMBER
+SM_OWN_TICKETS = FREE_NUMBER + 1
+SM_UNFINISHED = FREE_NUMBER + 2
+SM_DETOUR = PLAN_ROUTES + 1
+SM_DETOUR_TRAINS = PLAN_ROUTES + 2
+from .planner_params import (P_CARD_WEIGHT, P_CLAIM_TURN_COST, P_HOARD_CARDS, P_HOARD_WEIGHT, P_PASS_PATH,
+                             P_PLAY_PACE, P_POINTS_WEIGHT)
+
+
+@njit(cache=True)
+def turns_left(b, s, me, pace):
+    """Estimated turns ``me`` still gets (this one included): the last round
+    counts 1; otherwise each other seat is assumed to lay ``pace`` trains a
+    turn (or its average so far, if higher) until it triggers the end, plus
+    the last round; the earliest seat decides."""
+    if s.meta[M_COUNTDOWN] >= 0:
+        return 1.0
+    best = BIG
+    end = b.rp[RP_END_TRAINS]
+    n = s.meta[M_NPLAYERS]
+    turn = s.meta[M_TURN]
+    for q in range(n):
+        if q != me:
+            taken = turn // n + (1 if q < turn % n else 0)
+            used = b.rp[RP_TRAINS] - s.trains[q]
+            pq = max(pace, used / max(taken, 1))
+            t = (max(0, s.trains[q] - end)) / max(pq, 0.1) + 1.0
+            best = min(best, t)
+    return max(best, 1.0)
+
+
+@njit(cache=True)
+def hand_size(s, me):
+    n = 0
+    for k in range(LOCO + 1):
+        n += s.hand[me, k]
+    return n
+
+
+@njit(cache=True)
+def min_trains_any(s):
+    m = 1 << 30
+    for q in range(s.meta[M_NPLAYERS]):
+        m = min(m, s.trains[q])
+    return m
+
+
+@njit(cache=True)
+def min_trains_others(s, me):
+    m = 1 << 30
+    for q in range(s.meta[M_NPLAYERS]):
+        if q != me and s.trains[q] < m:
+            m = s.trains[q]
+    return m
+
+
+@njit(cache=True)
+def keep_reachable(b, cost, tks, nt):
+    """Compact ``tks[:nt]`` to the tickets a path over ``cost`` can still join;
+    returns their count."""
+    reach = np.empty(b.n_nodes, np.int64)
+    passable_components(b, cost, reach)
+    n = 0
+    for i in range(nt):
+        t = tks[i]
+        if locations_joined(b, reach, b.ticket_a[t], b.ticket_b[t]):
+            tks[n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def search_costs(b, s, me, params, cost, pcost, cscore):
+    """Plan search costs: a claimable route costs its length plus
+    ``claim_turn_cost`` plus ``card_weight`` per card it misses with the
+    hand held now, minus ``points_weight`` x its points, minus
+    ``pass_path`` x its passenger value (Germany), at least a fifth of its
+    length; own routes 0, impassable -1 (as in ``cost``)."""
+    ct = params[me, P_CLAIM_TURN_COST]
+    pw = params[me, P_POINTS_WEIGHT]
+    hand = hand_size(s, me)
+    cw = params[me, P_CARD_WEIGHT] + params[me, P_HOARD_WEIGHT] * max(0.0, hand - params[me, P_HOARD_CARDS])
+    pp = params[me, P_PASS_PATH] if b.rp[RP_PASSENGERS] != 0 else 0.0
+    locos = s.hand[me, LOCO]
+    top = 0
+    for k in range(N_COLOURS):
+        top = max(top, s.hand[me, k])
+    for r in range(b.route_len.shape[0]):
+        c = cost[r]
+        if c > 0:
+            length = b.route_len[r]
+            col = b.route_colour[r]
+            h = top if col == GRAY else s.hand[me, col]
+            c = length + ct - pw * b.route_points[r] + cw * max(0, length - h - locos)
+            if pp > 0:
+                c -= pp * route_pass_value(b, s, r, cscore)
+            c = max(c, 0.2 * length)
+        pcost[r] = c
+
+
+@njit(cache=True)
+def plan_trains(b, s, me, in_plan):
+    """(trains, routes) the plan ``in_plan`` still has to claim."""
+    t = 0
+    n = 0
+    for r in range(in_plan.shape[0]):
+        if in_plan[r] and s.route_owner[r] != me:
+            t += b.route_len[r]
+            n += 1
+    return t, n
+
+
+@njit(cache=True)
+def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done):
+    """Plan a network for tickets ``tks[:nt]`` into ``in_plan``: the cheaper of
+    the Steiner-tree and the Steiner-forest heuristics. Returns the number of
+    tickets (forest) / locations (tree) it could not join (0 = all)."""
+    if nt == 0:
+        for r in range(in_plan.shape[0]):
+            in_plan[r] = False
+        return 0
+    # most valuable ticket first (the forest heuristic joins in this order)
+    used = 0
+    for i in range(nt):
+        best = -1
+        for j in range(nt):
+            if not (used >> j) & 1 and (best < 0 or b.ticket_points[tks[j]] > b.ticket_points[tks[best]]):
+                best = j
+        used |= 1 << best
+        ta[i] = b.ticket_a[tks[best]]
+        tb[i] = b.ticket_b[tks[best]]
+        locs[2 * i] = ta[i]
+        locs[2 * i + 1] = tb[i]
+    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, rw, dist, prev, done)
+    if nt == 1:
+        return miss1
+    c2, miss2 = plan_network(b, cost, locs, 2 * nt, tmp_plan, dist, prev, done)
+    if (miss2 > 0) == (miss1 > 0) and c2 < c1 - 1e-9 or (miss2 == 0 and miss1 > 0):
+        for r in range(in_plan.shape[0]):
+            in_plan[r] = tmp_plan[r]
+        return miss2
+    return miss1
+
+
+@njit(cache=True)
+def needs_array(b):
+    """The ``needs`` array of :func:`card_needs` for board ``b``."""
+    return np.zeros(NEED_WORK + N_COLOURS + b.route_len.shape[0], np.int64)
+
+
+@njit(cache=True)
+def card_needs(b, s, hand, in_plan, want, needs):
+    """Value of one more card of each colour for the routes the plan still
+    claims with the cards ``hand`` (the seat's row of ``s.hand``, or a changed
+    copy): ``want[c]`` (0 useless; 1 plus up to 0.5 the closer it brings a
+    route to payable), ``want[LOCO]`` 1 if cards are missing at all. Into
+    ``needs`` (:func:`needs_array`): ``needs[NEED_SHORT]`` the cards missing
+    after locomotives, ``needs[NEED_COLOUR + c]`` the cards of colour ``c`` the
+    plan's coloured routes take; the rest is scratch."""
+    avail = NEED_WORK                   # needs[avail + c]: cards of colour c not yet spoken for
+    grays = NEED_WORK + N_COLOURS       # needs[grays + i]: the plan's free gray routes, longest first (then by id)
+    for c in range(N_COLOURS):
+        needs[avail + c] = hand[c]
+        needs[NEED_COLOUR + c] = 0
+        want[c] = 0.0
+    want[LOCO] = 0.0
+    n_gray = 0
+    owner = s.route_owner
+    route_len = b.route_len
+    route_colour = b.route_colour
+    for r in range(in_plan.shape[0]):
+        if in_plan[r] and owner[r] < 0:
+            col = route_colour[r]
+            if col == GRAY:
+                i = n_gray
+                while i > 0 and route_len[needs[grays + i - 1]] < route_len[r]:
+                    needs[grays + i] = needs[grays + i - 1]
+                    i -= 1
+                needs[grays + i] = r
+                n_gray += 1
+            else:
+                needs[NEED_COLOUR + col] += route_len[r]
+    short = 0
+    locos = hand[LOCO]
+    for c in range(N_COLOURS):
+        need = needs[NEED_COLOUR + c]
+        if need > needs[avail + c]:
+            miss = need - needs[avail + c]
+            short += miss
+            want[c] = 1.0 + 0.5 / max(1, miss - locos)
+            needs[avail + c] = 0
+        else:
+            needs[avail + c] -= need
+    for i in range(n_gray):             # each gray route on the colour with the largest surplus
+        g = needs[grays + i]
+        c = 0
+        for k in range(1, N_COLOURS):
+            if needs[avail + k] > needs[avail + c]:
+                c = k
+        length = route_len[g]
+        if needs[avail + c] >= length:
+            needs[avail + c] -= length
+        else:
+            miss = length - needs[avail + c]
+            short += miss
+            if needs[avail + c] > 0:
+                v = 1.0 + 0.5 / max(1, miss - locos)
+                want[c] = max(want[c], v)
+            else:                       # no stack yet: any colour starts one
+                for k in range(N_COLOURS):
+                    want[k] = max(want[k], 0.6)
+            needs[avail + c] = 0
+    needs[NEED_SHORT] = max(0, short - locos)
+    if short > 0:
+        want[LOCO] = 1.0
+
+
+@njit(cache=True)
+def unseen_cards(b, s, me, out):
+    """Cards of each kind seat ``me`` cannot see (the deck and the others'
+    hands: all minus the discard pile, its hand and the face-up row) into
+    ``out``; returns their total."""
+    tot = 0.0
+    for k in range(LOCO + 1):
+        u = b.card_counts[k] - s.discard[k] - s.hand[me, k]
+        for i in range(s.faceup.shape[0]):
+            if s.faceup[i] == k:
+                u -= 1
+        u = max(u, 0)
+        out[k] = u
+        tot += u
+    return tot
+
+
+@njit(cache=True)
+def plan_turns(b, s, me, in_plan, want, needs):
+    """Turns the plan still needs: a claim per route plus the draws for the
+    missing cards, two a turn, each useful as often as useful cards are among
+    those it cannot see (at least a quarter: the face-up row helps)."""
+    _, n_routes = plan_trains(b, s, me, in_plan)
+    card_needs(b, s, s.hand[me], in_plan, want, needs)
+    if needs[NEED_SHORT] == 0:
+        return float(n_routes)
+    unseen = np.empty(LOCO + 1)
+    tot = unseen_cards(b, s, me, unseen)
+    useful = 0.0
+    for k in range(LOCO + 1):
+        if want[k] > 0:
+            useful += unseen[k]
+    rate = useful / tot if tot > 0 else 1.0
+    return n_routes + needs[NEED_SHORT] / (2.0 * max(rate, 0.25))
+
+
+@njit(cache=True)
+def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs):
+    """The seat's plan into ``in_plan``: the remembered one while it stays valid
+    (the same unfinished tickets, tickets held, passengers collected and hand
+    above or below ``hoard_cards``; every route still its own or claimable; its
+    trains enough), else a new one, giving up tickets it cannot make in trains
+    or (probably) in time."""
+    R = b.route_len.shape[0]
+    N = b.n_nodes
+    T = b.ticket_a.shape[0]
+    hand = hand_size(s, me)
+    tks = np.empty(T + 8, np.int64)
+    n_held = 0
+    for t in range(T):
+        n_held += s.ticket_holder[t] == me
+    sm = m.numbers
+    listed = False
+    if sm[me, SM_OWN_TRAINS] == s.trains[me] and sm[me, SM_OWN_TICKETS] == n_held + 1:
+        nt = sm[me, SM_UNFINISHED]      # its routes and tickets are the same: so is what is unfinished
+    else:
+        parent = np.empty(N, np.int64)
+        own_components(b, s, me, parent)
+        nt = unfinished_tickets(b, s, me, parent, tks)
+        listed = True
+        sm[me, SM_OWN_TRAINS] = s.trains[me]
+        sm[me, SM_OWN_TICKETS] = n_held + 1
+        sm[me, SM_UNFINISHED] = nt
+    key = np.empty(N_PLAN_KEY, np.int64)
+    plan_key(b, s, me, nt, 1 if hand > params[me, P_HOARD_CARDS] else 0, key)
+    if (recall_plan(m, me, key, in_plan) and plan_open(cost, in_plan)
+            and plan_trains(b, s, me, in_plan)[0] <= s.trains[me]):
+        return
+    if not listed:
+        parent = np.empty(N, np.int64)
+        own_components(b, s, me, parent)
+        unfinished_tickets(b, s, me, parent, tks)
+    pcost = np.empty(R)
+    search_costs(b, s, me, params, cost, pcost, cscore)
+    nt = keep_reachable(b, cost, tks, nt)
+    tmp_plan = np.zeros(R, np.bool_)
+    ta = np.empty(T + 8, np.int64)
+    tb = np.empty(T + 8, np.int64)
+    locs = np.empty(2 * T + 16, np.int64)
+    rw = np.empty(R, np.int64)
+    t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
+    make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+    while nt > 0:
+        need_t, _ = plan_trains(b, s, me, in_plan)
+        if need_t <= s.trains[me] and t_left >= BIG:
+            break
+        turns = plan_turns(b, s, me, in_plan, want, needs)
+        if need_t <= s.trains[me] and turns <= t_left:
+            break
+        best_i = 0
+        best_v = -BIG
+        for i in range(nt):                 # drop the ticket saving most per point
+            t = tks[i]
+            tks[i] = tks[nt - 1]
+            tks[nt - 1] = t
+            make_plan(b, s, me, tks, nt - 1, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+            nt2, _ = plan_trains(b, s, me, in_plan)
+            turns2 = plan_turns(b, s, me, in_plan, want, needs)
+            v = ((need_t - nt2) + 2.0 * (turns - turns2)) / max(1, b.ticket_points[t])
+            tks[nt - 1] = tks[i]
+            tks[i] = t
+            if v > best_v:
+                best_v = v
+                best_i = i
+        t = tks[best_i]
+        tks[best_i] = tks[nt - 1]
+        tks[nt - 1] = t
+        nt -= 1
+        make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+    remember_plan(m, me, key, in_plan)
+
+
+@njit(cache=True)
+def free_target(b, s, me, cost, in_plan, cscore, pw, passengers):
+    """With no plan: mark in ``in_plan`` the route worth collecting cards for,
+    the best (points + passenger value) per turn it still needs."""
+    locos = s.hand[me, LOCO]
+    best = -1
+    best_v = -BIG
+    for r in range(in_plan.shape[0]):
+        in_plan[r] = False
+        if cost[r] <= 0:
+            continue
+        col = b.route_colour[r]
+        if col == GRAY:
+            h = 0
+            for c in range(N_COLOURS):
+                h = max(h, s.hand[me, c])
+        else:
+            h = s.hand[me, col]
+        missing = max(0, b.route_len[r] - h - locos)
+        v = float(b.route_points[r])
+        if passengers:
+            v += pw * route_pass_value(b, s, r, cscore)
+        v = v / (1.0 + missing / 2.0)
+        if v > best_v:
+            best_v = v
+            best = r
+    if best >= 0:
+        in_plan[best] = True

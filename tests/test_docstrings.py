@@ -1,0 +1,18 @@
+"""The runnable examples in the docstrings of the engine, the strategies and
+the game loops run and give what they show."""
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["ttrsim.core.actions", "ttrsim.core.engine", "ttrsim.core.state", "ttrsim.strategies",
+           "ttrsim.strategies.memory", "ttrsim.strategies.graph_search", "ttrsim.strategies.connectivity",
+           "ttrsim.strategies.network_plans", "ttrsim.strategies.action_picks", "ttrsim.strategies.python_example",
+           "ttrsim.play.loop", "ttrsim.play.turnlog", "ttrsim.play.game", "ttrsim.play.pyplay", "ttrsim.play.narrate",
+           "ttrsim.play.bench"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

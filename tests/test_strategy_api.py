@@ -1,0 +1,174 @@
+"""One API test over every registered strategy (as pgx runs one API test over
+every game), through the compiled dispatcher the game loop calls.
+
+Each strategy plays games of every preset with 2 to 5 players (its own picks
+at every seat, one decision in five replaced by a random legal action to
+reach more positions), carrying the table's strategy memory as the game loop
+does. At every ``EVERY``-th decision it must:
+
+* pick a legal action (one of the full legal list);
+* pick the same action, and leave the same memory, from the same inputs;
+* be its own kernel (``KERNEL_MODULES[name].choose``) behind the dispatcher;
+* leave the game state unchanged (the engine applies the action);
+* write only the acting seat's rows of the memory (its stream included);
+* read no parameter beyond its spec (columns past ``len(SPEC.params)`` set
+  to NaN change nothing);
+* play fair: changing what the seat cannot see (other hands, other tickets
+  and offers, deck order, ticket pile order) does not change its pick.
+"""
+import numpy as np
+import pytest
+
+from ttrsim.core.actions import legal_buffer
+from ttrsim.core.state import M_DECK_N, M_PLAYER, PHASE_NAMES, copy_state
+from ttrsim.data.rules import preset_names
+from ttrsim.play.game import Game
+from ttrsim.strategies import KERNEL_MODULES, MAX_PARAMS, REGISTRY, STRATEGY_NAMES, dispatch, param_row, strategy_id
+from ttrsim.strategies import planner_params
+from ttrsim.strategies.memory import MEMORY_FIELDS, allocate_memory, copy_memory, reset_memory
+
+SETTINGS = [(rules, players) for rules in preset_names() for players in (2, 3, 4, 5)]
+EVERY = 7                 # check every 7th decision
+MAX_DECISIONS = 420       # per game
+
+
+def hide_and_shuffle(g, state, rng):
+    """A copy of ``state`` that differs only in what the acting seat cannot see."""
+    s = copy_state(state)
+    me = int(s.meta[M_PLAYER])
+    n_players = s.hand.shape[0]
+    deck_n = int(s.meta[M_DECK_N])
+    for q in range(n_players):                       # other hands: swap cards with the deck
+        if q == me or deck_n == 0:
+            continue
+        for _ in range(10):
+            kinds = np.flatnonzero(s.hand[q] > 0)
+            if len(kinds) == 0:
+                break
+            k = rng.choice(kinds)
+            i = rng.integers(deck_n)
+            s.hand[q, k] -= 1
+            s.hand[q, s.deck[i]] += 1
+            s.deck[i] = k
+    rng.shuffle(s.deck[:deck_n])                     # deck order
+    cap = s.tk_buf.shape[1]
+    for d in range(s.tk_buf.shape[0]):               # pile order, and other seats' tickets
+        live = [(int(s.tk_head[d]) + i) % cap for i in range(int(s.tk_len[d]))]
+        if not live:
+            continue
+        for t in np.flatnonzero((s.ticket_holder >= 0) & (s.ticket_holder != me)):
+            if g.board.ticket_deck[t] != d or rng.random() < 0.5:
+                continue
+            j = live[rng.integers(len(live))]
+            other = int(s.tk_buf[d, j])
+            s.tk_buf[d, j] = t
+            s.ticket_holder[other] = s.ticket_holder[t]
+            s.ticket_holder[t] = -1
+        vals = s.tk_buf[d, live].copy()
+        rng.shuffle(vals)
+        s.tk_buf[d, live] = vals
+    return s
+
+
+def pick(g, s, m, name, params, kernel=False):
+    """Strategy ``name``'s pick in state ``s`` with memory ``m`` (changed in
+    place): through the dispatcher, or (``kernel``) its module's kernel."""
+    buf = legal_buffer(g.board)
+    n = dispatch.legal_for(strategy_id(name), g.board, s, buf)
+    if kernel:
+        return int(KERNEL_MODULES[name].choose(g.board, s, m, buf, n, params))
+    return int(dispatch.choose(strategy_id(name), g.board, s, m, buf, n, params))
+
+
+def same_memory(x, y, rows=slice(None)):
+    return all(np.array_equal(getattr(x, f)[rows], getattr(y, f)[rows]) for f in MEMORY_FIELDS)
+
+
+def check_position(g, m, name, params, rng):
+    """Every property of the module doc at the position of game ``g`` with
+    memory ``m``; returns the pick and the memory after it."""
+    s, me = g.state, g.player
+    where = (g.rules.preset, g.n_players, g.seed, g.turn, g.phase)
+    state_before = copy_state(s)
+    m1, m2, m3 = copy_memory(m), copy_memory(m), copy_memory(m)
+    a = pick(g, s, m1, name, params)
+    assert a in g.legal_actions(), where
+    assert pick(g, s, m2, name, params) == a and same_memory(m1, m2), where
+    assert pick(g, s, m3, name, params, kernel=True) == a and same_memory(m1, m3), where
+    for field, now, before in zip(s._fields, s, state_before):
+        assert np.array_equal(now, before), (where, field)
+    others = [q for q in range(g.n_players) if q != me]
+    assert same_memory(m1, m, others), where
+    beyond = params.copy()
+    beyond[:, len(REGISTRY[name].params):] = np.nan
+    assert pick(g, s, copy_memory(m), name, beyond) == a, where
+    for _ in range(2):
+        assert pick(g, hide_and_shuffle(g, s, rng), copy_memory(m), name, params) == a, where
+    return a, m1
+
+
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+def test_strategy_api(name):
+    rng = np.random.default_rng(strategy_id(name))
+    checked = 0
+    phases = set()
+    for i, (rules, players) in enumerate(SETTINGS):
+        g = Game(rules, players, seed=100 + i)
+        m = allocate_memory(g.board, players)
+        reset_memory(m, g.seed)
+        params = np.tile(param_row(name), (players, 1))
+        for step in range(MAX_DECISIONS):
+            if g.over:
+                break
+            if step % EVERY == 0:
+                phases.add(g.phase)
+                a, m = check_position(g, m, name, params, rng)
+                checked += 1
+            else:
+                a = pick(g, g.state, m, name, params)
+            if rng.random() < 0.2:
+                acts = g.legal_actions()
+                a = acts[rng.integers(len(acts))]
+            g.apply(a)
+    assert checked > 600
+    assert phases >= set(PHASE_NAMES) - {"keep", "over"}, phases
+
+
+def test_parameter_rows_follow_the_specs():
+    """Every strategy is registered under its name with a description and
+    documented parameters; its spec fits a row, which holds its defaults in
+    spec order and zeros beyond (kernels read ``params[seat, P_NAME]``)."""
+    for name, spec in REGISTRY.items():
+        assert spec.name == name and spec.doc and all(p.doc for p in spec.params)
+        row = param_row(name)
+        k = len(spec.params)
+        assert row.shape == (MAX_PARAMS,) and k <= MAX_PARAMS
+        assert row[:k].tolist() == [p.default for p in spec.params] and not row[k:].any(), name
+
+
+def test_parameter_columns_are_derived_from_the_specs():
+    """A kernel module's ``P_<NAME>`` constants are the columns of the spec's
+    parameters of that name, and every parameter has one (the planner's are
+    in ``planner_params``, shared by its two parameter sets)."""
+    modules = {name: planner_params if module.__name__.endswith(".planner") else module
+               for name, module in KERNEL_MODULES.items()}
+    for name, module in modules.items():
+        spec = REGISTRY[name]
+        columns = {k[2:].lower(): v for k, v in vars(module).items() if k.startswith("P_")}
+        assert columns == {p.name: spec.index(p.name) for p in spec.params}, name
+
+
+def test_every_registered_strategy_has_its_own_dispatch_branch():
+    """The dispatcher's ids are the registry's, by name; an id past the
+    registry is an error, not another strategy's kernel."""
+    names = {"RANDOM", "DESTINATION_HUNGRY", "ROUTE_FOCUS", "ONE_STEP", "LONG_ROUTE", "GREEDY", "PLANNER",
+             "PASSENGER_HUNTER"}
+    assert {name.upper() for name in STRATEGY_NAMES} == names
+    assert {getattr(dispatch, n) for n in names} == set(range(len(STRATEGY_NAMES)))
+    assert all(getattr(dispatch, name.upper()) == strategy_id(name) for name in STRATEGY_NAMES)
+    g = Game("usa", 2, seed=1)
+    m = allocate_memory(g.board, 2)
+    buf = legal_buffer(g.board)
+    n = dispatch.legal_for(0, g.board, g.state, buf)
+    with pytest.raises(ValueError, match="unknown strategy"):
+        dispatch.choose(len(STRATEGY_NAMES), g.board, g.state, m, buf, n, np.zeros((2, MAX_PARAMS)))
