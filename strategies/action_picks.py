@@ -13,7 +13,7 @@ from numba import njit
 
 from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, encode_claim
 from ttrsim.core.board import RP_DRAW_N, RP_N_DECKS, RP_SETUP_DEAL
-from ttrsim.core.engine import popcount
+from ttrsim.core.piles import popcount
 from ttrsim.core.state import M_PHASE, PH_SETUP_MIX
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
 

@@ -10,8 +10,17 @@ from numba import njit
 
 from ttrsim.core.engine import is_legal, legal_actions, non_claim_actions
 
-from . import REGISTRY, STRATEGY_IDS, destination_hungry, greedy, long_route, one_step, planner, random_strategy, \
-    route_focus
+from . import (
+    REGISTRY,
+    STRATEGY_IDS,
+    destination_hungry,
+    greedy,
+    long_route,
+    one_step,
+    planner,
+    random_strategy,
+    route_focus,
+)
 
 RANDOM = STRATEGY_IDS["random"]
 DESTINATION_HUNGRY = STRATEGY_IDS["destination_hungry"]

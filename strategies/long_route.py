@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
-from ttrsim.core.engine import popcount
+from ttrsim.core.piles import popcount
 from ttrsim.core.state import PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
 from .action_picks import draw_colour_action, fallback_action, min_keep_count, pay_action, route_draw_colour

@@ -126,8 +126,17 @@ from numba import njit
 from ttrsim.core.board import RP_PASSENGERS
 from ttrsim.core.engine import is_legal
 from ttrsim.core.scoring import locations_joined
-from ttrsim.core.state import (M_COUNTDOWN, M_PHASE, M_PLAYER, PH_DRAW2, PH_KEEP, PH_MAIN, PH_PASSENGER,
-                               PH_SETUP_KEEP, PH_SETUP_MIX)
+from ttrsim.core.state import (
+    M_COUNTDOWN,
+    M_PHASE,
+    M_PLAYER,
+    PH_DRAW2,
+    PH_KEEP,
+    PH_MAIN,
+    PH_PASSENGER,
+    PH_SETUP_KEEP,
+    PH_SETUP_MIX,
+)
 from ttrsim.data.ids import N_COLOURS, N_PASSENGER_COLOURS
 
 from .action_picks import fallback_action, ticket_mix_action
@@ -135,13 +144,36 @@ from .connectivity import own_components
 from .graph_search import COST_TRAINS, payable_routes, route_cost_for
 from .planner_cards import draw_choice, second_draw
 from .planner_claims import claim_completes, claim_pick, pay_choice, pay_harm
-from .planner_params import PASSENGER_HUNTER_SPEC, SPEC  # noqa: F401  (the registry's entries)
-from .planner_params import (P_DRAW_LONG, P_DRAW_LONG_TRAINS, P_DRAW_MIN_OPP, P_DRAW_MIN_TRAINS, P_DRAW_OVER_CLAIM,
-                             P_DRAW_PLAN_LEFT, P_END_TRAINS, P_FREE_MIN_LEN, P_LOCO_PAY, P_PASS_WEIGHT, P_PLAY_PACE,
-                             P_SPARE_TRAINS)
+from .planner_params import (  # noqa: F401  (the registry's entries)
+    P_DRAW_LONG,
+    P_DRAW_LONG_TRAINS,
+    P_DRAW_MIN_OPP,
+    P_DRAW_MIN_TRAINS,
+    P_DRAW_OVER_CLAIM,
+    P_DRAW_PLAN_LEFT,
+    P_END_TRAINS,
+    P_FREE_MIN_LEN,
+    P_LOCO_PAY,
+    P_PASS_WEIGHT,
+    P_PLAY_PACE,
+    P_SPARE_TRAINS,
+    PASSENGER_HUNTER_SPEC,
+    SPEC,
+)
 from .planner_passengers import BIG, colour_scores, passenger_choice, route_pass_value
-from .planner_plan import (NEED_COLOUR, NEED_SHORT, card_needs, current_plan, free_target, min_trains_any,
-                           min_trains_others, needs_array, plan_trains, plan_turns, turns_left)
+from .planner_plan import (
+    NEED_COLOUR,
+    NEED_SHORT,
+    card_needs,
+    current_plan,
+    free_target,
+    min_trains_any,
+    min_trains_others,
+    needs_array,
+    plan_trains,
+    plan_turns,
+    turns_left,
+)
 from .planner_tickets import keep_choice, mix_choice
 
 

@@ -12,9 +12,9 @@ from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
 from .action_picks import has_action
 from .graph_search import COST_TRAINS, route_cost_for
 from .memory import KEY_EXTRA, N_PLAN_KEY, recall_plan
+from .planner_params import P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT
 from .planner_passengers import colour_scores
 from .planner_plan import card_needs, current_plan, free_target, hand_size, needs_array, plan_trains, unseen_cards
-from .planner_params import (P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT)
 
 
 @njit(cache=True)

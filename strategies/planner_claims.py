@@ -13,10 +13,19 @@ from ttrsim.data.ids import GRAY, LOCO
 
 from .graph_search import other_end, path_end_within
 from .memory import ROUTE_SET_BITS, route_set_words
+from .planner_params import (
+    P_DETOUR_CAP,
+    P_DOUBLE_FACTOR,
+    P_KEEP_MARGIN,
+    P_PASS_OFFPLAN,
+    P_PASS_WEIGHT,
+    P_W_ADJACENT,
+    P_W_DETOUR,
+    P_W_LONG,
+    P_W_SINGLE,
+)
 from .planner_passengers import BIG, route_pass_value
 from .planner_plan import NEED_SHORT, SM_DETOUR, SM_DETOUR_TRAINS, card_needs
-from .planner_params import (P_DETOUR_CAP, P_DOUBLE_FACTOR, P_KEEP_MARGIN, P_PASS_OFFPLAN, P_PASS_WEIGHT,
-                             P_W_ADJACENT, P_W_DETOUR, P_W_LONG, P_W_SINGLE)
 
 
 @njit(cache=True)

@@ -38,8 +38,15 @@ SM_OWN_TICKETS = FREE_NUMBER + 1
 SM_UNFINISHED = FREE_NUMBER + 2
 SM_DETOUR = PLAN_ROUTES + 1
 SM_DETOUR_TRAINS = PLAN_ROUTES + 2
-from .planner_params import (P_CARD_WEIGHT, P_CLAIM_TURN_COST, P_HOARD_CARDS, P_HOARD_WEIGHT, P_PASS_PATH,
-                             P_PLAY_PACE, P_POINTS_WEIGHT)
+from .planner_params import (
+    P_CARD_WEIGHT,
+    P_CLAIM_TURN_COST,
+    P_HOARD_CARDS,
+    P_HOARD_WEIGHT,
+    P_PASS_PATH,
+    P_PLAY_PACE,
+    P_POINTS_WEIGHT,
+)
 
 
 @njit(cache=True)

@@ -13,9 +13,9 @@ from ttrsim.data.ids import N_COLOURS, N_PASSENGER_COLOURS
 from .action_picks import ticket_mix_action
 from .connectivity import own_components, unfinished_tickets
 from .graph_search import COST_TRAINS, route_cost_for
+from .planner_params import P_DRAW_LONG, P_DRAW_LONG_TRAINS, P_KEEP_MARGIN, P_PACE, P_SETUP_LONG, P_TURN_VALUE
 from .planner_passengers import BIG, colour_scores
 from .planner_plan import keep_reachable, make_plan, needs_array, plan_trains, plan_turns, search_costs, turns_left
-from .planner_params import (P_DRAW_LONG, P_DRAW_LONG_TRAINS, P_KEEP_MARGIN, P_PACE, P_SETUP_LONG, P_TURN_VALUE)
 
 
 @njit(cache=True)

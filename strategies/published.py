@@ -6,7 +6,8 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
-from ttrsim.core.engine import is_legal, popcount
+from ttrsim.core.engine import is_legal
+from ttrsim.core.piles import popcount
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
 
 from .action_picks import fallback_action, keep_all_action, min_keep_count, passenger_action, ticket_mix_action

@@ -1,16 +1,20 @@
 """The layers of docs/architecture.md hold: every module imports only from its
 own layer or the layers below (imports inside functions count too), and
 ``import ttrsim`` / the core load no strategy and leave numba's global
-configuration alone."""
+configuration alone. Modules stay small: one over 600 lines says why in its
+docstring."""
 import ast
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 # bottom to top; a module may import its own layer and the ones below
 LAYERS = ("ttrsim.data", "ttrsim.core", "ttrsim.strategies", "ttrsim.play", "ttrsim.experiment", "ttrsim.report",
           "ttrsim.cli")
+MAX_LINES = 600
 
 
 def modules():
@@ -91,3 +95,13 @@ def test_import_ttrsim_and_core_load_no_strategy_and_keep_numba_config():
             "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+@pytest.mark.parametrize("name,path", [m for m in modules() if m[1].suffix == ".py"], ids=lambda v: str(v))
+def test_modules_stay_small_or_say_why(name, path):
+    """A module over 600 lines states why in its docstring ("Size: ...")."""
+    text = path.read_text(encoding="utf-8")
+    if text.count("\n") <= MAX_LINES:
+        return
+    doc = ast.get_docstring(ast.parse(text)) or ""
+    assert "Size:" in doc, f"{path.relative_to(ROOT)} has {text.count(chr(10))} lines and no 'Size:' reason"

@@ -12,20 +12,18 @@ import shutil
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from conftest import put_hand, route_id, setup_game
 
-from ttrsim.core.actions import A_BLIND, A_TICKETS, encode_claim
-from ttrsim.core.board import build_board
 from ttrsim.cli import main
+from ttrsim.core.actions import A_BLIND, A_TICKETS, encode_claim, legal_buffer
+from ttrsim.core.board import build_board
+from ttrsim.core.state import F_TOTAL, allocate_state, copy_state
 from ttrsim.data.ids import BLUE, LOCO
 from ttrsim.data.maps import MAPS_DIR
-from ttrsim.play.narrate import narrate_action, narrate_turn, play_narrated, Step
-from ttrsim.core.actions import legal_buffer
-from ttrsim.play.loop import play_game
 from ttrsim.data.rules import get_rules, preset_names
-from ttrsim.core.state import F_TOTAL, allocate_state, copy_state
+from ttrsim.play.loop import play_game
+from ttrsim.play.narrate import Step, narrate_action, narrate_turn, play_narrated
 from ttrsim.strategies.memory import allocate_memory
-
-from conftest import put_hand, route_id, setup_game
 
 
 @pytest.fixture(scope="module")
@@ -387,8 +385,8 @@ def test_version_and_help(runner):
 def test_narrated_resets_and_reshuffles_follow_the_engine(monkeypatch):
     """R3.4, R3.5: the narrator reports a face-up reset / a reshuffle exactly
     for the steps where the engine's counters (M_RESETS, M_RESHUFFLES) grew."""
-    from ttrsim.play import narrate
     from ttrsim.core.state import M_RESETS, M_RESHUFFLES
+    from ttrsim.play import narrate
 
     seen = {"resets": 0, "reshuffles": 0}
     original = narrate.Narrator.step

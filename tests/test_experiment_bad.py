@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ttrsim.experiment.config import ExperimentError
 from ttrsim.cli import run
+from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.runner import run_experiment
 
 HERE = Path(__file__).resolve().parent / "bad_experiments"

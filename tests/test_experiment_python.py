@@ -12,8 +12,8 @@ import pytest
 
 from ttrsim.experiment import worker
 from ttrsim.experiment.config import load_experiment
-from ttrsim.play.game import IllegalAction
 from ttrsim.experiment.runner import run_experiment
+from ttrsim.play.game import IllegalAction
 
 GREEDY_PY = "ttrsim.strategies.python_example:GreedyLongest"
 

@@ -16,8 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from ttrsim.experiment.config import ExperimentError
 from ttrsim.cli import run
+from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.experiment.summary import summary_from_tables
 from ttrsim.experiment.tables import SCHEMAS

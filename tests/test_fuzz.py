@@ -3,11 +3,11 @@ large run is `ttrsim fuzz --rules all --games 100000`)."""
 import numpy as np
 
 from ttrsim.core.board import build_board
+from ttrsim.core.engine import reset_game
+from ttrsim.core.state import M_CLAIMS, allocate_state
+from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.play.bench import run_bench
 from ttrsim.play.fuzz import V_CARDS, V_CLAIMS, V_PASSENGERS, V_SCORE, V_TICKETS, V_TRAINS, check_state, run_fuzz
-from ttrsim.core.engine import reset_game
-from ttrsim.data.rules import get_rules, preset_names
-from ttrsim.core.state import M_CLAIMS, allocate_state
 
 
 def test_random_play_keeps_every_invariant_on_every_rule_set():

@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from ttrsim.strategies.python_example import GreedyLongest
 from ttrsim.core.board import build_board
+from ttrsim.data.rules import get_rules
 from ttrsim.play.loop import play_finals
 from ttrsim.play.pyplay import play
-from ttrsim.data.rules import get_rules
+from ttrsim.strategies.python_example import GreedyLongest
 
 
 @pytest.mark.parametrize("rules,players,seed", [("usa", 2, 4), ("germany", 4, 9), ("usa-mega", 3, 1)])

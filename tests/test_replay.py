@@ -7,11 +7,11 @@ import sys
 import numpy as np
 import pytest
 
-from ttrsim.core.board import build_board
 from ttrsim.core.actions import legal_buffer
-from ttrsim.play.loop import play_game
-from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.core.board import build_board
 from ttrsim.core.state import M_ACTIONS, M_TURN, allocate_state
+from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.play.loop import play_game
 from ttrsim.strategies.memory import allocate_memory
 
 CASES = [(r, p, seed) for r in preset_names() for p, seed in ((2, 11), (4, 12))]

@@ -2,8 +2,8 @@
 folder (no engine run needed), with its one-line errors."""
 import pytest
 from click.testing import CliRunner
-
 from report_fixtures import game, make_results
+
 from ttrsim.cli import main
 
 

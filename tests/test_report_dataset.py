@@ -4,9 +4,9 @@ import shutil
 
 import polars as pl
 import pytest
-
 from report_fixtures import game, make_results
-from ttrsim.report import Results, ResultsError, end_reasons, swept_win_rates, sweep_keys, win_rates
+
+from ttrsim.report import Results, ResultsError, end_reasons, sweep_keys, swept_win_rates, win_rates
 
 
 def four_games(path, **kw):

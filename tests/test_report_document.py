@@ -6,12 +6,12 @@ import re
 
 import polars as pl
 import pytest
-
 from report_fixtures import game, make_results
+
+from ttrsim.experiment.runner import run_experiment
 from ttrsim.report import Results, ResultsError, win_rates
 from ttrsim.report.contents import CONTENTS
 from ttrsim.report.document import build_report
-from ttrsim.experiment.runner import run_experiment
 
 LINEUP = ["planner", "route_focus", "one_step", "long_route"]
 

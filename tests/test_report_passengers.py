@@ -2,10 +2,16 @@
 import numpy as np
 import polars as pl
 import pytest
-
 from report_fixtures import game, make_results
-from ttrsim.report import (Results, majority_outcomes, passenger_decisive, passenger_points, passengers_by_routes,
-                           passengers_vs_routes)
+
+from ttrsim.report import (
+    Results,
+    majority_outcomes,
+    passenger_decisive,
+    passenger_points,
+    passengers_by_routes,
+    passengers_vs_routes,
+)
 from ttrsim.report.passengers import OUTCOMES
 
 # 3 players A, B, C rotated: game 0 seats A B C, game 1 seats C A B, game 2 seats B C A.

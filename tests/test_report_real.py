@@ -5,8 +5,8 @@ import polars as pl
 import pytest
 
 import ttrsim.report as rep
-from ttrsim.report import Results
 from ttrsim.experiment.runner import run_experiment
+from ttrsim.report import Results
 
 STATS = ["win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
          "game_length", "end_reasons", "ticket_value", "ticket_decks", "route_contention", "route_claimers",

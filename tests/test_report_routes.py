@@ -1,8 +1,8 @@
 """Route contention, claimers and blocking on hand-built turn logs (ttrsim.report.routes)."""
 import polars as pl
 import pytest
-
 from report_fixtures import game, make_results
+
 from ttrsim.report import Results, ResultsError, blocking, route_claimers, route_contention
 
 # USA routes: 3 and 4 Atlanta-New Orleans (a double), 2 Atlanta-Nashville,
@@ -86,6 +86,7 @@ def test_turn_log_needed(tmp_path):
 
 def test_game_index_dense_and_sparse():
     import numpy as np
+
     from ttrsim.report.routes import _game_index
     a, b, n = _game_index(np.array([10, 12, 11]), np.array([12, 10]))
     assert (a.tolist(), b.tolist(), n) == ([0, 2, 1], [2, 0], 3)

@@ -4,11 +4,20 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-
 from report_fixtures import game, make_results
-from ttrsim.report import (Results, end_reasons, game_length, head_to_head, ratings, score_components,
-                           score_histogram, seat_advantage, win_rates)
+
 from ttrsim.experiment.stats import Z95, block_interval
+from ttrsim.report import (
+    Results,
+    end_reasons,
+    game_length,
+    head_to_head,
+    ratings,
+    score_components,
+    score_histogram,
+    seat_advantage,
+    win_rates,
+)
 from ttrsim.report.strategies import _bradley_terry
 
 

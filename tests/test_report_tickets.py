@@ -2,8 +2,8 @@
 import numpy as np
 import polars as pl
 import pytest
-
 from report_fixtures import game, make_results
+
 from ttrsim.data.maps import load_map
 from ttrsim.report import Results, ticket_decks, ticket_value
 from ttrsim.report.tickets import shortest_path_routes, ticket_shortest_paths

@@ -7,16 +7,28 @@ face-up row, hands) and keeps the 110 cards conserved.
 """
 import numpy as np
 import pytest
+from conftest import card_total, put_deck_top, put_faceup, put_hand, setup_game
 from numba import njit
 
-from conftest import card_total, put_deck_top, put_faceup, put_hand, setup_game
 from ttrsim.core.actions import A_BLIND, A_FACEUP, A_KEEP, A_TICKETS, action_space_size
 from ttrsim.core.engine import is_legal
-from ttrsim.play.game import Game, IllegalAction
-from ttrsim.data.ids import (BLACK, BLUE, CARD_NAMES, COLOUR_NAMES, GREEN, LOCO, N_PASSENGER_COLOURS, ORANGE, PINK, RED,
-                        WHITE, YELLOW)
-from ttrsim.data.rules import RulesError, preset_names
 from ttrsim.core.state import M_DECK_N
+from ttrsim.data.ids import (
+    BLACK,
+    BLUE,
+    CARD_NAMES,
+    COLOUR_NAMES,
+    GREEN,
+    LOCO,
+    N_PASSENGER_COLOURS,
+    ORANGE,
+    PINK,
+    RED,
+    WHITE,
+    YELLOW,
+)
+from ttrsim.data.rules import RulesError, preset_names
+from ttrsim.play.game import Game, IllegalAction
 
 PRESETS = ("usa", "usa-1910", "usa-mega", "usa-bigcities", "germany")
 # R7: tickets dealt / kept at least at setup

@@ -8,17 +8,44 @@ writes on ``g.state``); every hand-built position is also checked with
 """
 import numpy as np
 import pytest
+from conftest import card_total, put_hand, route_id, setup_game
 from numba import njit
 
-from conftest import card_total, put_hand, route_id, setup_game
-from ttrsim.core.actions import (A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY,
-                            action_name, action_space_size, decode_claim, encode_claim)
+from ttrsim.core.actions import (
+    A_BLIND,
+    A_CLAIM,
+    A_FACEUP,
+    A_KEEP,
+    A_PASS,
+    A_PASSENGER,
+    A_TICKETS,
+    PAY_LOCOS_ONLY,
+    action_name,
+    action_space_size,
+    decode_claim,
+    encode_claim,
+)
 from ttrsim.core.engine import apply_action, claimable_routes, is_legal, legal_actions, non_claim_actions, payments
-from ttrsim.play.game import Game, IllegalAction
-from ttrsim.data.ids import (BLUE, GRAY, GREEN, LOCO, N_COLOURS, P_BLACK, P_BLUE, P_GREEN, P_RED, P_WHITE,
-                        P_YELLOW, PINK, RED, WHITE, YELLOW)
 from ttrsim.core.rng import rand_below, seed_stream
 from ttrsim.core.state import M_DECK_N, M_PHASE, M_PLAYER, PH_MAIN, PH_OVER
+from ttrsim.data.ids import (
+    BLUE,
+    GRAY,
+    GREEN,
+    LOCO,
+    N_COLOURS,
+    P_BLACK,
+    P_BLUE,
+    P_GREEN,
+    P_RED,
+    P_WHITE,
+    P_YELLOW,
+    PINK,
+    RED,
+    WHITE,
+    YELLOW,
+)
+from ttrsim.play.game import Game, IllegalAction
 
 PRESETS = ("usa", "usa-1910", "usa-mega", "usa-bigcities", "germany")
 DRAW_SIZE = {"usa": 3, "usa-1910": 3, "usa-mega": 4, "usa-bigcities": 4, "germany": 4}     # R7

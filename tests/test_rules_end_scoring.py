@@ -10,14 +10,29 @@ import zlib
 
 import numpy as np
 import pytest
-
 from conftest import put_hand, route_id, setup_game
+
 from ttrsim.core.actions import A_BLIND, A_KEEP, A_PASS, A_TICKETS, encode_claim
-from ttrsim.data.ids import RED
 from ttrsim.core.scoring import final_scoring, locations_joined, majority_points, player_components
-from ttrsim.core.state import (F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_N_PASSENGERS,
-                          F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL, F_WINNER, M_COUNTDOWN,
-                          M_DECK_N, M_END, END_NAMES)
+from ttrsim.core.state import (
+    END_NAMES,
+    F_GLOBETROTTER,
+    F_LP_BONUS,
+    F_LP_LEN,
+    F_N_COMPLETED,
+    F_N_FAILED,
+    F_N_PASSENGERS,
+    F_PASSENGER_PTS,
+    F_ROUTES,
+    F_TICKETS_LOST,
+    F_TICKETS_WON,
+    F_TOTAL,
+    F_WINNER,
+    M_COUNTDOWN,
+    M_DECK_N,
+    M_END,
+)
+from ttrsim.data.ids import RED
 
 N_PASSENGER_COLOURS = 6
 

@@ -12,20 +12,50 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import put_deck_top, put_faceup, setup_game
+
 from ttrsim.core.actions import A_BLIND, A_FACEUP, A_PASS
-from ttrsim.core.board import (RP_BONUS_NEEDS_SCORE, RP_DRAW_KEEP, RP_DRAW_N, RP_DRAW_SHUFFLE, RP_END_TRAINS, RP_FACEUP,
-                          RP_FIRST_SEAT, RP_GLOBE_PTS, RP_HAND, RP_LOCK_MAXP, RP_LOCO_RESET, RP_LP_PTS, RP_MAX_RESETS,
-                          RP_MAX_TURNS, RP_N_CARDS, RP_N_DECKS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
-                          RP_PASSENGERS, RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE, RP_STALL_ROUNDS, RP_TB0,
-                          RP_TB1, RP_TB2, RP_TRAINS, TB_LONGEST, TB_NONE, TB_PASSENGERS, TB_TICKETS, build_board)
-from ttrsim.play.game import Game
+from ttrsim.core.board import (
+    RP_BONUS_NEEDS_SCORE,
+    RP_DRAW_KEEP,
+    RP_DRAW_N,
+    RP_DRAW_SHUFFLE,
+    RP_END_TRAINS,
+    RP_FACEUP,
+    RP_FIRST_SEAT,
+    RP_GLOBE_PTS,
+    RP_HAND,
+    RP_LOCK_MAXP,
+    RP_LOCO_RESET,
+    RP_LP_PTS,
+    RP_MAX_RESETS,
+    RP_MAX_TURNS,
+    RP_N_CARDS,
+    RP_N_DECKS,
+    RP_PASS_FIRST,
+    RP_PASS_SECOND,
+    RP_PASS_ZERO,
+    RP_PASSENGERS,
+    RP_SETUP_DEAL,
+    RP_SETUP_KEEP,
+    RP_SETUP_SHUFFLE,
+    RP_STALL_ROUNDS,
+    RP_TB0,
+    RP_TB1,
+    RP_TB2,
+    RP_TRAINS,
+    TB_LONGEST,
+    TB_NONE,
+    TB_PASSENGERS,
+    TB_TICKETS,
+    build_board,
+)
+from ttrsim.core.scoring import final_scoring
+from ttrsim.core.state import F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, M_DECK_N
 from ttrsim.data.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, PINK, RED, WHITE, YELLOW
 from ttrsim.data.maps import load_map
 from ttrsim.data.rules import PARAMS, RulesError, get_rules, preset_names
-from ttrsim.core.scoring import final_scoring
-from ttrsim.core.state import F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, M_DECK_N
+from ttrsim.play.game import Game
 
 TINY_MAP = Path(__file__).parent / "fixtures" / "tiny_map.yaml"
 

@@ -19,11 +19,18 @@ import pytest
 import yaml
 
 from ttrsim.core.board import build_board
+from ttrsim.core.scoring import final_scoring, longest_trail, majority_points
+from ttrsim.core.state import (
+    F_LP_LEN,
+    F_N_COMPLETED,
+    F_N_FAILED,
+    F_PASSENGER_PTS,
+    F_TICKETS_LOST,
+    F_TICKETS_WON,
+    allocate_state,
+)
 from ttrsim.data.maps import load_map
 from ttrsim.data.rules import get_rules
-from ttrsim.core.scoring import final_scoring, longest_trail, majority_points
-from ttrsim.core.state import (F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_PASSENGER_PTS, F_TICKETS_LOST, F_TICKETS_WON,
-                          allocate_state)
 
 N_PASSENGER_COLOURS = 6
 COLOURS = ["gray", "red", "orange", "yellow", "green", "blue", "pink", "white", "black"]

@@ -14,11 +14,11 @@ from scipy import stats
 
 from ttrsim.core.board import build_board
 from ttrsim.core.engine import LANE_STRATEGY, reset_game
-from ttrsim.data.ids import N_CARD_KINDS
 from ttrsim.core.rng import seed_stream, shuffle_range
+from ttrsim.core.state import M_DECK_N, allocate_state
+from ttrsim.data.ids import N_CARD_KINDS
 from ttrsim.data.rules import get_rules
 from ttrsim.experiment.seating import block_seeds
-from ttrsim.core.state import M_DECK_N, allocate_state
 
 N = 2000
 CONSECUTIVE = np.arange(N, dtype=np.int64)

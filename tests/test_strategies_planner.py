@@ -19,22 +19,33 @@ test suite (too slow here); see the planner's report.
 """
 import numpy as np
 import pytest
-
 from conftest import decide, fresh_memory, put_faceup, put_hand, route_id, setup_game, ticket_id
+
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, decode_claim, legal_buffer
+from ttrsim.core.board import RP_SETUP_DEAL
+from ttrsim.core.engine import apply_action
+from ttrsim.core.state import (
+    END_NAMES,
+    F_WINNER,
+    M_COUNTDOWN,
+    M_END,
+    M_PEND_I,
+    M_PEND_N,
+    M_PHASE,
+    PH_DRAW2,
+    PH_KEEP,
+    PH_PASSENGER,
+    PH_SETUP_MIX,
+    allocate_state,
+)
+from ttrsim.data.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, P_BLACK, P_BLUE, P_GREEN, PINK, RED, WHITE, YELLOW
+from ttrsim.data.rules import preset_names
+from ttrsim.play.game import Game
+from ttrsim.play.loop import play_game
 from ttrsim.strategies import REGISTRY, param_row, strategy_id
 from ttrsim.strategies.memory import allocate_memory, copy_memory
 from ttrsim.strategies.planner import PASSENGER_HUNTER_SPEC, SPEC
 from ttrsim.strategies.planner_plan import SM_DETOUR, SM_DETOUR_TRAINS, SM_OWN_TICKETS, SM_OWN_TRAINS, SM_UNFINISHED
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, decode_claim
-from ttrsim.core.board import RP_SETUP_DEAL
-from ttrsim.core.engine import apply_action
-from ttrsim.play.game import Game
-from ttrsim.data.ids import BLACK, BLUE, GREEN, LOCO, ORANGE, P_BLACK, P_BLUE, P_GREEN, PINK, RED, WHITE, YELLOW
-from ttrsim.core.actions import legal_buffer
-from ttrsim.play.loop import play_game
-from ttrsim.data.rules import preset_names
-from ttrsim.core.state import (END_NAMES, F_WINNER, M_COUNTDOWN, M_END, M_PEND_I, M_PEND_N, M_PHASE, PH_DRAW2, PH_KEEP,
-                          PH_PASSENGER, PH_SETUP_MIX, allocate_state)
 
 NAMES = ("planner", "passenger_hunter")
 

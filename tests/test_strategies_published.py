@@ -21,23 +21,47 @@ import heapq
 
 import numpy as np
 import pytest
-
 from conftest import decide, fresh_memory, put_faceup, put_hand, route_id, setup_game, ticket_id
-from ttrsim.strategies import REGISTRY, param_row, strategy_id
-from ttrsim.strategies import dispatch
-from ttrsim.strategies import action_picks as A, connectivity as C, graph_search as G, memory as M, \
-    network_plans as N
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, decode_claim, \
-    encode_claim
+
+from ttrsim.core.actions import (
+    A_BLIND,
+    A_CLAIM,
+    A_FACEUP,
+    A_KEEP,
+    A_PASSENGER,
+    A_TICKETS,
+    PAY_LOCOS_ONLY,
+    decode_claim,
+    encode_claim,
+    legal_buffer,
+)
 from ttrsim.core.board import RP_LOCK_MAXP, build_board
 from ttrsim.core.engine import legal_actions
-from ttrsim.play.game import Game
+from ttrsim.core.state import (
+    END_NAMES,
+    F_WINNER,
+    M_END,
+    M_PEND_I,
+    M_PEND_N,
+    M_PHASE,
+    M_PLAYER,
+    PH_KEEP,
+    PH_MAIN,
+    PH_OVER,
+    PH_PASSENGER,
+    PH_SETUP_MIX,
+    allocate_state,
+)
 from ttrsim.data.ids import BLACK, BLUE, GREEN, LOCO, PINK, RED, WHITE
-from ttrsim.core.actions import legal_buffer
-from ttrsim.play.loop import play_game
 from ttrsim.data.rules import get_rules, preset_names
-from ttrsim.core.state import (END_NAMES, F_WINNER, M_END, M_PEND_I, M_PEND_N, M_PHASE, M_PLAYER, PH_KEEP, PH_MAIN,
-                               PH_OVER, PH_PASSENGER, PH_SETUP_MIX, allocate_state)
+from ttrsim.play.game import Game
+from ttrsim.play.loop import play_game
+from ttrsim.strategies import REGISTRY, dispatch, param_row, strategy_id
+from ttrsim.strategies import action_picks as A
+from ttrsim.strategies import connectivity as C
+from ttrsim.strategies import graph_search as G
+from ttrsim.strategies import memory as M
+from ttrsim.strategies import network_plans as N
 from ttrsim.strategies.memory import allocate_memory
 
 AGENTS = ("destination_hungry", "route_focus", "one_step", "long_route")

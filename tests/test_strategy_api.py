@@ -23,8 +23,16 @@ from ttrsim.core.actions import legal_buffer
 from ttrsim.core.state import M_DECK_N, M_PLAYER, PHASE_NAMES, copy_state
 from ttrsim.data.rules import preset_names
 from ttrsim.play.game import Game
-from ttrsim.strategies import KERNEL_MODULES, MAX_PARAMS, REGISTRY, STRATEGY_NAMES, dispatch, param_row, strategy_id
-from ttrsim.strategies import planner_params
+from ttrsim.strategies import (
+    KERNEL_MODULES,
+    MAX_PARAMS,
+    REGISTRY,
+    STRATEGY_NAMES,
+    dispatch,
+    param_row,
+    planner_params,
+    strategy_id,
+)
 from ttrsim.strategies.memory import MEMORY_FIELDS, allocate_memory, copy_memory, reset_memory
 
 SETTINGS = [(rules, players) for rules in preset_names() for players in (2, 3, 4, 5)]

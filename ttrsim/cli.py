@@ -127,7 +127,8 @@ def echo_json(data) -> None:
 
 
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError, version as pkg_version
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as pkg_version
     try:
         return pkg_version("ttrsim")
     except PackageNotFoundError:   # running from a source tree
@@ -260,8 +261,9 @@ def rules_cmd(preset, as_json):
 
 def map_summary(m) -> dict:
     """Counts of one loaded map (R1.3)."""
-    import numpy as np
     from collections import Counter
+
+    import numpy as np
 
     sizes = Counter(np.bincount(m.route_group).tolist()) if m.n_routes else Counter()
     return {

@@ -15,8 +15,9 @@ import numpy as np
 
 from ttrsim.data.ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
 from ttrsim.data.maps import MapData, load_map
+from ttrsim.data.rules import TIEBREAK_NAMES, RulesError, RuleSet
+
 from .record import define_record
-from ttrsim.data.rules import TIEBREAK_NAMES, RuleSet, RulesError
 
 # --- indices into Board.rp -------------------------------------------------
 (RP_TRAINS, RP_HAND, RP_FACEUP, RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE,

@@ -14,11 +14,36 @@ independent reference in ``tests/``.
 import numpy as np
 from numba import njit
 
-from .board import (RP_BONUS_NEEDS_SCORE, RP_GLOBE_PTS, RP_LP_PTS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
-                    RP_PASSENGERS, RP_TB0, TB_LONGEST, TB_PASSENGERS, TB_TICKETS)
 from ttrsim.data.ids import N_PASSENGER_COLOURS
-from .state import (F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_N_PASSENGERS, F_PASSENGER_PTS,
-                    F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL, F_WINNER, M_NPLAYERS)
+
+from .board import (
+    RP_BONUS_NEEDS_SCORE,
+    RP_GLOBE_PTS,
+    RP_LP_PTS,
+    RP_PASS_FIRST,
+    RP_PASS_SECOND,
+    RP_PASS_ZERO,
+    RP_PASSENGERS,
+    RP_TB0,
+    TB_LONGEST,
+    TB_PASSENGERS,
+    TB_TICKETS,
+)
+from .state import (
+    F_GLOBETROTTER,
+    F_LP_BONUS,
+    F_LP_LEN,
+    F_N_COMPLETED,
+    F_N_FAILED,
+    F_N_PASSENGERS,
+    F_PASSENGER_PTS,
+    F_ROUTES,
+    F_TICKETS_LOST,
+    F_TICKETS_WON,
+    F_TOTAL,
+    F_WINNER,
+    M_NPLAYERS,
+)
 
 
 @njit(cache=True)

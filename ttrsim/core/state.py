@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, Board
 from ttrsim.data.ids import N_CARD_KINDS, N_PASSENGER_COLOURS
+
+from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, Board
 from .record import define_record
 
 # --- indices into GameState.meta ---------------------------------------------

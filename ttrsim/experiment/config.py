@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ttrsim.data.checks import kind
 from ttrsim.data.yamlfile import YamlError, read_yaml
+
 from .schema import EXECUTION_KEYS, Entrant, Experiment, ExperimentError, Point, StopRule
 from .validator import Validator
 

@@ -44,6 +44,7 @@ import pyarrow.parquet as pq
 from ttrsim.data.ids import ROUTE_COLOUR_IDS, ROUTE_COLOUR_NAMES
 from ttrsim.data.maps import MapData, load_map
 from ttrsim.data.rules import DEFAULTS, RuleSet
+
 from .config import Experiment, ExperimentError
 
 MANIFEST = "manifest.json"

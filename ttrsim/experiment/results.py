@@ -31,6 +31,7 @@ import polars as pl
 
 from ttrsim.data.maps import MapData
 from ttrsim.data.rules import RuleSet
+
 from .folder import DIMS, MANIFEST, MAP_FILE, RULES_FILE, TABLES, map_from_json, rule_set_from_json
 
 __all__ = ["Results", "ResultsError", "TABLES", "DIMS"]

@@ -45,6 +45,7 @@ import polars as pl
 from tqdm import tqdm
 
 from ttrsim import GAMES_VERSION
+
 from .backends import make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
 from .folder import FORMAT, MAP_FILE, PART_FILES, RULES_FILE, Folder, describe, now, versions

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ttrsim.data.rules import get_rules
+
 from .seating import chunk_games
 
 BACKENDS = ("local", "dask")

@@ -23,15 +23,55 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ttrsim.core.state import (
+    END_NAMES,
+    F_GLOBETROTTER,
+    F_LP_BONUS,
+    F_LP_LEN,
+    F_N_COMPLETED,
+    F_N_FAILED,
+    F_N_PASSENGERS,
+    F_PASSENGER_PTS,
+    F_ROUTES,
+    F_TICKETS_LOST,
+    F_TICKETS_WON,
+    F_TOTAL,
+    F_WINNER,
+)
 from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES
 from ttrsim.data.rules import preset_names
-from ttrsim.core.state import (END_NAMES, F_GLOBETROTTER, F_LP_BONUS, F_LP_LEN, F_N_COMPLETED, F_N_FAILED, F_N_PASSENGERS,
-                    F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL, F_WINNER)
-from ttrsim.play.turnlog import (G_END, G_TURNS, KIND_NAMES, O_COMPLETED, O_GAME, O_KEPT, O_SEAT, O_TICKET, O_TURN,
-                      SOURCE_NAMES, T_CARD1, T_CARD2, T_GAME, T_HAND, T_KIND, T_LOCOS, T_PASS1, T_PASS2,
-                      T_PAY_COLOUR, T_ROUTE, T_SCORE, T_SEAT, T_SRC1, T_SRC2, T_TK_DRAWN, T_TK_KEPT, T_TK_PILE0,
-                      T_TRAINS, T_TURN)
 from ttrsim.play.chunk import X_CARDS, X_PASS0, X_TRAINS
+from ttrsim.play.turnlog import (
+    G_END,
+    G_TURNS,
+    KIND_NAMES,
+    O_COMPLETED,
+    O_GAME,
+    O_KEPT,
+    O_SEAT,
+    O_TICKET,
+    O_TURN,
+    SOURCE_NAMES,
+    T_CARD1,
+    T_CARD2,
+    T_GAME,
+    T_HAND,
+    T_KIND,
+    T_LOCOS,
+    T_PASS1,
+    T_PASS2,
+    T_PAY_COLOUR,
+    T_ROUTE,
+    T_SCORE,
+    T_SEAT,
+    T_SRC1,
+    T_SRC2,
+    T_TK_DRAWN,
+    T_TK_KEPT,
+    T_TK_PILE0,
+    T_TRAINS,
+    T_TURN,
+)
 
 MAX_SEATS = 5
 COMPRESSION = "zstd"

@@ -17,8 +17,22 @@ from pathlib import Path
 from ttrsim.data.checks import close_match, did_you_mean, is_int, is_number, kind
 from ttrsim.data.maps import MapError, available_maps, load_map
 from ttrsim.data.rules import PARAM_BY_NAME, RulesError, get_rules
-from .schema import (BACKENDS, DEFAULT_CHUNK, DEFAULT_MIN_GAMES, ENTRANT_KEYS, KEYS, MAX_GAME_IDS, PLAYERS_RANGE,
-                     STOP_KEYS, Entrant, Experiment, ExperimentError, Point, StopRule)
+
+from .schema import (
+    BACKENDS,
+    DEFAULT_CHUNK,
+    DEFAULT_MIN_GAMES,
+    ENTRANT_KEYS,
+    KEYS,
+    MAX_GAME_IDS,
+    PLAYERS_RANGE,
+    STOP_KEYS,
+    Entrant,
+    Experiment,
+    ExperimentError,
+    Point,
+    StopRule,
+)
 from .seating import SEATINGS, design
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")

@@ -31,10 +31,18 @@ from ttrsim.play.game import Game
 from ttrsim.play.pyplay import load_strategy_class, play_logged_py
 from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_has_room
 from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
+
 from .config import Experiment
 from .seating import game_arrays
-from .tables import (ChunkContext, from_parquet_bytes, games_table, players_table, tickets_table, to_parquet_bytes,
-                     turns_table)
+from .tables import (
+    ChunkContext,
+    from_parquet_bytes,
+    games_table,
+    players_table,
+    tickets_table,
+    to_parquet_bytes,
+    turns_table,
+)
 
 TURN_CAPACITY = 1 << 18          # turn rows per flush (about 21 MB of int32)
 OFFER_CAPACITY = 1 << 16

@@ -12,9 +12,10 @@ table is allocated once per call.
 import numpy as np
 from numba import njit
 
-from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.core.state import M_END, M_NPLAYERS, M_TURN, N_FINAL
+from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.strategies.memory import new_memory
+
 from .turnlog import G_END, G_TURNS, log_has_room, play_logged
 
 # --- columns of the per-seat extra table -------------------------------------------

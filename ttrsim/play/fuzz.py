@@ -21,17 +21,29 @@ import numpy as np
 from joblib import Parallel, delayed
 from numba import njit
 
-from ttrsim.strategies.memory import allocate_memory, reset_memory
-from ttrsim.strategies.random_strategy import choose
-
+from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import RP_N_CARDS, RP_TRAINS, build_board
 from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
-from ttrsim.data.ids import LOCO
-from ttrsim.core.actions import legal_buffer
 from ttrsim.core.rng import mix64
+from ttrsim.core.state import (
+    F_GLOBETROTTER,
+    F_LP_BONUS,
+    F_PASSENGER_PTS,
+    F_ROUTES,
+    F_TICKETS_LOST,
+    F_TICKETS_WON,
+    F_TOTAL,
+    M_CLAIMS,
+    M_DECK_N,
+    M_NPLAYERS,
+    M_PHASE,
+    PH_OVER,
+    allocate_state,
+)
+from ttrsim.data.ids import LOCO
 from ttrsim.data.rules import get_rules, preset_names
-from ttrsim.core.state import (F_GLOBETROTTER, F_LP_BONUS, F_PASSENGER_PTS, F_ROUTES, F_TICKETS_LOST, F_TICKETS_WON, F_TOTAL,
-                    M_CLAIMS, M_DECK_N, M_NPLAYERS, M_PHASE, PH_OVER, allocate_state)
+from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies.random_strategy import choose
 
 # violation codes
 (V_CARDS, V_CARD_KIND, V_TRAINS, V_SCORE, V_TICKETS, V_PASSENGERS, V_ILLEGAL, V_NOT_LISTED, V_NO_ACTION,

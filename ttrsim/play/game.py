@@ -15,15 +15,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from ttrsim.core.actions import action_name
+from ttrsim.core.actions import action_name, legal_buffer
 from ttrsim.core.board import RP_N_DECKS, build_board
 from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
+from ttrsim.core.state import (
+    END_NAMES,
+    FINAL_NAMES,
+    M_COUNTDOWN,
+    M_DECK_N,
+    M_END,
+    M_NPLAYERS,
+    M_PEND_I,
+    M_PHASE,
+    M_PLAYER,
+    M_TURN,
+    PH_OVER,
+    PHASE_NAMES,
+    allocate_state,
+    copy_state,
+)
 from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES
 from ttrsim.data.maps import load_map
-from ttrsim.core.actions import legal_buffer
-from ttrsim.data.rules import RuleSet, RulesError, get_rules
-from ttrsim.core.state import (END_NAMES, FINAL_NAMES, M_COUNTDOWN, M_DECK_N, M_END, M_NPLAYERS, M_PEND_I, M_PHASE, M_PLAYER,
-                    M_TURN, PH_OVER, PHASE_NAMES, allocate_state, copy_state)
+from ttrsim.data.rules import RulesError, RuleSet, get_rules
 
 
 class IllegalAction(ValueError):

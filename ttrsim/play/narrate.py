@@ -25,15 +25,37 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, \
-    decode_claim
+from ttrsim.core.actions import (
+    A_BLIND,
+    A_CLAIM,
+    A_FACEUP,
+    A_KEEP,
+    A_PASS,
+    A_PASSENGER,
+    A_TICKETS,
+    PAY_LOCOS_ONLY,
+    decode_claim,
+)
 from ttrsim.core.board import RP_LOCO_RESET, RP_MAX_RESETS, RP_N_DECKS, RP_PASSENGERS
-from ttrsim.core.engine import faceup_locos
+from ttrsim.core.piles import faceup_locos
+from ttrsim.core.state import (
+    END_NORMAL,
+    M_COUNTDOWN,
+    M_DECK_N,
+    M_END,
+    M_PEND_I,
+    M_PHASE,
+    M_PLAYER,
+    M_RESETS,
+    M_RESHUFFLES,
+    M_TURN,
+    PH_OVER,
+    PH_SETUP_KEEP,
+    PH_SETUP_MIX,
+    GameState,
+)
 from ttrsim.data.ids import CARD_NAMES, LOCO, PASSENGER_NAMES
 from ttrsim.data.rules import PRESETS
-from ttrsim.core.state import (END_NORMAL, M_COUNTDOWN, M_DECK_N, M_END, M_PEND_I, M_PHASE, M_PLAYER, M_RESETS, M_RESHUFFLES,
-                    M_TURN, PH_OVER,
-                    PH_SETUP_KEEP, PH_SETUP_MIX, GameState)
 
 END_TEXT = {
     "normal": "normal end (the last round was played out, R6.1)",

@@ -34,10 +34,11 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from ttrsim.core.engine import legal_actions
-from .game import Game, IllegalAction
 from ttrsim.core.actions import legal_buffer
+from ttrsim.core.engine import legal_actions
 from ttrsim.core.state import M_PHASE, M_PLAYER, M_TURN, PH_OVER, GameState, copy_state
+
+from .game import Game, IllegalAction
 
 
 class PythonStrategy(Protocol):

@@ -26,17 +26,26 @@ True
 import numpy as np
 from numba import njit
 
-from ttrsim.strategies.dispatch import choose, legal_for
-from ttrsim.strategies.memory import reset_memory
-
 from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, decode_claim
 from ttrsim.core.board import RP_MAX_TURNS
 from ttrsim.core.engine import apply_action, reset_game
-from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.core.record import define_record
 from ttrsim.core.scoring import player_components, ticket_completed
-from ttrsim.core.state import (M_END, M_NPLAYERS, M_PHASE, M_PLAYER, M_TURN, N_FINAL, PH_KEEP, PH_MAIN, PH_OVER,
-                    PH_SETUP_KEEP)
+from ttrsim.core.state import (
+    M_END,
+    M_NPLAYERS,
+    M_PHASE,
+    M_PLAYER,
+    M_TURN,
+    N_FINAL,
+    PH_KEEP,
+    PH_MAIN,
+    PH_OVER,
+    PH_SETUP_KEEP,
+)
+from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+from ttrsim.strategies.dispatch import choose, legal_for
+from ttrsim.strategies.memory import reset_memory
 
 # turn kinds
 K_CARDS, K_CLAIM, K_TICKETS, K_PASS = range(4)

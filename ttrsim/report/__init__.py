@@ -10,11 +10,24 @@ its sections are listed in ``contents``).
 The functions and their columns are listed in ``ttrsim/report/API.md``.
 """
 from .dataset import Results, ResultsError
-from .passengers import (majority_outcomes, passenger_decisive, passenger_points, passengers_by_routes,
-                         passengers_vs_routes)
+from .passengers import (
+                         majority_outcomes,
+                         passenger_decisive,
+                         passenger_points,
+                         passengers_by_routes,
+                         passengers_vs_routes,
+)
 from .routes import blocking, route_claimers, route_contention
-from .strategies import (end_reasons, game_length, head_to_head, ratings, score_components, score_histogram,
-                         seat_advantage, win_rates)
+from .strategies import (
+                         end_reasons,
+                         game_length,
+                         head_to_head,
+                         ratings,
+                         score_components,
+                         score_histogram,
+                         seat_advantage,
+                         win_rates,
+)
 from .sweeps import sweep_keys, swept_win_rates, with_sweep_values
 from .tickets import ticket_decks, ticket_value
 

@@ -34,6 +34,7 @@ import polars as pl
 
 from ttrsim.experiment import stats
 from ttrsim.experiment.stats import END_REASONS, end_reasons
+
 from .dataset import Results
 
 __all__ = ["win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",

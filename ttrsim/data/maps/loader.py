@@ -12,6 +12,7 @@ import numpy as np
 
 from ttrsim.data.checks import describe, is_int
 from ttrsim.data.yamlfile import YamlError, read_yaml
+
 from .mapdata import MAX_ROUTE_LENGTH, MapData, MapError, Problems
 from .places import Names, parse_passengers, parse_places
 from .rows import CROSS_ROW_CHECKS, ROUTE_COLUMNS, TICKET_COLUMNS, parse_rows

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ttrsim.data.checks import close_match, is_int, is_number
+
 from .mapdata import Problems
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ttrsim.data.checks import describe, is_int
 from ttrsim.data.ids import ROUTE_COLOUR_ALIASES, ROUTE_COLOUR_IDS
+
 from .mapdata import MAX_PARALLEL_TRACKS, MAX_ROUTE_LENGTH, Problems
 from .places import Bad, Names
 

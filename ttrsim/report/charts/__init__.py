@@ -25,8 +25,17 @@ here:
 from .figures import PALETTE, new_figure, strategy_colours
 from .passengers import passenger_outcomes, passenger_points, passengers_by_routes, passengers_vs_routes
 from .routes import blocking, route_claim_rates
-from .strategies import (COMPONENTS, end_reasons, game_length, head_to_head, ratings, score_components,
-                         score_distribution, seat_advantage, win_rates)
+from .strategies import (
+                         COMPONENTS,
+                         end_reasons,
+                         game_length,
+                         head_to_head,
+                         ratings,
+                         score_components,
+                         score_distribution,
+                         seat_advantage,
+                         win_rates,
+)
 from .sweeps import balance_lines
 from .tickets import ticket_completion, ticket_decks, ticket_points_vs_path
 

@@ -7,8 +7,17 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from .figures import (as_polars, colours_for, column, empty_figure, error_extents, floats, new_figure, percent_axis,
-                      write_title)
+from .figures import (
+    as_polars,
+    colours_for,
+    column,
+    empty_figure,
+    error_extents,
+    floats,
+    new_figure,
+    percent_axis,
+    write_title,
+)
 
 __all__ = ["route_claim_rates", "blocking"]
 

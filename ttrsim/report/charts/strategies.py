@@ -16,8 +16,17 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from .figures import (as_polars, colours_for, column, empty_figure, error_extents, floats, new_figure, percent_axis,
-                      write_title)
+from .figures import (
+    as_polars,
+    colours_for,
+    column,
+    empty_figure,
+    error_extents,
+    floats,
+    new_figure,
+    percent_axis,
+    write_title,
+)
 
 __all__ = ["COMPONENTS", "END_COLOURS", "win_rates", "head_to_head", "ratings", "seat_advantage", "score_components",
            "score_distribution", "game_length", "end_reasons"]

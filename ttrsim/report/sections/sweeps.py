@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import polars as pl
 
-
 from .. import charts
 from ..blocks import make_table, num, slug
 from ..context import Context

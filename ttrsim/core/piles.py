@@ -1,0 +1,175 @@
+"""The card deck, the face-up row and the ticket piles: drawing, refilling,
+reshuffling and dealing (R2.2, R3.3-R3.6, R5.1-R5.2), as plain kernels over the
+game state ``s`` (and the board ``b`` where a rule parameter decides).
+
+>>> popcount(0b1011)
+3
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.data.ids import LOCO
+
+from .board import RP_DRAW_KEEP, RP_LOCO_RESET, RP_MAX_RESETS, RP_N_DECKS, RP_SETUP_KEEP
+from .rng import shuffle_range
+from .state import M_DECK_N, M_PHASE, M_RESETS, M_RESHUFFLES, PH_SETUP_KEEP
+
+# --- train cards ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def draw_top(s):
+    """Take the top card of the deck, reshuffling the discards into a new deck
+    when it is empty (R3.5). Returns the card kind, or -1 if both are empty."""
+    if s.meta[M_DECK_N] == 0:
+        n = 0
+        for kind in range(LOCO + 1):
+            for _ in range(s.discard[kind]):
+                s.deck[n] = kind
+                n += 1
+            s.discard[kind] = 0
+        if n == 0:
+            return -1
+        shuffle_range(s.rng, 0, s.deck, 0, n)
+        s.meta[M_DECK_N] = n
+        s.meta[M_RESHUFFLES] += 1
+    s.meta[M_DECK_N] -= 1
+    return s.deck[s.meta[M_DECK_N]]
+
+
+@njit(cache=True)
+def cards_available(s):
+    """Cards in the deck plus the discard pile."""
+    return s.meta[M_DECK_N] + s.discard.sum()
+
+
+@njit(cache=True)
+def faceup_locos(s):
+    n = 0
+    for i in range(s.faceup.shape[0]):
+        if s.faceup[i] == LOCO:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def refill_faceup(b, s):
+    """Fill empty face-up slots from the deck, then apply the locomotive reset
+    (R3.3, R3.4): 3+ face-up locomotives discard the row and deal a new one, at
+    most RP_MAX_RESETS times in a row, never when deck and discards are empty.
+    The check runs only when a card was turned up: a row left with 3
+    locomotives after the last allowed reset stays until a card is taken."""
+    turned = False
+    for i in range(s.faceup.shape[0]):
+        if s.faceup[i] < 0:
+            s.faceup[i] = draw_top(s)
+            turned = turned or s.faceup[i] >= 0
+    resets = 0
+    while turned and faceup_locos(s) >= b.rp[RP_LOCO_RESET] and resets < b.rp[RP_MAX_RESETS] and cards_available(s) > 0:
+        for i in range(s.faceup.shape[0]):
+            if s.faceup[i] >= 0:
+                s.discard[s.faceup[i]] += 1
+            s.faceup[i] = -1
+        for i in range(s.faceup.shape[0]):
+            s.faceup[i] = draw_top(s)
+        resets += 1
+        s.meta[M_RESETS] += 1
+
+
+@njit(cache=True)
+def can_draw_second(s):
+    """R3.6: a second draw exists (deck/discards, or a non-locomotive face up)."""
+    if cards_available(s) > 0:
+        return True
+    for i in range(s.faceup.shape[0]):
+        if s.faceup[i] >= 0 and s.faceup[i] != LOCO:
+            return True
+    return False
+
+
+# --- tickets -------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def tickets_left(s):
+    return s.tk_len.sum()
+
+
+@njit(cache=True)
+def pop_ticket(s, d):
+    t = s.tk_buf[d, s.tk_head[d]]
+    s.tk_head[d] = (s.tk_head[d] + 1) % s.tk_buf.shape[1]
+    s.tk_len[d] -= 1
+    return t
+
+
+@njit(cache=True)
+def push_bottom(s, d, t):
+    s.tk_buf[d, (s.tk_head[d] + s.tk_len[d]) % s.tk_buf.shape[1]] = t
+    s.tk_len[d] += 1
+
+
+@njit(cache=True)
+def shuffle_pile(s, d):
+    """Shuffle the live part of ticket pile ``d`` (ring buffer laid flat first)."""
+    n = s.tk_len[d]
+    cap = s.tk_buf.shape[1]
+    tmp = np.empty(n, np.int16)
+    for i in range(n):
+        tmp[i] = s.tk_buf[d, (s.tk_head[d] + i) % cap]
+    shuffle_range(s.rng, 0, tmp, 0, n)
+    s.tk_head[d] = 0
+    for i in range(n):
+        s.tk_buf[d, i] = tmp[i]
+
+
+@njit(cache=True)
+def mix_range(b, s, n_wanted):
+    """Draw size and the legal range of k (tickets from pile 0) for a ticket draw
+    of ``n_wanted`` (R5.2: fewer left -> draw what remains). Returns (n, lo, hi);
+    with one pile, k = n is the only choice."""
+    n = min(n_wanted, tickets_left(s))
+    if b.rp[RP_N_DECKS] == 1:
+        return n, n, n
+    lo = max(0, n - s.tk_len[1])
+    hi = min(n, s.tk_len[0])
+    return n, lo, hi
+
+
+@njit(cache=True)
+def deal_offer(b, s, p, n, k):
+    """Offer ``n`` tickets to seat ``p``: ``k`` from pile 0, the rest from pile 1."""
+    for i in range(n):
+        s.offer[p, i] = pop_ticket(s, 0 if i < k else 1)
+    s.offer_n[p] = n
+
+
+@njit(cache=True)
+def settle_offer(b, s, p, mask, shuffle_back):
+    """Seat ``p`` keeps the offered tickets in ``mask``; the others go to the
+    bottom of their own pile, or are shuffled back in (R2.2, R5.1)."""
+    for i in range(s.offer_n[p]):
+        t = s.offer[p, i]
+        if mask & (1 << i):
+            s.ticket_holder[t] = p
+        else:
+            push_bottom(s, b.ticket_deck[t], t)
+        s.offer[p, i] = -1
+    s.offer_n[p] = 0
+    if shuffle_back:
+        for d in range(s.tk_len.shape[0]):
+            shuffle_pile(s, d)
+
+
+@njit(cache=True)
+def popcount(x):
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@njit(cache=True)
+def keep_minimum(b, s, p):
+    """Tickets seat ``p`` must keep of its offer (setup or draw minimum, capped by the offer)."""
+    need = b.rp[RP_SETUP_KEEP] if s.meta[M_PHASE] == PH_SETUP_KEEP else b.rp[RP_DRAW_KEEP]
+    return min(need, s.offer_n[p])
