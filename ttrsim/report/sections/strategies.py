@@ -259,7 +259,9 @@ def game_length(ctx: Context, t: dict):
                       charts.game_length(ctx.per_point(dist, p), players=ctx.res.players,
                                          subtitle=ctx.point_label(p) or None),
                       ctx.caption("Distribution of game length in turns, stacked by end reason (normal, "
-                                  "stalled, capped)", p))
+                                  "stalled, capped); the counts: "
+                                  f"[{ctx.csv('game_length_distribution')}]({ctx.csv('game_length_distribution')})",
+                                  p))
         if ends is not None:
             ctx.chart(f"end_reasons{ctx.suffix(p)}",
                       charts.end_reasons(ctx.per_point(ends, p), subtitle=ctx.point_label(p) or None),
