@@ -14,9 +14,12 @@ and a rate fixed by the design gets no interval.
 >>> rows = summary_from_tables("results/quickstart")                 # doctest: +SKIP
 >>> rows[0]                                                          # doctest: +SKIP
 {'point': 0, 'values': {}, 'strategy': 'planner', 'games': 20000, 'distinct': 20000, 'wins': 12448.5, ...}
->>> notes([{"point": 0, "strategy": "p", "games": 8, "distinct": 2, "fixed": True, "win_rate": 0.25,
-...         "seat": None, "same_as": None}])
-['2 distinct games of 8 played: the others replay a game of their seed block (the same deal with the same strategy in every seat); every rate counts a distinct game once.', 'p: 25.0% by design (each sat in every seat of every replayed game): no interval.']
+>>> for line in notes([{"point": 0, "strategy": "p", "games": 8, "distinct": 2, "fixed": True,
+...                      "win_rate": 0.25, "seat": None, "same_as": None}]):
+...     print(line)                                                  # doctest: +NORMALIZE_WHITESPACE
+2 distinct games of 8 played: the others replay a game of their seed block (the same deal with the same
+  strategy in every seat); every rate counts a distinct game once.
+p: 25.0% by design (each sat in every seat of every replayed game): no interval.
 """
 from __future__ import annotations
 

@@ -143,6 +143,16 @@ class Context:
         if self.sweep:
             self.doc.h(level, self.point_label(p).capitalize(), anchor=None)
 
+    def point_frames(self, df: pl.DataFrame):
+        """(point, its rows of ``df``) for each point with rows that gets a per-point table
+        (in a long sweep, the chart points), each after the point's heading."""
+        for p in self.point_ids:
+            d = self.per_point(df, p)
+            if d.height == 0 or (self.sweep and p not in self.chart_points()):
+                continue
+            self.point_heading(p)
+            yield p, d
+
     def sweep_cols(self, df: pl.DataFrame) -> pl.DataFrame:
         """Add the swept keys' values to a per-point table (for the CSV and tables)."""
         if not self.sweep or "point" not in df.columns or df.height == 0:

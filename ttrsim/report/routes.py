@@ -328,7 +328,8 @@ def blocking(res: Results) -> pl.DataFrame:
     """
     res = Results.open(res)
     res.require_turns("blocking")
-    exact = bool(res._files["tickets"]) and "completed_turn" in pl.scan_parquet(res._files["tickets"][0]).collect_schema()
+    files = res._files["tickets"]
+    exact = bool(files) and "completed_turn" in pl.scan_parquet(files[0]).collect_schema()
     on = shortest_path_routes(res.map)                       # [tickets, routes]
     in_play = np.zeros(on.shape[0], bool)                    # only the tickets of the rule sets' decks
     for p in res.point_ids:

@@ -208,7 +208,8 @@ def _pairs_by_point(res: Results) -> dict:
     def compute():
         L = len(res.labels)
         replayed = stats.replays(res) is not None
-        return {p: _pair_sums(binv, S, K, L, w if replayed else None) for p, (binv, S, K, w) in _game_matrix(res).items()}
+        return {p: _pair_sums(binv, S, K, L, w if replayed else None)
+                for p, (binv, S, K, w) in _game_matrix(res).items()}
     return res.memo("pair_sums", compute)
 
 

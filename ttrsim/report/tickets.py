@@ -151,7 +151,8 @@ def _ticket_sums(res: Results) -> pl.DataFrame:
     k, w = pl.col("k"), pl.col("w")
     blocks = (t.filter(pl.col("kept")).select("point", "ticket", "block", _seat_key())
               .join(players.select("key", "wins"), on="key", how="left")
-              .group_by("point", "ticket", "block").agg(pl.len().cast(pl.Int64).alias("k"), pl.col("wins").sum().alias("w"))
+              .group_by("point", "ticket", "block")
+              .agg(pl.len().cast(pl.Int64).alias("k"), pl.col("wins").sum().alias("w"))
               .group_by("point", "ticket")
               .agg(pl.len().cast(pl.Int64).alias("nb"), (w * w).sum().alias("sww"), (w * k).sum().alias("swc"),
                    (k * k).sum().alias("scc"))

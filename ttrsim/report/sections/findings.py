@@ -126,8 +126,8 @@ def _tickets(ctx: Context, p: int) -> list[str]:
     up = [r for r in tv if r["lift_low"] > 0]
     down = [r for r in tv if r["lift_high"] < 0]
     if not up and not down:
-        return [f"**No ticket stands out**: for every ticket kept, its keepers' win rate is within the 95% "
-                f"interval of their usual rate." + link]
+        return ["**No ticket stands out**: for every ticket kept, its keepers' win rate is within the 95% "
+                "interval of their usual rate." + link]
 
     def say(r):
         return (f"**{r['from']} - {r['to']}** ({r['points']} points): its keepers win "

@@ -35,13 +35,14 @@ def header(ctx: Context):
         f"**Rules**: `{res.rules}`" + (f" with overrides `{json.dumps(cfg.get('rule_overrides'))}`"
                                        if cfg.get("rule_overrides") else "")
         + f"; map `{Path(str(res.map_name)).stem}`; **{res.players} players** (seat 1 plays first"
-        + (f" unless the rules' `first_seat` says otherwise" if res.rules_at(ctx.point_ids[0]).first_seat else "")
+        + (" unless the rules' `first_seat` says otherwise" if res.rules_at(ctx.point_ids[0]).first_seat else "")
         + ").",
         f"**Strategies**: {lineup}.",
         f"**Design**: {design_text(res)}",
         games + (f" over {len(ctx.point_ids)} sweep points (" + ", ".join(f"`{k}`" for k in ctx.sweep) + ")"
                  if ctx.sweep else "")
-        + (f"; seed blocks of {res.block_size} games share a deal" if res.block_size > 1 else "; every game its own deal")
+        + (f"; seed blocks of {res.block_size} games share a deal" if res.block_size > 1
+           else "; every game its own deal")
         + f"; experiment seed {cfg.get('seed')}.",
         f"**Turn log**: {'yes' if res.has_turns else 'no (route contention and blocking are skipped)'}.",
         f"**Results**: `{res.path}`; run status `{res.status}`; "

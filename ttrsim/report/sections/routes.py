@@ -28,7 +28,7 @@ def without_turn_log(ctx: Context) -> str | None:
 def route_contention(ctx: Context, t: dict):
     """Per city pair (most claimed first, with its top claimer), the board maps, the most claimed pairs,
     and the double and triple routes; the per-track numbers go to the CSV."""
-    pairs, rc, res = t["route_pairs"], t["route_contention"], ctx.res
+    pairs, res = t["route_pairs"], ctx.res
     if pairs is None:
         return ctx.failed("route_pairs")
     doc = ctx.doc

@@ -69,11 +69,7 @@ def head_to_head(ctx: Context, t: dict):
     ctx.doc.p("Among the games where both sat at the table: how often the row strategy **finished ahead of** "
               "the column strategy (ties count half). This is not a win rate: finishing third ahead of the "
               "fourth counts too. Row vs column and column vs row add up to 100%.")
-    for p in ctx.point_ids:
-        d = ctx.per_point(h2h, p)
-        if d.height == 0 or (ctx.sweep and p not in ctx.chart_points()):
-            continue
-        ctx.point_heading(p)
+    for p, d in ctx.point_frames(h2h):
         names = list(dict.fromkeys(d["strategy"].to_list()))
         cell = {(r["strategy"], r["opponent"]): r for r in d.iter_rows(named=True)}
         same_n = d["games"].n_unique() == 1
@@ -181,11 +177,7 @@ def profile(ctx: Context, t: dict):
               "the players behind this study play like the players they care about. *Winning score*: its final "
               "score in the games it won; a bonus row: the share of its games in which it got the bonus.")
     what = {m: (text, unit) for m, text, unit in PROFILE}
-    for p in ctx.point_ids:
-        d = ctx.per_point(prof, p)
-        if d.height == 0 or (ctx.sweep and p not in ctx.chart_points()):
-            continue
-        ctx.point_heading(p)
+    for p, d in ctx.point_frames(prof):
         names = list(dict.fromkeys(d["strategy"].to_list()))
         cell = {(r["measure"], r["strategy"]): r for r in d.iter_rows(named=True)}
 
