@@ -7,7 +7,7 @@ import pytest
 from report_fixtures import game, make_results
 
 from ttrsim.experiment.stats import distinct_games, replays
-from ttrsim.experiment.summary import format_summary, notes, summary_from_tables
+from ttrsim.experiment.summary import design_text, format_summary, notes, summary_from_tables
 from ttrsim.report import Results, seat_advantage, strategy_profile, win_rates
 from ttrsim.report.document import build_report
 from ttrsim.report.sections.strategies import seat_text
@@ -72,6 +72,7 @@ def test_fixed_seating_text_follows_the_design(tmp_path):
     assert [r["seat"] for r in rows] == [1, 2] and rows[1]["same_as"] == "planner"
     assert any("seat effects" in n for n in notes(rows))
     assert "turn order, not strategy" in seat_text(clones)
+    assert "the differences between seats are the seats' own" in design_text(clones)
     two = fixed_run(tmp_path / "t", ("A", "B"))
     assert "mixes seat and strategy" in seat_text(two)
     assert any("includes that seat's advantage" in n for n in notes(summary_from_tables(two)))

@@ -24,7 +24,7 @@ p: 25.0% by design (each sat in every seat of every replayed game): no interval.
 from __future__ import annotations
 
 from .results import Results
-from .stats import END_REASONS, clones, end_reasons, interval_text, percent, win_rates
+from .stats import END_REASONS, clones, end_reasons, interval_text, percent, player_keys, win_rates
 
 __all__ = ["summary_from_tables", "ends_by_point", "format_summary", "notes", "design_text", "SEATING_TEXT"]
 
@@ -111,6 +111,10 @@ def design_text(res) -> str:
     """One sentence on the experiment's seating design: what it balances and what it confounds."""
     res = Results.open(res)
     seating = res.manifest["config"].get("seating") or "rotate"
+    if seating == "fixed" and len(set(player_keys(res, res.point_ids[0]))) == 1:
+        return ("Seating `fixed` with the same strategy in every seat, every game a new deal: the strategy is "
+                "controlled, so the differences between seats are the seats' own (turn order); the deals are "
+                "independent, not paired across seats.")
     return SEATING_TEXT.get(seating, f"seating `{seating}`").capitalize() + "."
 
 

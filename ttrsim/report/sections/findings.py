@@ -136,10 +136,12 @@ def _tickets(ctx: Context, p: int) -> list[str]:
                 f"{pct(r['completion_rate'], 0)})")
     out = []
     if up:
-        out.append("**Most over-valued ticket** (pays most for its risk, so its points look generous): "
+        out.append("**Most over-valued ticket** (its keepers win most above their usual rate: its points may be "
+                   "generous for what it costs): "
                    + say(max(up, key=lambda r: r["lift"])) + "." + link)
     if down:
-        out.append("**Most under-valued ticket** (pays least for its risk): "
+        out.append("**Most under-valued ticket** (its keepers win most below their usual rate: its points may be "
+                   "too few for what it costs): "
                    + say(min(down, key=lambda r: r["lift"])) + "." + link)
     return out
 
