@@ -155,13 +155,18 @@ def _routes(ctx: Context, p: int) -> str | None:
         return None
     top = sorted(pairs, key=lambda r: -r["claim_rate"])[:3]
     text = "**Most contested routes**: " + ", ".join(
-        f"{r['pair']} claimed in {pct(r['claim_rate'], 0)} of games (first claim: median round "
+        f"{_pair(r)} claimed in {pct(r['claim_rate'], 0)} of games (first claim: median round "
         f"{num(r['median_round'], 0)})" for r in top)
     multi = [r for r in pairs if r.get("multi_rate") is not None]
     if multi:
         m = max(multi, key=lambda r: r["multi_rate"])
-        text += f"; of the double routes, {m['pair']} most often has 2+ tracks taken ({pct(m['multi_rate'], 0)})"
+        text += (f"; of the double and triple routes, {_pair(m)} most often has 2+ tracks taken "
+                 f"({pct(m['multi_rate'], 0)})")
     return text + "." + link
+
+
+def _pair(r: dict) -> str:
+    return f"{r['from']} - {r['to']} ({r['length']} trains)"
 
 
 def _passengers(ctx: Context, p: int) -> str | None:
