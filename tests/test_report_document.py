@@ -67,6 +67,9 @@ def test_real_run_sections_and_captions(usa_report):
     assert all("From 24 games" in c for c in captions)
     assert "0 stalled" in md and "0 were capped" in md
     assert "shared win counts as a fraction" in md
+    findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
+    assert "**Most contested routes**" in findings and "trains) claimed in" in findings
+    assert "**Ticket draws during the game**" in findings and "(#how-each-strategy-plays))" in findings
 
 
 def test_the_contents_list_is_the_report(usa_report):
@@ -136,6 +139,8 @@ def test_germany_has_a_passenger_section(tmp_path):
     md = rep.markdown.read_text()
     assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention", "Passengers"]
     assert "### Majority outcomes" in md and "Passenger points changed who won in **" in md
+    findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
+    assert "**Passenger majorities** changed who won in" in findings and "(#passengers))" in findings
     assert "| passenger_hunter |" in md
     assert "(chart not written: no image format chosen)" in md
     for name in ("majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
