@@ -4,8 +4,6 @@ texts of table cells (percentages, numbers, intervals). ``render`` turns a
 :class:`Document` into Markdown and HTML.
 
 >>> import polars as pl
-
-from ttrsim.experiment.stats import percent
 >>> doc = Document()
 >>> doc.h(2, "Win rates")
 >>> doc.blocks[0]

@@ -286,7 +286,6 @@ def end_reasons(df, subtitle: str | None = None) -> Figure:
     return fig
 
 
-
 def strategy_profile(df, colours: dict | None = None, subtitle: str | None = None, ncols: int = 4) -> Figure:
     """How each strategy plays: one small panel per measure of
     strategies.strategy_profile (rows of one point), one line per strategy:
