@@ -166,7 +166,8 @@ def _routes(ctx: Context, p: int) -> str | None:
 
 
 def _pair(r: dict) -> str:
-    return f"{r['from']} - {r['to']} ({r['length']} trains)"
+    n = int(r["length"])
+    return f"{r['from']} - {r['to']} ({n} train{'s' if n != 1 else ''})"
 
 
 def _passengers(ctx: Context, p: int) -> str | None:
