@@ -55,16 +55,19 @@ def _winners(rows, tiebreaks):
 
 def make_results(path, *, labels=("A", "B"), games=(), rules="usa", seatings=None, tickets=(), turns=(),
                  sweep=(), point_overrides=None, rule_overrides=None, status="complete", chunk_games=None,
-                 log=None, with_turns_table=None):
+                 log=None, with_turns_table=None, seating="rotate", strategies=None):
     """Write a results folder at ``path`` and return it.
 
     ``games``: :func:`game` dicts; their order within a point gives the game
     number n (block n // block_size, seating n % block_size).
     ``tickets``: dicts with ``g`` (index into ``games``), seat, ticket, and
     optionally setup (default True), turn, kept (True), completed (False when
-    kept), points (the map's).
+    kept), completed_turn (None), points (the map's).
     ``turns``: dicts with ``g``, turn, seat, action ('claim', 'cards', ...), route.
     ``sweep``: [(key, [values])]; ``point_overrides``: per point rule overrides.
+    ``seating``: the design named in the manifest (``seatings`` gives its seatings);
+    ``strategies``: the strategy of each label (default: the label), so two labels
+    can be one strategy.
     """
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
@@ -119,6 +122,7 @@ def make_results(path, *, labels=("A", "B"), games=(), rules="usa", seatings=Non
         ticket_rows.append({"game": ids[t["g"]], "point": g["point"], "seat": t["seat"], "ticket": t["ticket"],
                             "setup": t.get("setup", t.get("turn") is None), "turn": t.get("turn"), "kept": kept,
                             "completed": t.get("completed", False) if kept else None,
+                            "completed_turn": t.get("completed_turn") if kept else None,
                             "points": t.get("points", int(m.ticket_points[t["ticket"]]))})
     turn_rows = [{"game": ids[t["g"]], "point": games[t["g"]]["point"], "turn": t["turn"], "seat": t["seat"],
                   "action": t.get("action", "claim"), "route": t.get("route")} for t in turns]
@@ -156,8 +160,9 @@ def make_results(path, *, labels=("A", "B"), games=(), rules="usa", seatings=Non
     manifest = {
         "format": 1, "experiment": "<dict>", "description": "hand-built",
         "config": {"name": path.name, "rules": rules, "map": None, "rule_overrides": dict(rule_overrides or {}),
-                   "players": players, "seating": "rotate",
-                   "entrants": [{"label": x, "strategy": x, "params": {}} for x in labels],
+                   "players": players, "seating": seating,
+                   "entrants": [{"label": x, "strategy": y, "params": {}}
+                                for x, y in zip(labels, strategies or labels)],
                    "seatings": seatings, "games": stride, "stop": None, "seed": 0,
                    "sweep": [[k, list(v)] for k, v in sweep], "log": log, "points": points},
         "execution": {}, "versions": {},
@@ -190,7 +195,7 @@ def _write(file: Path, name: str, rows: list[dict]):
 
 
 def _default(f):
-    if pa.types.is_dictionary(f.type) or f.name in ("route", "turn"):
+    if pa.types.is_dictionary(f.type) or f.name in ("route", "turn", "completed_turn"):
         return None
     if pa.types.is_boolean(f.type):
         return False

@@ -15,9 +15,9 @@ def test_head_to_head_pairs_are_complementary_and_match_the_games(tmp_path):
     players = pl.read_parquet(str(r.path / "players" / "*.parquet")).with_columns(
         pl.col("strategy").cast(pl.String))
     for (a, b), row in rows.items():
-        assert abs(row["win_rate"] + rows[(b, a)]["win_rate"] - 1) < 1e-9
+        assert abs(row["ahead_rate"] + rows[(b, a)]["ahead_rate"] - 1) < 1e-9
         assert row["games"] == rows[(b, a)]["games"] == 40
-        assert row["low"] <= row["win_rate"] <= row["high"]
+        assert row["low"] <= row["ahead_rate"] <= row["high"]
         games = players.filter(pl.col("strategy") == b)["game"]
         mine = players.filter((pl.col("strategy") == a) & pl.col("game").is_in(games.implode()))
-        assert abs(mine["win_share"].mean() - row["win_rate"]) < 1e-6
+        assert abs(mine["win_share"].mean() - row["ahead_rate"]) < 1e-6

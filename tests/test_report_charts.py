@@ -32,13 +32,12 @@ def check(fig, title_part: str, xunit: str | None = None, yunit: str | None = No
     titles = " ".join([ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
                       + [fig._suptitle.get_text() if fig._suptitle else ""])
     assert title_part in titles, titles
-    axes = main_axes(fig)
-    assert axes
+    axes = [ax for ax in main_axes(fig) if ax.axison]      # a map has no axes to label
     for ax in axes:
         if ax.get_visible() and ax.has_data():
             assert ax.get_xlabel() or ax.get_ylabel()
-    ax = axes[0]
-    assert ax.get_xlabel() and ax.get_ylabel(), (ax.get_xlabel(), ax.get_ylabel())
+    ax = axes[0] if axes else None
+    assert ax is None or (ax.get_xlabel() and ax.get_ylabel()), (ax.get_xlabel(), ax.get_ylabel())
     if xunit:
         assert xunit in ax.get_xlabel(), ax.get_xlabel()
     if yunit:
@@ -70,13 +69,15 @@ def test_win_rates_accepts_pandas():
 def test_head_to_head_matrix():
     rows = [(a, b, 0.7 if a < b else 0.3) for a in LABELS for b in LABELS if a != b]
     df = pl.DataFrame({"point": [0] * len(rows), "strategy": [r[0] for r in rows], "opponent": [r[1] for r in rows],
-                       "games": [30] * len(rows), "win_rate": [r[2] for r in rows], "low": [0.1] * len(rows),
+                       "games": [30] * len(rows), "ahead_rate": [r[2] for r in rows], "low": [0.1] * len(rows),
                        "high": [0.9] * len(rows)})
     fig = charts.head_to_head(df)
     check(fig, "Head to head", xunit="column", yunit="row")
     t = texts(fig)
-    assert "70%" in t and "30%" in t
-    assert any("%" in ax.get_ylabel() for ax in fig.axes if ax.get_label() == "<colorbar>")
+    # issue 12 point 3: labelled as what it is (finished ahead of, not a win rate), with intervals and n
+    assert "finished ahead of" in t and "win rate" not in t
+    assert "70.0%\n[10.0%, 90.0%]\nn=30" in t and "30.0%\n[10.0%, 90.0%]\nn=30" in t
+    assert any("finished ahead" in ax.get_ylabel() for ax in fig.axes if ax.get_label() == "<colorbar>")
 
 
 def test_ratings():
@@ -88,7 +89,7 @@ def test_ratings():
 
 
 def test_seat_advantage():
-    df = pl.DataFrame({"point": [0, 0, 0], "seat": [0, 1, 2], "games": [30] * 3, "win_rate": [0.4, 0.33, 0.27],
+    df = pl.DataFrame({"point": [0, 0, 0], "seat": [1, 2, 3], "games": [30] * 3, "win_rate": [0.4, 0.33, 0.27],
                        "low": [0.3, 0.25, 0.2], "high": [0.5, 0.4, 0.35], "fair": [1 / 3] * 3,
                        "mean_score": [90.0, 85.0, 80.0]})
     fig = charts.seat_advantage(df)
@@ -183,25 +184,48 @@ def route_frame(m, rate=None):
     rate = np.linspace(0, 1, n) if rate is None else rate
     med = [None if r == 0 else float(5 + 20 * r) for r in rate]
     return pl.DataFrame({"point": [0] * n, "route": list(range(n)), "label": [m.route_label(r) for r in range(n)],
-                         "claims": [int(100 * r) for r in rate], "claim_rate": list(rate), "median_turn": med,
-                         "q25_turn": [None if v is None else v - 3 for v in med],
-                         "q75_turn": [None if v is None else v + 3 for v in med]})
+                         "claims": [int(100 * r) for r in rate], "claim_rate": list(rate), "median_round": med,
+                         "q25_round": [None if v is None else v - 3 for v in med],
+                         "q75_round": [None if v is None else v + 3 for v in med]})
 
 
 def test_route_claim_rates():
     m = load_map("usa")
     fig = charts.route_claim_rates(route_frame(m), top=10)
     check(fig, "most claimed", xunit="%", yunit="route")
-    assert "rounds" in fig.axes[1].get_xlabel()
+    assert "round" in fig.axes[1].get_xlabel()
     assert len(fig.axes[0].get_yticklabels()) == 10
 
 
 def test_blocking():
+    """Issue 12 point 4: the exact rate (bars) and both bounds (whiskers), or the bounds alone."""
     df = pl.DataFrame({"point": [0, 0], "strategy": LABELS[:2], "claims": [100, 80], "blocking_claims": [12, 4],
-                       "blocking_rate": [0.12, 0.05]})
+                       "blocking_rate": [0.12, 0.05], "blocking_claims_low": [10, 2], "blocking_rate_low": [0.1, 0.025],
+                       "blocking_claims_high": [20, 8], "blocking_rate_high": [0.2, 0.1]})
     fig = charts.blocking(df)
     check(fig, "Blocking", xunit="%", yunit="strategy")
-    assert "12.0% (12 of 100 claims)" in texts(fig)
+    t = texts(fig)
+    assert "12.0% [10.0%, 20.0%] of 100 claims" in t and "5.0% [2.5%, 10.0%] of 80 claims" in t
+    assert "bounds" in t and fig.axes[0].containers
+    fig = charts.blocking(df.with_columns(pl.lit(None, pl.Float64).alias("blocking_rate")))
+    assert "10.0% to 20.0% of 100 claims" in texts(fig) and "between the bounds" in texts(fig)
+
+
+def test_percent_ticks_are_not_rounded_wrongly():
+    """Issue 12 point 9: 2.5% is never shown as '2%'."""
+    from ttrsim.report.charts.figures import PercentTicks
+    f = PercentTicks()
+    assert f.format_ticks([0, 0.025, 0.05, 0.075]) == ["0.0%", "2.5%", "5.0%", "7.5%"]
+    assert f.format_ticks([0, 0.1, 0.2]) == ["0%", "10%", "20%"]
+    assert f.format_ticks([0.0125, 0.025]) == ["1.25%", "2.50%"]
+    fig = charts.blocking(pl.DataFrame({"point": [0], "strategy": ["a"], "claims": [100], "blocking_claims": [3],
+                                        "blocking_rate": [0.03], "blocking_claims_low": [2],
+                                        "blocking_rate_low": [0.02], "blocking_claims_high": [4],
+                                        "blocking_rate_high": [0.04]}))
+    fig.canvas.draw()
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    values = [float(t.rstrip("%")) for t in ticks]
+    assert all(abs(v - 100 * x) < 1e-9 for v, x in zip(values, fig.axes[0].get_xticks())), ticks
 
 
 def test_passenger_charts():
@@ -286,8 +310,8 @@ def test_board_map_draws_every_route(name):
     df = route_frame(m)
     fig = board_map(m, df, "claim_rate")
     ax = fig.axes[0]
-    assert ax.get_title().startswith(f"Route claim rate on the {name} board")
-    assert "pixels" in ax.get_xlabel() and "pixels" in ax.get_ylabel()
+    assert ax.get_title().startswith(f"Track claim rate on the {name} board")
+    assert not ax.axison and "pixel" not in texts(fig)          # issue 12 point 9: a map, no pixel axes
     lines = [c for c in ax.collections if isinstance(c, LineCollection)]
     assert sum(len(c.get_segments()) for c in lines) == m.n_routes
     cbar = [a for a in fig.axes if a.get_label() == "<colorbar>"]
@@ -296,17 +320,31 @@ def test_board_map_draws_every_route(name):
     assert m.node_names[0] in t
     if name == "germany":
         assert "Dänemark" in t                    # countries written at their label
-    assert ax.get_ylim()[0] > ax.get_ylim()[1]     # board pixels: y grows downwards
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]     # board coordinates: y grows downwards
+    check(fig, "Track claim rate")
+
+
+@pytest.mark.parametrize("name", ["usa", "germany"])
+def test_board_map_of_city_pairs_draws_one_line_per_pair(name):
+    """Issue 12 point 5: coloured by city pair, one line each, whichever track was taken."""
+    m = load_map(name)
+    groups = sorted(set(np.asarray(m.route_group).tolist()))
+    df = pl.DataFrame({"point": 0, "group": groups, "claim_rate": np.linspace(0, 1, len(groups))})
+    fig = board_map(m, df, "claim_rate")
+    ax = fig.axes[0]
+    assert ax.get_title().startswith(f"Route claim rate (any track of a city pair) on the {name} board")
+    lines = [c for c in ax.collections if isinstance(c, LineCollection)]
+    assert sum(len(c.get_segments()) for c in lines) == len(groups) < m.n_routes
     check(fig, "Route claim rate")
 
 
-def test_board_map_median_turn_marks_unclaimed_routes_dotted():
+def test_board_map_median_round_marks_unclaimed_routes_dotted():
     m = load_map("usa")
     rate = np.full(m.n_routes, 0.5)
     rate[:7] = 0.0
-    fig = board_map(m, route_frame(m, rate), "median_turn")
+    fig = board_map(m, route_frame(m, rate), "median_round")
     ax = fig.axes[0]
-    assert "7 routes without a value" in ax.get_title()
+    assert "7 tracks without a value" in ax.get_title()
     dotted = [c for c in ax.collections if isinstance(c, LineCollection) and len(c.get_segments()) == 7]
     assert dotted
     cbar = [a for a in fig.axes if a.get_label() == "<colorbar>"]

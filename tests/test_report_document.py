@@ -54,7 +54,7 @@ def test_real_run_writes_every_file(usa_report):
 
 def test_real_run_sections_and_captions(usa_report):
     md = usa_report.markdown.read_text()
-    assert sections(md) == ["Strategy comparison", "Ticket value", "Route contention"]
+    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention"]
     for sub in ("### Win rates", "### Head to head", "### Ratings", "### Seat advantage", "### Score composition",
                 "### Score distributions", "### Game length and end reasons", "### By deck", "### Blocking"):
         assert sub in md
@@ -67,13 +67,16 @@ def test_real_run_sections_and_captions(usa_report):
     assert all("From 24 games" in c for c in captions)
     assert "0 stalled" in md and "0 were capped" in md
     assert "shared win counts as a fraction" in md
+    findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
+    assert "**Most contested routes**" in findings and re.search(r"\(\d+ trains?\) claimed in", findings)
+    assert "**Ticket draws during the game**" in findings and "(#how-each-strategy-plays))" in findings
 
 
 def test_the_contents_list_is_the_report(usa_report):
     """Every part and titled section of ttrsim.report.contents is a heading of the report, in order
     (a USA run with turn logs: no passengers, no sweep)."""
     heads = [line for line in usa_report.markdown.read_text().splitlines() if line.startswith(("## ", "### "))]
-    listed = []
+    listed = ["## Key findings"]
     for part in CONTENTS[:3]:
         listed += [f"## {part.title}"] + [f"### {s.title}" for s in part.sections if s.title]
     assert [h for h in heads if h != "### Double and triple routes"] == listed
@@ -84,7 +87,8 @@ def test_the_contents_list_is_the_report(usa_report):
 def test_real_run_tables_match_the_statistics(usa_run, usa_report):
     csv = pl.read_csv(usa_report.folder / "tables" / "win_rates.csv")
     direct = win_rates(Results.open(usa_run), resamples=50)
-    assert csv["strategy"].to_list() == direct["strategy"].to_list() == LINEUP
+    assert csv["strategy"].to_list() == direct["strategy"].to_list() and sorted(csv["strategy"]) == sorted(LINEUP)
+    assert direct["win_rate"].to_list() == sorted(direct["win_rate"].to_list(), reverse=True)   # ranked
     assert csv["wins"].to_list() == pytest.approx(direct["wins"].to_list())
     md = usa_report.markdown.read_text()
     for row in direct.iter_rows(named=True):
@@ -99,7 +103,14 @@ def test_html_is_self_contained(usa_report):
     assert 'src="charts/' not in html and "<script" not in html
     assert html.count("<figcaption>") == n_png
     assert '<h2 id="strategy-comparison">' in html and 'href="#route-contention"' in html
-    assert 'href="tables/win_rates.csv"' in html
+    # issue 12 point 9: reads on a phone, a table of contents, the CSV tables travel with the page
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    nav = html[html.index('<nav class="contents">'):html.index("</nav>")]
+    for anchor in ("key-findings", "strategy-comparison", "win-rates", "ticket-value", "route-contention",
+                   "blocking"):
+        assert f'href="#{anchor}"' in nav and f'id="{anchor}"' in html
+    assert 'href="tables/' not in html and 'download="win_rates.csv"' in html
+    assert html.count('href="data:text/csv;base64,') >= len(usa_report.tables)
 
 
 def test_svg_and_rebuild_removes_the_files_of_the_previous_report(tmp_path):
@@ -126,8 +137,10 @@ def test_germany_has_a_passenger_section(tmp_path):
     rep = build_report(r.path, output=tmp_path / "out", formats=("md",), images=(), resamples=20, progress=False)
     assert rep.problems == [] and rep.charts == []
     md = rep.markdown.read_text()
-    assert sections(md) == ["Strategy comparison", "Ticket value", "Route contention", "Passengers"]
+    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention", "Passengers"]
     assert "### Majority outcomes" in md and "Passenger points changed who won in **" in md
+    findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
+    assert "**Passenger majorities** changed who won in" in findings and "(#passengers))" in findings
     assert "| passenger_hunter |" in md
     assert "(chart not written: no image format chosen)" in md
     for name in ("majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
@@ -147,7 +160,7 @@ def test_sweep_without_turn_log(tmp_path):
     rep = build_report(path, resamples=20, progress=False, images=(), formats=("md",), max_point_charts=2)
     assert rep.folder == path / "report"
     md = rep.markdown.read_text()
-    assert sections(md) == ["Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
+    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
     assert "Skipped: these results have no turn log" in md
     assert "Per-point charts are drawn for points 0, 2 of 3" in md
     captions = [line for line in md.splitlines() if line.startswith("*Figure ")]

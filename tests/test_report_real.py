@@ -9,9 +9,9 @@ from ttrsim.experiment.runner import run_experiment
 from ttrsim.report import Results
 
 STATS = ["win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
-         "game_length", "end_reasons", "ticket_value", "ticket_decks", "route_contention", "route_claimers",
-         "blocking", "majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
-         "passengers_by_routes", "swept_win_rates"]
+         "game_length", "end_reasons", "strategy_profile", "ticket_value", "ticket_decks", "route_contention",
+         "route_claimers", "route_pairs", "blocking", "majority_outcomes", "passenger_points", "passenger_decisive",
+         "passengers_vs_routes", "passengers_by_routes", "swept_win_rates"]
 
 
 @pytest.fixture(scope="session")
@@ -49,19 +49,22 @@ def test_win_rates_match_the_runner_summary(runs, which):
     w = rep.win_rates(res, resamples=200)
     for s in run.summary:
         r = w.filter(pl.col("strategy") == s["strategy"]).row(0, named=True)
-        assert r["games"] == s["games"] and r["wins"] == pytest.approx(s["wins"])
+        assert r["games"] == s["games"] == s["distinct"] and r["wins"] == pytest.approx(s["wins"])
+        assert (r["low"], r["high"]) == (s["low"], s["high"])          # one interval source
         assert r["win_rate"] == pytest.approx(s["win_rate"]) and r["mean_score"] == pytest.approx(s["mean_total"])
         assert r["low"] <= r["win_rate"] <= r["high"]
     assert w["wins"].sum() == pytest.approx(res.n_games)            # one win per game, shared or not
+    assert w["strategy"].to_list() == [s["strategy"] for s in run.summary]     # the same order
     s = rep.seat_advantage(res, resamples=100)
     assert s["games"].to_list() == [res.n_games] * res.players and s["win_rate"].sum() == pytest.approx(1)
+    assert s["seat"].to_list() == list(range(1, res.players + 1))
 
 
 @pytest.mark.parametrize("which", ["usa", "germany"])
 def test_finishing_order_agrees_with_the_winners(runs, which):
     res, _ = runs[which]
     h = rep.head_to_head(res, resamples=50)
-    pairs = {(a, b): x for a, b, x in h.select("strategy", "opponent", "win_rate").rows()}
+    pairs = {(a, b): x for a, b, x in h.select("strategy", "opponent", "ahead_rate").rows()}
     for (a, b), x in pairs.items():
         assert x + pairs[(b, a)] == pytest.approx(1)
     assert h["games"].unique().to_list() == [res.n_games]
@@ -71,7 +74,7 @@ def test_finishing_order_agrees_with_the_winners(runs, which):
     assert r.sort("rating")["strategy"][-1] == best
     # the finishing key puts exactly the recorded winners first
     from ttrsim.report.strategies import _game_matrix
-    binv, S, K = _game_matrix(res)[0]
+    binv, S, K, w = _game_matrix(res)[0]
     players = table(res, "players").sort("game", "seat")
     won = players["winner"].to_numpy().reshape(-1, res.players)
     assert np.array_equal(K == K.max(1, keepdims=True), won)
@@ -109,11 +112,27 @@ def test_tickets_routes_blocking_match_the_tables(runs):
     claims = turns.filter(pl.col("action").cast(pl.String) == "claim")
     c = rep.route_contention(res)
     assert c["claims"].sum() == claims.height and (c["claim_rate"] <= 1).all()
-    assert (c["q25_turn"] <= c["median_turn"]).all() and (c["median_turn"] <= c["q75_turn"]).all()
+    assert (c["q25_round"] <= c["median_round"]).all() and (c["median_round"] <= c["q75_round"]).all()
+    assert c["median_round"].min() >= 1                                    # rounds from 1
+    pairs = rep.route_pairs(res)
+    assert pairs["group"].n_unique() == pairs.height == c["group"].n_unique()
+    tracks = c.group_by("group").agg(pl.col("claim_rate").max().alias("hi"), pl.col("claim_rate").sum().alias("sum"))
+    both = pairs.join(tracks, on="group")                 # any track: at least the most claimed, at most all
+    assert ((both["hi"] <= both["claim_rate"] + 1e-12) & (both["claim_rate"] <= both["sum"] + 1e-12)).all()
     assert rep.route_claimers(res)["claims"].sum() == claims.height
     b = rep.blocking(res)
     assert b["claims"].sum() == claims.height
-    assert (b["blocking_claims"] <= b["blocking_claims_any"]).all() and (b["blocking_claims_any"] > 0).any()
+    assert (b["blocking_claims_low"] <= b["blocking_claims"]).all()
+    assert (b["blocking_claims"] <= b["blocking_claims_high"]).all()
+    assert (b["blocking_claims"] > 0).any()
+    # completed_turn: set exactly for completed tickets, a turn of the holder, not before it was drawn
+    kept = tickets.filter(pl.col("kept"))
+    assert (kept["completed_turn"].is_not_null() == kept["completed"]).all()
+    done = kept.filter(pl.col("completed")).join(turns.select("game", pl.col("turn").alias("completed_turn"),
+                                                              pl.col("seat").alias("by")),
+                                                 on=["game", "completed_turn"], how="left")
+    assert done.height > 0 and (done["by"] == done["seat"]).all()
+    assert (done["turn"].is_null() | (done["completed_turn"] >= done["turn"])).all()
 
 
 def test_majorities_reproduce_the_engine_passenger_points(runs):

@@ -1,9 +1,11 @@
-"""Route contention, claimers and blocking on hand-built turn logs (ttrsim.report.routes)."""
+"""Route contention per track and per city pair, claimers and blocking on hand-built turn logs
+(ttrsim.report.routes)."""
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 from report_fixtures import game, make_results
 
-from ttrsim.report import Results, ResultsError, blocking, route_claimers, route_contention
+from ttrsim.report import Results, ResultsError, blocking, route_claimers, route_contention, route_pairs
 
 # USA routes: 3 and 4 Atlanta-New Orleans (a double), 2 Atlanta-Nashville,
 # 11 Calgary-Helena and 51 Helena-Salt Lake City (the shortest path of ticket 2, Calgary-Salt Lake City).
@@ -13,7 +15,8 @@ TURNS = [
     dict(g=0, turn=6, seat=0, route=11),                                        # A blocks B's open ticket 2
     dict(g=0, turn=7, seat=1, route=51),                                        # B on its own ticket
     dict(g=1, turn=7, seat=1, route=3),
-    dict(g=1, turn=2, seat=1, route=51),                                        # A: B's ticket, later completed
+    dict(g=1, turn=2, seat=1, route=51),                                        # A: B's ticket, completed at 5
+    dict(g=1, turn=9, seat=1, route=11),                                        # A: B's ticket, already completed
     dict(g=2, turn=0, seat=0, route=2),
     dict(g=2, turn=4, seat=0, route=11),                                        # before B drew ticket 2 (turn 7)
     dict(g=2, turn=8, seat=0, route=51),                                        # after: blocks
@@ -22,7 +25,7 @@ TURNS = [
 ]
 TICKETS = [
     dict(g=0, seat=1, ticket=2, completed=False),
-    dict(g=1, seat=0, ticket=2, completed=True),
+    dict(g=1, seat=0, ticket=2, completed=True, completed_turn=5),
     dict(g=2, seat=1, ticket=2, turn=7, completed=False),
     dict(g=3, seat=0, ticket=2, kept=False),
 ]
@@ -37,20 +40,38 @@ def res(tmp_path):
 def test_route_contention(res):
     c = route_contention(res)
     assert c.columns == ["point", "route", "label", "from", "to", "length", "colour", "group", "tracks", "games",
-                         "claims", "claim_rate", "median_turn", "q25_turn", "q75_turn", "group_multi_rate"]
+                         "claims", "claim_rate", "median_round", "q25_round", "q75_round", "group_multi_rate"]
     assert c.height == 100 and c["games"].unique().to_list() == [4]
     r3 = c.filter(pl.col("route") == 3).row(0, named=True)
     assert (r3["label"], r3["tracks"], r3["claims"], r3["claim_rate"]) == ("Atlanta-New Orleans (4 orange)", 2, 2,
                                                                            0.5)
-    assert (r3["median_turn"], r3["q25_turn"], r3["q75_turn"]) == (2.5, 2.25, 2.75)     # rounds 2 and 3
+    # turns 4 and 7 at 2 players: rounds 3 and 4 (round 1 = every seat's first turn, turns 0 and 1)
+    assert (r3["median_round"], r3["q25_round"], r3["q75_round"]) == (3.5, 3.25, 3.75)
     assert r3["group_multi_rate"] == 0.25
     r4 = c.filter(pl.col("route") == 4).row(0, named=True)
-    assert (r4["claims"], r4["median_turn"], r4["group_multi_rate"]) == (1, 4.0, 0.25)
+    assert (r4["claims"], r4["median_round"], r4["group_multi_rate"]) == (1, 5.0, 0.25)
     r2 = c.filter(pl.col("route") == 2).row(0, named=True)
-    assert (r2["tracks"], r2["claims"], r2["median_turn"], r2["group_multi_rate"]) == (1, 1, 0.0, None)
+    assert (r2["tracks"], r2["claims"], r2["median_round"], r2["group_multi_rate"]) == (1, 1, 1.0, None)
     never = c.filter(pl.col("route") == 0).row(0, named=True)
-    assert (never["claims"], never["claim_rate"], never["median_turn"]) == (0, 0.0, None)
-    assert c["claims"].sum() == 10
+    assert (never["claims"], never["claim_rate"], never["median_round"]) == (0, 0.0, None)
+    assert c["claims"].sum() == 11
+
+
+def test_route_pairs_add_up_the_tracks_of_a_city_pair(res):
+    """Issue 12 point 5: a double route is one route for a designer: any track claimed, 2+ tracks, every track."""
+    p = route_pairs(res)
+    assert p.columns == ["point", "group", "pair", "from", "to", "length", "tracks", "games", "claim_rate",
+                         "multi_rate", "all_rate", "median_round", "q25_round", "q75_round", "top_claimer",
+                         "top_share"]
+    assert p.height == len(set(res.dim("routes")["group"].to_list()))          # one row per city pair
+    assert p["claim_rate"].to_list() == sorted(p["claim_rate"].to_list(), reverse=True)   # most claimed first
+    no = p.filter(pl.col("pair") == "Atlanta - New Orleans (4)").row(0, named=True)
+    # game 0: both tracks (rounds 3 and 5), game 1: route 3 (round 4); games 2, 3: neither
+    assert (no["tracks"], no["claim_rate"], no["multi_rate"], no["all_rate"]) == (2, 0.5, 0.25, 0.25)
+    assert (no["median_round"], no["q25_round"], no["q75_round"]) == (3.5, 3.25, 3.75)      # first claims: 3, 4
+    assert (no["top_claimer"], no["top_share"]) == ("A", pytest.approx(2 / 3))
+    single = p.filter(pl.col("pair") == "Atlanta - Nashville (1)").row(0, named=True)
+    assert (single["claim_rate"], single["multi_rate"], single["all_rate"]) == (0.25, None, None)
 
 
 def test_route_claimers(res):
@@ -62,10 +83,20 @@ def test_route_claimers(res):
 
 
 def test_blocking(res):
+    """Issue 12 point 4: with the turn each ticket was completed, blocking is counted exactly; the bounds
+    stay beside it. A's 9 claims: g0 turn 6 (B's ticket, never completed), g1 turn 2 (B's ticket, completed
+    at turn 5: open then), g1 turn 9 (completed by then: not blocking), g2 turn 8 (drawn by B at turn 7)."""
     b = blocking(res)
-    assert b.columns == ["point", "strategy", "claims", "blocking_claims", "blocking_rate", "blocking_claims_any",
-                         "blocking_rate_any"]
-    assert b.rows() == [(0, "A", 8, 2, 0.25, 3, 0.375), (0, "B", 2, 0, 0.0, 0, 0.0)]
+    assert b.columns == ["point", "strategy", "claims", "blocking_claims", "blocking_rate", "blocking_claims_low",
+                         "blocking_rate_low", "blocking_claims_high", "blocking_rate_high"]
+    assert b.rows() == [(0, "A", 9, 3, 3 / 9, 2, 2 / 9, 4, 4 / 9), (0, "B", 2, 0, 0.0, 0, 0.0, 0, 0.0)]
+
+
+def test_blocking_without_completion_turns_gives_the_bounds(res):
+    for f in res._files["tickets"]:                     # a folder written before tickets.completed_turn
+        pq.write_table(pq.read_table(f).drop(["completed_turn"]), f)
+    b = blocking(Results.open(res.path))
+    assert b.rows() == [(0, "A", 9, None, None, 2, 2 / 9, 4, 4 / 9), (0, "B", 2, None, None, 0, 0.0, 0, 0.0)]
 
 
 def test_blocking_batches_give_the_same_answer(res, tmp_path, monkeypatch):
@@ -79,7 +110,7 @@ def test_blocking_batches_give_the_same_answer(res, tmp_path, monkeypatch):
 
 def test_turn_log_needed(tmp_path):
     res = Results.open(make_results(tmp_path / "n", games=[game([1, 2]), game([2, 1])]))
-    for f in (route_contention, route_claimers, blocking):
+    for f in (route_contention, route_pairs, route_claimers, blocking):
         with pytest.raises(ResultsError, match="needs the turn log; run the experiment with log: true"):
             f(res)
 

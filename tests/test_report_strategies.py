@@ -46,10 +46,12 @@ def row(df, **key):
 
 def test_win_rates_count_shared_wins_as_fractions(duel):
     w = win_rates(duel, resamples=2000)
-    assert w.columns == ["point", "strategy", "games", "wins", "win_rate", "low", "high", "mean_score"]
+    assert w.columns == ["point", "strategy", "games", "distinct", "wins", "win_rate", "low", "high", "mean_score",
+                         "fixed"]
     assert w["strategy"].to_list() == ["A", "B"]
     a, b = row(w, strategy="A"), row(w, strategy="B")
-    assert (a["games"], a["wins"], a["win_rate"], a["mean_score"]) == (4, 2.5, 0.625, 7.0)
+    assert (a["games"], a["distinct"], a["wins"], a["win_rate"], a["mean_score"]) == (4, 4, 2.5, 0.625, 7.0)
+    assert not a["fixed"] and not b["fixed"]
     assert (b["games"], b["wins"], b["win_rate"], b["mean_score"]) == (4, 1.5, 0.375, 6.25)
     # two blocks: A's block rates are 0.75 and 0.5: block variance 2 * (0.25^2 + 0.25^2) / 4^2, design
     # effect 0.267 against 4 independent games; Wilson on 4 / 0.267 games
@@ -113,19 +115,20 @@ def test_zero_wins_in_the_report_is_not_a_point(tmp_path):
 
 def test_seat_advantage(duel):
     s = seat_advantage(duel, resamples=500)
-    assert s.columns == ["point", "seat", "games", "win_rate", "low", "high", "fair", "mean_score"]
-    # seat 0: A wins n0 (1), shared n1 (0.5), A loses n2 (0), B loses n3 (0)
-    s0, s1 = row(s, seat=0), row(s, seat=1)
+    assert s.columns == ["point", "seat", "games", "distinct", "win_rate", "low", "high", "fair", "mean_score"]
+    # seat 1 (0 in the tables): A wins n0 (1), shared n1 (0.5), A loses n2 (0), B loses n3 (0)
+    assert s["seat"].to_list() == [1, 2]                     # seats are numbered for people: 1 plays first
+    s0, s1 = row(s, seat=1), row(s, seat=2)
     assert (s0["games"], s0["win_rate"], s0["fair"], s0["mean_score"]) == (4, 0.375, 0.5, 6.0)
     assert (s1["win_rate"], s1["mean_score"]) == (0.625, 7.25)
 
 
 def test_head_to_head_and_ratings_two_strategies(duel):
     h = head_to_head(duel, resamples=500)
-    assert h.columns == ["point", "strategy", "opponent", "games", "win_rate", "low", "high"]
+    assert h.columns == ["point", "strategy", "opponent", "games", "ahead_rate", "low", "high"]
     ab, ba = row(h, strategy="A"), row(h, strategy="B")
-    assert (ab["opponent"], ab["games"], ab["win_rate"]) == ("B", 4, 0.625)   # 1 + 0.5 (tie) + 0 + 1
-    assert ba["win_rate"] == 0.375
+    assert (ab["opponent"], ab["games"], ab["ahead_rate"]) == ("B", 4, 0.625)   # 1 + 0.5 (tie) + 0 + 1
+    assert ba["ahead_rate"] == 0.375
     r = ratings(duel, resamples=100)
     assert r.columns == ["point", "strategy", "rating", "low", "high"]
     a, b = row(r, strategy="A"), row(r, strategy="B")
@@ -146,7 +149,7 @@ def test_tie_breaks_decide_finishing_order(tmp_path):
     w = win_rates(res, resamples=0)
     assert w["wins"].to_list() == [2.0, 2.0]
     h = head_to_head(res, resamples=0)
-    assert row(h, strategy="A")["win_rate"] == 0.5     # n0 A, n1 A (longest 12 > 9), n2 B, n3 B
+    assert row(h, strategy="A")["ahead_rate"] == 0.5     # n0 A, n1 A (longest 12 > 9), n2 B, n3 B
 
 
 def test_ratings_solve_the_bradley_terry_equations(tmp_path):
@@ -158,11 +161,11 @@ def test_ratings_solve_the_bradley_terry_equations(tmp_path):
     r = ratings(res, resamples=0)
     p = {s: 10 ** (x / 400) for s, x in zip(r["strategy"], r["rating"])}
     for i in "ABC":
-        won = sum(row(h, strategy=i, opponent=j)["win_rate"] * 60 for j in "ABC" if j != i)
+        won = sum(row(h, strategy=i, opponent=j)["ahead_rate"] * 60 for j in "ABC" if j != i)
         expect = sum(60 * p[i] / (p[i] + p[j]) for j in "ABC" if j != i)
         assert won == pytest.approx(expect, abs=0.01)
     for (i, j) in [("A", "B"), ("B", "C"), ("A", "C")]:
-        assert row(h, strategy=i, opponent=j)["win_rate"] + row(h, strategy=j, opponent=i)["win_rate"] == 1
+        assert row(h, strategy=i, opponent=j)["ahead_rate"] + row(h, strategy=j, opponent=i)["ahead_rate"] == 1
 
 
 def test_bradley_terry_vectorised_and_finite_for_all_wins():

@@ -5,6 +5,7 @@ import pytest
 from report_fixtures import game, make_results
 
 from ttrsim.data.maps import load_map
+from ttrsim.experiment.stats import block_interval
 from ttrsim.report import Results, ticket_decks, ticket_value
 from ttrsim.report.tickets import shortest_path_routes, ticket_shortest_paths
 
@@ -29,7 +30,7 @@ def test_ticket_value_known_answers(res):
     t = ticket_value(res)
     assert t.columns == ["point", "ticket", "from", "to", "points", "decks", "shortest_path", "offered", "kept",
                          "keep_rate", "completed", "completion_rate", "mean_net_points", "win_rate_kept", "baseline",
-                         "lift"]
+                         "lift", "lift_low", "lift_high"]
     assert t["ticket"].to_list() == [0, 2]
     r = t.filter(pl.col("ticket") == 2).row(0, named=True)
     assert (r["from"], r["to"], r["points"], r["decks"], r["shortest_path"]) == ("Calgary", "Salt Lake City", 7,
@@ -40,6 +41,10 @@ def test_ticket_value_known_answers(res):
     assert r["win_rate_kept"] == pytest.approx((1 + 0.5 + 1) / 3)          # A won n0, shared n1, B won n2
     assert r["baseline"] == pytest.approx((0.625 + 0.625 + 0.375) / 3)
     assert r["lift"] == pytest.approx(r["win_rate_kept"] - r["baseline"])
+    # the lift's interval: the keepers' win rate over seed blocks (block 0: kept twice, 1.5 wins; block 1:
+    # once, 1 win), less the baseline
+    lo, hi = block_interval(np.array([[1.5], [1.0]]), np.array([[2.0], [1.0]]))
+    assert (r["lift_low"], r["lift_high"]) == pytest.approx((lo[0] - r["baseline"], hi[0] - r["baseline"]))
     r = t.filter(pl.col("ticket") == 0).row(0, named=True)
     assert (r["offered"], r["kept"], r["completed"], r["completion_rate"], r["mean_net_points"]) == (1, 1, 0, 0.0,
                                                                                                     -12.0)

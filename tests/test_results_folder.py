@@ -133,12 +133,13 @@ def test_summary_and_report_are_one_computation(tmp_path):
     r = run({"name": "one", "rules": "usa", "players": 3, "lineup": ["greedy", "random", "route_focus"],
              "games": 60, "seed": 2, "workers": 1, "chunk_size": 21}, tmp_path / "one")
     w = win_rates(Results.open(r.path))
-    rows = [{"point": x["point"], "values": {}, "strategy": x["strategy"], "games": x["games"], "wins": x["wins"],
-             "win_rate": x["win_rate"], "low": x["low"], "high": x["high"], "mean_total": x["mean_score"]}
+    rows = [{"point": x["point"], "values": {}, "strategy": x["strategy"], "games": x["games"],
+             "distinct": x["distinct"], "wins": x["wins"], "win_rate": x["win_rate"], "low": x["low"],
+             "high": x["high"], "mean_total": x["mean_score"], "fixed": False, "seat": None, "same_as": None}
             for x in w.iter_rows(named=True)]
     assert r.summary == rows == summary_from_tables(r.path) == json.loads((r.path / "manifest.json").read_text())[
         "summary"]
-    assert [x["strategy"] for x in rows] == ["greedy", "random", "route_focus"]           # entrant order
+    assert [x["strategy"] for x in rows] == ["route_focus", "greedy", "random"]       # highest win rate first
     body = r.summary_text.splitlines()[2:5]
     for line, x in zip(body, rows):
         assert line.split()[0] == x["strategy"]

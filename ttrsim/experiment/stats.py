@@ -33,6 +33,7 @@ interval is rounded the same way for display: :func:`percent`.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,8 +41,9 @@ import polars as pl
 
 from .results import Results
 
-__all__ = ["Z95", "moments", "rate_interval", "block_interval", "RateSums", "widths_along", "block_sums",
-           "rate_table", "win_rates", "end_reasons", "percent", "interval_text", "END_REASONS"]
+__all__ = ["Z95", "moments", "rate_interval", "block_interval", "RateSums", "widths_along", "player_keys",
+           "clones", "replays", "distinct_games", "fixed_by_design", "block_sums", "rate_table", "win_rates",
+           "end_reasons", "percent", "interval_text", "END_REASONS"]
 
 Z95 = 1.959963984540054
 END_REASONS = ("normal", "stalled", "capped")
@@ -136,16 +138,127 @@ def widths_along(before: RateSums, e: int, num: np.ndarray, den: np.ndarray) -> 
 # --------------------------------------------------------------------------- from a results folder
 
 
+def player_keys(res: Results, point: int = 0) -> list[str]:
+    """Per entrant: what it plays at ``point`` (its strategy or Python class and
+    parameters, as the experiment file gives them, without its label). Two
+    entrants with the same key are the same player under two labels."""
+    cfg = res.manifest["config"]
+    pts = {int(p["point"]): p for p in cfg.get("points") or []}
+    swept = (pts.get(int(point)) or {}).get("entrant_params") or [{}] * len(cfg["entrants"])
+    return [json.dumps([{k: v for k, v in e.items() if k != "label"}, swept[i] if i < len(swept) else {}],
+                       sort_keys=True, default=str)
+            for i, e in enumerate(cfg["entrants"])]
+
+
+def clones(res: Results, point: int = 0) -> list[list[str]]:
+    """Groups (2 or more labels, entrant order) of entrants that are the same player
+    (:func:`player_keys`): e.g. ``[['planner', 'planner-2', 'planner-3']]``."""
+    groups: dict[str, list[str]] = {}
+    for label, key in zip(res.labels, player_keys(res, point)):
+        groups.setdefault(key, []).append(label)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _same_table(res: Results, point: int) -> np.ndarray:
+    """Per seating of a block: the first seating that puts the same player (not
+    just the same label) in every seat; a seating is its own when none does."""
+    keys = player_keys(res, point)
+    first: dict[tuple, int] = {}
+    return np.array([first.setdefault(tuple(keys[e] for e in seats), k) for k, seats in enumerate(res.seatings)],
+                    np.int64)
+
+
+# the columns of a game's outcome compared to find replays (besides each seat's player)
+_OUTCOME = ("total", "routes", "tickets_won", "tickets_lost", "tickets_completed", "tickets_failed", "longest_path",
+            "longest_bonus", "globetrotter", "passenger_points", "passengers", "trains_left", "cards_left")
+
+
+def replays(res: Results) -> pl.DataFrame | None:
+    """The games that replay another game of their seed block, or None when there
+    are none (the usual case, found from the design alone).
+
+    Two games of a block are one game played twice when they share the deal (the
+    block's seed), put the same player in every seat (a rotation of a line-up of
+    identical strategies, e.g. four ``planner`` s, gives the same table) and end
+    identically: the same turns, end reason and final breakdown of every seat
+    (:data:`_OUTCOME`). Such games are *copies* of one *distinct game*.
+
+    Columns (one row per game of a point that has copies): game, point, block,
+    group (an id shared by the copies), copies (how many games of the group),
+    weight (``1 / copies``: a distinct game weighs 1 in every rate).
+    """
+    def compute():
+        same = {p: _same_table(res, p) for p in res.point_ids}
+        points = [p for p, s in same.items() if (s != np.arange(len(s))).any()]
+        if not points:
+            return None
+        pl_points = pl.col("point").is_in(points)
+        seat_hash = pl.struct("seat", *_OUTCOME).hash(seed=11).alias("h")
+        seats = (res.scan("players").filter(pl_points).select("game", "seat", seat_hash)
+                 .sort("game", "seat").collect())
+        games = (res.scan("games").filter(pl_points)
+                 .select("game", "point", "block", "seating", pl.struct("turns", pl.col("end").cast(pl.String))
+                         .hash(seed=12).alias("h")).sort("game").collect())
+        P = res.players
+        h = games["h"].to_numpy().copy()
+        with np.errstate(over="ignore"):
+            for s, col in enumerate(seats["h"].to_numpy().reshape(-1, P).T):
+                h = h * np.uint64(0x100000001B3) + col                        # one fingerprint per game
+        table = np.zeros(games.height, np.int64)
+        for p in points:
+            at = (games["point"] == p).to_numpy()
+            table[at] = same[p][games["seating"].to_numpy()[at].astype(np.int64)]
+        df = (games.select("game", "point", "block")
+              .with_columns(pl.Series("fp", h), pl.Series("table", table))
+              .with_columns(pl.struct("point", "block", "table", "fp").hash(seed=13).alias("group"))
+              .with_columns(pl.len().over("group").cast(pl.Int64).alias("copies"))
+              .with_columns((1.0 / pl.col("copies")).alias("weight"))
+              .select("game", "point", "block", "group", "copies", "weight"))
+        return df if df["copies"].max() > 1 else None
+    return res.memo("replays", compute)
+
+
+def distinct_games(res) -> pl.DataFrame:
+    """Games played and distinct games per point (:func:`replays`).
+
+    Columns: point, games, distinct (games once each copy of a replayed game
+    counts 1/copies), replayed (games with at least one copy).
+    """
+    res = Results.open(res)
+    g = res.games_by_point
+    rep = replays(res)
+    if rep is None:
+        return g.with_columns(pl.col("games").alias("distinct"), pl.lit(0, pl.Int64).alias("replayed"))
+    d = (rep.group_by("point").agg(pl.col("weight").sum().alias("w"), pl.len().cast(pl.Int64).alias("n"),
+                                  (pl.col("copies") > 1).sum().cast(pl.Int64).alias("replayed")))
+    return (g.join(d, on="point", how="left")
+            .with_columns((pl.col("games") - pl.col("n").fill_null(0) + pl.col("w").fill_null(0.0)).round()
+                          .cast(pl.Int64).alias("distinct"), pl.col("replayed").fill_null(0))
+            .select("point", "games", "distinct", "replayed"))
+
+
+def _weighted(res: Results, lf: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.Expr]:
+    """``lf`` (rows with ``game``) and the weight of each row: 1, or ``1 / copies`` of a replayed game."""
+    rep = replays(res)
+    if rep is None:
+        return lf.with_columns(pl.lit(1.0).alias("weight")), pl.col("weight")
+    return (lf.join(rep.lazy().select("game", "weight"), on="game", how="left"),
+            pl.col("weight").fill_null(1.0))
+
+
 def block_sums(res: Results, key: str = "strategy") -> pl.DataFrame:
-    """(point, block, k, wins, games, total) sums over the ``players`` table, sorted;
-    ``k`` is the entrant index (``key="strategy"``) or the seat (``key="seat"``)."""
+    """(point, block, k, wins, games, played, total) sums over the ``players`` table,
+    sorted; ``k`` is the entrant index (``key="strategy"``) or the 0-based seat
+    (``key="seat"``). ``played`` counts rows; ``games``, ``wins`` and ``total``
+    weigh each row by its game's weight (:func:`replays`: 1 unless replayed)."""
     if key == "strategy":
         k = pl.col("strategy").cast(pl.String).cast(res.strategy_dtype).to_physical().cast(pl.Int64)
     else:
         k = pl.col("seat").cast(pl.Int64)
-    return (res.scan("players").group_by("point", "block", k.alias("k"))
-            .agg(pl.col("win_share").cast(pl.Float64).sum().alias("wins"), pl.len().cast(pl.Float64).alias("games"),
-                 pl.col("total").cast(pl.Float64).sum().alias("total"))
+    lf, w = _weighted(res, res.scan("players"))
+    return (lf.group_by("point", "block", k.alias("k"))
+            .agg((pl.col("win_share").cast(pl.Float64) * w).sum().alias("wins"), w.sum().alias("games"),
+                 pl.len().cast(pl.Float64).alias("played"), (pl.col("total").cast(pl.Float64) * w).sum().alias("total"))
             .sort("point", "block", "k").collect())
 
 
@@ -159,34 +272,64 @@ def _dense(df: pl.DataFrame, n_keys: int, cols: list[str]):
 
 
 def rate_table(sums: pl.DataFrame, n_keys: int) -> pl.DataFrame:
-    """point, k, games, wins, win_rate, low, high, mean_score from :func:`block_sums`,
-    by point then k; keys that played no game are left out."""
+    """point, k, games, distinct, wins, win_rate, low, high, mean_score from
+    :func:`block_sums`, by point then k; keys that played no game are left out.
+    ``games``: games played; ``distinct``: weighted by :func:`replays` (= games
+    without replays); the rates and intervals are over the distinct games."""
     rows = []
     for point in sorted(sums["point"].unique().to_list()):
-        wins, games, total = _dense(sums.filter(pl.col("point") == point), n_keys, ["wins", "games", "total"])
+        wins, games, played, total = _dense(sums.filter(pl.col("point") == point), n_keys,
+                                            ["wins", "games", "played", "total"])
         lo, hi = block_interval(wins, games)
-        n, w, t = games.sum(0), wins.sum(0), total.sum(0)
+        n, w, t, m = games.sum(0), wins.sum(0), total.sum(0), played.sum(0)
         for k in range(n_keys):
-            if n[k] > 0:
-                rows.append((point, k, int(n[k]), float(w[k]), float(w[k] / n[k]), float(lo[k]), float(hi[k]),
-                             float(t[k] / n[k])))
-    schema = {"point": pl.UInt16, "k": pl.Int64, "games": pl.Int64, "wins": pl.Float64, "win_rate": pl.Float64,
-              "low": pl.Float64, "high": pl.Float64, "mean_score": pl.Float64}
+            if m[k] > 0:
+                rows.append((point, k, int(m[k]), float(n[k]), float(w[k]), float(w[k] / n[k]), float(lo[k]),
+                             float(hi[k]), float(t[k] / n[k])))
+    schema = {"point": pl.UInt16, "k": pl.Int64, "games": pl.Int64, "distinct": pl.Float64, "wins": pl.Float64,
+              "win_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "mean_score": pl.Float64}
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
-def win_rates(res) -> pl.DataFrame:
-    """Win rate per point and strategy, strategies in entrant order.
+def fixed_by_design(res: Results) -> set[tuple[int, int]]:
+    """(point, entrant) pairs whose win rate is 1/players whatever happens: every
+    game the entrant played is one of a group of copies (:func:`replays`) in which
+    it sat in every seat equally often (a rotation of identical strategies), so
+    its mean win share over the copies is 1/players. Such a rate has no interval."""
+    rep = replays(res)
+    if rep is None:
+        return set()
+    e = pl.col("strategy").cast(pl.String).cast(res.strategy_dtype).to_physical().cast(pl.Int64).alias("e")
+    seats = (res.scan("players").select("game", "point", e, "seat")
+             .join(rep.lazy().select("game", "group"), on="game", how="left").collect())
+    per_seat = seats.group_by("point", "e", "group", "seat").agg(pl.len().alias("n"))
+    even = (per_seat.group_by("point", "e", "group")
+            .agg(((pl.len() == res.players) & (pl.col("n").min() == pl.col("n").max())
+                  & pl.col("group").is_not_null().all()).alias("even"))
+            .group_by("point", "e").agg(pl.col("even").all()))
+    return {(int(p), int(k)) for p, k, ok in even.iter_rows() if ok}
 
-    Columns: point, strategy, games, wins (sum of win shares: a shared win
-    counts 1/k), win_rate (wins / games), low, high (95% interval over seed
-    blocks), mean_score (mean final total).
+
+def win_rates(res) -> pl.DataFrame:
+    """Win rate per point and strategy, highest first (ties in entrant order).
+
+    Columns: point, strategy, games (played), distinct (distinct games: fewer
+    than ``games`` only when games replay one another, :func:`replays`), wins
+    (sum of win shares over the distinct games: a shared win counts 1/k),
+    win_rate (wins / distinct), low, high (95% interval over seed blocks; null
+    when ``fixed``), mean_score (mean final total), fixed (the rate is
+    1/players by design, :func:`fixed_by_design`).
     """
     res = Results.open(res)
     t = rate_table(block_sums(res, "strategy"), len(res.labels))
+    fixed = fixed_by_design(res)
+    flag = pl.Series("fixed", [(p, k) in fixed for p, k in t.select("point", "k").iter_rows()], dtype=pl.Boolean)
     names = pl.Series("strategy", [res.labels[k] for k in t["k"].to_list()], dtype=pl.String)
-    return (t.with_columns(names)
-            .select("point", "strategy", "games", "wins", "win_rate", "low", "high", "mean_score"))
+    return (t.with_columns(names, flag)
+            .with_columns([pl.when(pl.col("fixed")).then(None).otherwise(pl.col(c)).alias(c) for c in ("low", "high")])
+            .sort(["point", "win_rate", "k"], descending=[False, True, False])
+            .select("point", "strategy", "games", "distinct", "wins", "win_rate", "low", "high", "mean_score",
+                    "fixed"))
 
 
 def end_reasons(res) -> pl.DataFrame:

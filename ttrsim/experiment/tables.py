@@ -46,6 +46,7 @@ from ttrsim.play.turnlog import (
     G_TURNS,
     KIND_NAMES,
     O_COMPLETED,
+    O_DONE_TURN,
     O_GAME,
     O_KEPT,
     O_SEAT,
@@ -119,7 +120,7 @@ SCHEMAS = {
     "tickets": pa.schema(
         [("game", pa.uint32()), ("point", pa.uint16()), ("seat", pa.int8()), ("ticket", pa.int16()),
          ("setup", pa.bool_()), ("turn", pa.int16()), ("kept", pa.bool_()), ("completed", pa.bool_()),
-         ("points", pa.int16())]),
+         ("completed_turn", pa.int16()), ("points", pa.int16())]),
     "turns": pa.schema(
         [("game", pa.uint32()), ("point", pa.uint16()), ("turn", pa.int16()), ("seat", pa.int8()),
          ("action", _DICT8), ("route", pa.int16()), ("pay_colour", _DICT8), ("locomotives", pa.int8()),
@@ -228,6 +229,7 @@ def tickets_table(ctx: ChunkContext, game_ids, offers: np.ndarray) -> pa.Table:
         "seat": _int(offers[:, O_SEAT], pa.int8()), "ticket": _int(offers[:, O_TICKET], pa.int16()),
         "setup": pa.array(turn < 0), "turn": _int(turn, pa.int16(), nullable=True),
         "kept": pa.array(kept), "completed": completed,
+        "completed_turn": _int(offers[:, O_DONE_TURN], pa.int16(), nullable=True),
         "points": _int(ctx.ticket_points[offers[:, O_TICKET]], pa.int16()),
     }
     return pa.table(cols, schema=SCHEMAS["tickets"])

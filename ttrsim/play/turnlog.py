@@ -79,7 +79,8 @@ SOURCE_NAMES = ("face-up", "blind")
  O_TURN,        # -1 at setup, else the turn number
  O_KEPT,        # 1 kept, 0 returned
  O_COMPLETED,   # kept and completed at the end (0 for returned tickets)
- N_OFFER_COLS) = range(7)
+ O_DONE_TURN,   # kept: the turn in which it became complete (a claim, or the keep itself), else -1
+ N_OFFER_COLS) = range(8)
 
 # --- columns of the per-game meta table ------------------------------------------------
 G_END, G_TURNS, N_GAME_COLS = range(3)
@@ -168,6 +169,7 @@ def log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before):
             log.offers[o, O_TURN] = -1 if phase == PH_SETUP_KEEP else s.meta[M_TURN]
             log.offers[o, O_KEPT] = ((a - A_KEEP) >> i) & 1
             log.offers[o, O_COMPLETED] = 0
+            log.offers[o, O_DONE_TURN] = -1
     if with_turns:
         if phase == PH_MAIN:
             row = _new_turn(log, s, game)
@@ -178,6 +180,8 @@ def log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before):
         _record_choice(log, s, b, row, phase, p, a)
     turn_before = s.meta[M_TURN]
     apply_action(b, s, a)
+    if a >= A_CLAIM or (phase == PH_KEEP and a >= A_KEEP):
+        _mark_completed(b, s, log, game, p, turn_before)
     if with_turns:
         t = log.turns
         if a == A_BLIND:                          # the blind card is the kind that grew
@@ -195,6 +199,23 @@ def log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before):
             t[row, T_TRAINS] = s.trains[p]
             t[row, T_HAND] = s.hand[p].sum()
     return row
+
+
+@njit(cache=True)
+def _mark_completed(b, s, log, game, p, turn):
+    """After seat ``p``'s claim (or keep) in ``turn``: its kept tickets of this
+    game (the offer rows at the end of the log) that are complete now and were
+    not before get ``O_DONE_TURN = turn``. Recording only: the game is untouched."""
+    parent = np.empty(0, np.int64)
+    o = log.n_offers[0] - 1
+    while o >= 0 and log.offers[o, O_GAME] == game:
+        if log.offers[o, O_SEAT] == p and log.offers[o, O_KEPT] == 1 and log.offers[o, O_DONE_TURN] < 0:
+            if parent.shape[0] == 0:
+                parent = np.empty(b.n_nodes, np.int64)
+                player_components(b, s, p, parent)
+            if ticket_completed(b, s, log.offers[o, O_TICKET], parent):
+                log.offers[o, O_DONE_TURN] = turn
+        o -= 1
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from .passengers import (
                          passengers_by_routes,
                          passengers_vs_routes,
 )
-from .routes import blocking, route_claimers, route_contention
+from .routes import blocking, route_claimers, route_contention, route_pairs
 from .strategies import (
                          end_reasons,
                          game_length,
@@ -26,6 +26,7 @@ from .strategies import (
                          score_components,
                          score_histogram,
                          seat_advantage,
+                         strategy_profile,
                          win_rates,
 )
 from .sweeps import sweep_keys, swept_win_rates, with_sweep_values
@@ -33,9 +34,9 @@ from .tickets import ticket_decks, ticket_value
 
 __all__ = ["Results", "ResultsError",
            "win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
-           "game_length", "end_reasons",
+           "game_length", "end_reasons", "strategy_profile",
            "ticket_value", "ticket_decks",
-           "route_contention", "route_claimers", "blocking",
+           "route_contention", "route_pairs", "route_claimers", "blocking",
            "majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
            "passengers_by_routes",
            "sweep_keys", "swept_win_rates", "with_sweep_values"]

@@ -1,7 +1,7 @@
 """The report document as a list of blocks: headings, paragraphs, notes, bullet
-lists, tables and charts with numbered captions; and the texts of table cells
-(percentages, numbers, intervals). ``render`` turns a :class:`Document` into
-Markdown and HTML.
+lists, tables, charts with numbered captions and the table of contents; and the
+texts of table cells (percentages, numbers, intervals). ``render`` turns a
+:class:`Document` into Markdown and HTML.
 
 >>> import polars as pl
 >>> doc = Document()
@@ -27,8 +27,10 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-__all__ = ["Document", "Heading", "Paragraph", "Note", "Bullets", "Table", "Chart", "make_table", "slug", "pct",
-           "num", "signed", "interval", "MAX_ROWS"]
+from ttrsim.experiment.stats import percent
+
+__all__ = ["Document", "Heading", "Paragraph", "Note", "Bullets", "Table", "Chart", "Contents", "make_table", "slug",
+           "pct", "num", "signed", "interval", "MAX_ROWS"]
 
 MAX_ROWS = 40            # longer tables are cut in the document (the CSV is whole)
 
@@ -73,15 +75,43 @@ class Chart:
     files: dict = field(default_factory=dict)   # ext -> path relative to the report folder
 
 
+@dataclass
+class Contents:
+    """The table of contents: rendered as links to every heading of ``levels`` in the document."""
+    levels: tuple = (2, 3)
+
+
 class Document:
-    """The blocks of the report in order; charts are numbered as they are added."""
+    """The blocks of the report in order; charts are numbered as they are added;
+    heading anchors are unique (a repeated title gets ``-2``, ``-3``, ...)."""
 
     def __init__(self):
         self.blocks: list = []
         self.n_charts = 0
+        self._anchors: set = set()
 
     def h(self, level: int, text: str, anchor: str | None = None):
-        self.blocks.append(Heading(level, text, anchor or slug(text)))
+        self.blocks.append(self.heading(level, text, anchor))
+
+    def heading(self, level: int, text: str, anchor: str | None = None) -> Heading:
+        """A heading with an anchor no other heading of the document has (not added: see :meth:`insert`)."""
+        base = anchor or slug(text)
+        a, k = base, 1
+        while a in self._anchors:
+            k += 1
+            a = f"{base}-{k}"
+        self._anchors.add(a)
+        return Heading(level, text, a)
+
+    def contents(self):
+        self.blocks.append(Contents())
+
+    def insert(self, index: int, blocks: list):
+        """Put ``blocks`` (no charts: their numbers follow the order they were added) at ``index``."""
+        self.blocks[index:index] = blocks
+
+    def headings(self, levels=(2, 3)) -> list[Heading]:
+        return [b for b in self.blocks if isinstance(b, Heading) and b.level in levels]
 
     def p(self, text: str):
         self.blocks.append(Paragraph(text))
@@ -114,10 +144,11 @@ def _missing(v) -> bool:
 
 
 def pct(v, digits: int = 1) -> str:
-    """A fraction as a percentage: 0.1234 -> '12.3%'; '-' for a missing value."""
+    """A fraction as a percentage: 0.1234 -> '12.3%' (the run summary's rounding,
+    :func:`ttrsim.experiment.stats.percent`); '-' for a missing value."""
     if _missing(v):
         return "-"
-    return f"{100 * v:.{digits}f}%"
+    return percent(v, digits)
 
 
 def num(v, digits: int = 1) -> str:

@@ -3,16 +3,22 @@
 
 Works for any map loaded with :func:`ttrsim.data.maps.load_map` (USA, Germany, a
 custom map): cities are dots with their names, countries (Germany) are
-written in italics at their label with their border points as squares, and
-the tracks of a double or triple route are drawn side by side (offset across
-the line) so each is visible.
+written in italics at their label with their border points as squares. A frame
+of city pairs (``routes.route_pairs``: a ``group`` column) draws one line per
+pair, whichever of its tracks was taken; a frame of tracks
+(``routes.route_contention``: a ``route`` column) draws the tracks of a double
+or triple route side by side (offset across the line). The board's own
+coordinates are not shown: a map has no axes to read.
 
 >>> import polars as pl
 >>> from ttrsim.data.maps import load_map
 >>> m = load_map("usa")
 >>> df = pl.DataFrame({"route": list(range(m.n_routes)), "claim_rate": [0.5] * m.n_routes})
 >>> board_map(m, df).axes[0].get_title().splitlines()[0]
-'Route claim rate on the usa board (line width also grows with the rate)'
+'Track claim rate on the usa board (line width also grows with the rate)'
+>>> pairs = pl.DataFrame({"group": sorted(set(m.route_group.tolist())), "claim_rate": 0.5})
+>>> board_map(m, pairs).axes[0].get_title().splitlines()[0]
+'Route claim rate (any track of a city pair) on the usa board (line width also grows with the rate)'
 """
 from __future__ import annotations
 
@@ -24,14 +30,23 @@ from matplotlib.colors import Normalize
 
 from .charts.figures import as_polars, floats, new_figure, percent_axis
 
-__all__ = ["board_map", "track_segments", "VALUES"]
+__all__ = ["board_map", "track_segments", "VALUES", "PAIR_VALUES"]
 
 # value column -> (title text, colour bar label, colour map, is a rate in [0, 1])
 VALUES = {
-    "claim_rate": ("Route claim rate", "claim rate (% of games the track was claimed)", "viridis_r", True),
-    "median_turn": ("Median claim round", "median claim round (rounds from the start)", "plasma", False),
+    "claim_rate": ("Track claim rate", "claim rate (% of games the track was claimed)", "viridis_r", True),
+    "median_round": ("Median claim round", "median claim round (1 = every seat's first turn)", "plasma", False),
     "group_multi_rate": ("Double/triple routes: more than one track claimed",
                          "games with 2+ tracks of the group claimed (%)", "viridis_r", True),
+}
+# the same for a frame of city pairs (routes.route_pairs)
+PAIR_VALUES = {
+    "claim_rate": ("Route claim rate (any track of a city pair)", "claim rate (% of games any of its tracks was "
+                   "claimed)", "viridis_r", True),
+    "median_round": ("Median round of a route's first claim", "median round of the first claim (1 = every seat's "
+                     "first turn)", "plasma", False),
+    "multi_rate": ("Double/triple routes: more than one track claimed", "games with 2+ tracks claimed (%)",
+                   "viridis_r", True),
 }
 
 
@@ -61,23 +76,30 @@ def track_segments(m, spacing: float | None = None) -> np.ndarray:
 
 def board_map(m, routes, value: str = "claim_rate", subtitle: str | None = None, city_labels: bool = True,
               title: str | None = None):
-    """The board with every route as a line coloured by ``value`` (a column of
-    ``routes``, which has one row per route id: ``claim_rate``, ``median_turn``
-    or ``group_multi_rate`` of routes.route_contention). For claim rates the
-    width grows with the rate too. Routes without a value (never claimed,
-    single tracks for ``group_multi_rate``) are thin grey dotted lines.
-    Returns a Figure with a colour bar labelled with the unit."""
+    """The board with every route as a line coloured by ``value``, a column of
+    ``routes``: one row per city pair (``group``; routes.route_pairs:
+    ``claim_rate``, ``median_round``, ``multi_rate``) or per track (``route``;
+    routes.route_contention: ``claim_rate``, ``median_round``,
+    ``group_multi_rate``). For claim rates the width grows with the rate too.
+    Lines without a value (never claimed, single routes for the multi-track
+    rates) are thin grey dotted lines. Returns a Figure with a colour bar
+    labelled with the unit."""
     df = as_polars(routes)
-    ttl, cbar_label, cmap_name, is_rate = VALUES.get(value, (value.replace("_", " "), value, "viridis", False))
-    vals = np.full(m.n_routes, np.nan)
+    pairs = "route" not in df.columns and "group" in df.columns
+    key = "group" if pairs else "route"
+    table = PAIR_VALUES if pairs else VALUES
+    ttl, cbar_label, cmap_name, is_rate = table.get(value, (value.replace("_", " "), value, "viridis", False))
+    if pairs:
+        group = np.asarray(m.route_group, dtype=int)
+        firsts = np.array([int(np.flatnonzero(group == g)[0]) for g in range(int(group.max()) + 1)])
+        seg = track_segments(m, spacing=0.0)[firsts]
+    else:
+        seg = track_segments(m)
+    vals = np.full(len(seg), np.nan)
     if df.height:
-        ids = np.asarray(df["route"].to_list(), dtype=int)
-        ok = (ids >= 0) & (ids < m.n_routes)
+        ids = np.asarray(df[key].to_list(), dtype=int)
+        ok = (ids >= 0) & (ids < len(seg))
         vals[ids[ok]] = floats(df[value].to_list())[ok]
-        if value == "median_turn" and "claims" in df.columns:
-            claims = floats(df["claims"].to_list())[ok]
-            vals[ids[ok][claims == 0]] = np.nan
-    seg = track_segments(m)
     xy = np.asarray(m.node_xy, dtype=float)
     lo_xy, hi_xy = xy.min(axis=0), xy.max(axis=0)
     span = np.maximum(hi_xy - lo_xy, 1.0)
@@ -123,17 +145,15 @@ def board_map(m, routes, value: str = "claim_rate", subtitle: str | None = None,
                     ha="center", va="center", color="0.3", zorder=4, path_effects=halo)
     pad = 0.04 * span
     ax.set_xlim(lo_xy[0] - pad[0], hi_xy[0] + pad[0] * 2.5)
-    ax.set_ylim(hi_xy[1] + pad[1], lo_xy[1] - pad[1])          # board pixels: y grows downwards
+    ax.set_ylim(hi_xy[1] + pad[1], lo_xy[1] - pad[1])          # board coordinates: y grows downwards
     ax.set_aspect("equal")
-    ax.set_xlabel("board x (pixels of the board image)")
-    ax.set_ylabel("board y (pixels, downwards)")
-    ax.tick_params(labelsize=7, colors="0.5")
+    ax.set_axis_off()                                           # a map: its coordinates mean nothing to a reader
     never = int((~has).sum())
     note = ""
     if value == "claim_rate":
         note = " (line width also grows with the rate)"
     elif never:
-        note = f" (dotted: {never} route{'s' if never != 1 else ''} without a value)"
+        note = f" (dotted: {never} {'route' if pairs else 'track'}{'s' if never != 1 else ''} without a value)"
     ax.set_title((title or f"{ttl} on the {m.name} board") + note + (f"\n{subtitle}" if subtitle else ""),
                  fontsize=11)
     return fig

@@ -1,7 +1,7 @@
 """The report's contents: every part and section, the statistics each computes
 and the function that writes it, in the order they appear in the report.
 
-A :class:`Part` is a ``##`` heading (listed in the report's contents line);
+A :class:`Part` is a ``##`` heading (listed with the sections in the report's contents);
 its :class:`Section` s are ``###`` headings, each with the statistics
 (:class:`Stat`) computed before it is written: their frames go to the
 section's writer (``sections.<module>.<function>(ctx, t)``, ``t``: name ->
@@ -80,6 +80,7 @@ CONTENTS = (
         Section("Seat advantage", (Stat(strategies.seat_advantage, bootstrap=True),),
                 sections.strategies.seat_advantage),
         Section("Score composition", (Stat(strategies.score_components),), sections.strategies.score_composition),
+        Section("How each strategy plays", (Stat(strategies.strategy_profile),), sections.strategies.profile),
         Section("Score distributions", (Stat(strategies.score_histogram, {"bin_width": 5}),),
                 sections.strategies.score_distributions),
         Section("Game length and end reasons",
@@ -92,7 +93,8 @@ CONTENTS = (
         Section("By deck", (Stat(tickets.ticket_decks),), sections.tickets.ticket_decks),
     )),
     Part("Route contention", (
-        Section(None, (Stat(routes.route_contention), Stat(routes.route_claimers)), sections.routes.route_contention),
+        Section(None, (Stat(routes.route_pairs), Stat(routes.route_contention), Stat(routes.route_claimers)),
+                sections.routes.route_contention),
         Section("Blocking", (Stat(routes.blocking),), sections.routes.blocking),
     ), skipped=sections.routes.without_turn_log),
     Part("Passengers", (

@@ -17,6 +17,8 @@ from pathlib import Path
 import matplotlib
 import polars as pl
 
+from ttrsim.experiment.stats import distinct_games
+
 from .blocks import Chart, Document, make_table
 from .charts import strategy_colours
 from .dataset import Results, ResultsError
@@ -45,8 +47,9 @@ class Context:
         self.colours = strategy_colours(res.labels)
         self.points = res.points
         self.point_ids: list[int] = [int(p) for p in self.points["point"].to_list()]
-        gbp = res.games_by_point
-        self.games = {int(p): int(g) for p, g in zip(gbp["point"].to_list(), gbp["games"].to_list())}
+        dg = distinct_games(res)
+        self.games = {int(p): int(g) for p, g in zip(dg["point"].to_list(), dg["games"].to_list())}
+        self.distinct = {int(p): int(g) for p, g in zip(dg["point"].to_list(), dg["distinct"].to_list())}
         self.sweep = list(res.sweep_keys)
 
     # ---- statistics
@@ -106,8 +109,10 @@ class Context:
         return f"point {p}: " + ", ".join(f"{k.split('.')[-1]}={row[k]}" for k in self.sweep)
 
     def games_text(self, p: int | None = None) -> str:
+        """'20,000 games', or '6,000 distinct games (24,000 played)' when games replay one another."""
         n = self.games.get(p, 0) if p is not None else sum(self.games.values())
-        return f"{n:,} games"
+        d = self.distinct.get(p, 0) if p is not None else sum(self.distinct.values())
+        return f"{n:,} games" if d == n else f"{d:,} distinct games ({n:,} played)"
 
     def caption(self, what: str, p: int | None, extra: str = "") -> str:
         """A chart caption: what it shows, the sweep point, from how many games of which experiment."""
@@ -137,6 +142,16 @@ class Context:
     def point_heading(self, p: int, level: int = 4):
         if self.sweep:
             self.doc.h(level, self.point_label(p).capitalize(), anchor=None)
+
+    def point_frames(self, df: pl.DataFrame):
+        """(point, its rows of ``df``) for each point with rows that gets a per-point table
+        (in a long sweep, the chart points), each after the point's heading."""
+        for p in self.point_ids:
+            d = self.per_point(df, p)
+            if d.height == 0 or (self.sweep and p not in self.chart_points()):
+                continue
+            self.point_heading(p)
+            yield p, d
 
     def sweep_cols(self, df: pl.DataFrame) -> pl.DataFrame:
         """Add the swept keys' values to a per-point table (for the CSV and tables)."""

@@ -6,15 +6,17 @@ statistics library once (all sweep points together), and writes::
 
     <results>/report/            (or ``output``)
       report.md                  the report; charts linked from charts/
-      report.html                the same, self-contained (charts embedded as PNG)
+      report.html                the same, self-contained (charts embedded as PNG, tables as CSV links)
       tables/<name>.csv          every table, whole (all sweep points)
       charts/<name>.png, .svg    every chart
       report.json                index of the files written (a rebuild deletes the old ones)
 
-Its parts and sections, with the statistics each computes and the function
-writing it, are listed in ``ttrsim.report.contents``: strategy comparison,
-ticket value, route contention (skipped with a note without a turn log),
-passengers (maps with passengers), sweeps (when the experiment has a sweep).
+It opens with the key findings, written from the numbers once every section
+is computed (``sections.findings``). Its parts and sections, with the statistics
+each computes and the function writing it, are listed in
+``ttrsim.report.contents``: strategy comparison, ticket value, route
+contention (skipped with a note without a turn log), passengers (maps with
+passengers), sweeps (when the experiment has a sweep).
 Every chart has a caption saying what it shows and from how many games. The
 document is a list of blocks (``blocks``), rendered by ``render``. See
 ``docs/reports.md``.
@@ -35,9 +37,11 @@ from pathlib import Path
 import polars as pl
 
 from . import render
+from .blocks import Note
 from .contents import CONTENTS, Part
 from .context import Context
 from .dataset import Results
+from .sections.findings import findings
 from .sections.header import header
 
 __all__ = ["build_report", "Report", "FORMATS", "IMAGES"]
@@ -45,6 +49,7 @@ __all__ = ["build_report", "Report", "FORMATS", "IMAGES"]
 FORMATS = ("md", "html")
 IMAGES = ("png", "svg")
 MAX_POINT_CHARTS = 4     # sweep points that get their own per-point charts (the balance charts cover all)
+MAX_EMBEDDED = 8_000_000  # bytes of CSV tables report.html carries as download links (beyond: a note)
 
 
 @dataclass
@@ -92,22 +97,28 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
         bar = tqdm(total=steps, desc="report", unit="step", file=sys.stderr, leave=False,
                    bar_format="{desc:<24} {bar} {n_fmt}/{total_fmt} [{elapsed}]")
     try:
-        header(ctx, [part.title for part in parts])
+        header(ctx)
+        mark = len(ctx.doc.blocks)
         for part in parts:
             _write_part(ctx, part, bar)
+        ctx.doc.insert(mark, findings(ctx))
         if ctx.problems:
             ctx.doc.h(2, "Problems", anchor="problems")
             ctx.doc.bullets([f"`{p}`" for p in ctx.problems])
         if bar is not None:
             bar.set_description_str("writing")
         tables = _write_tables(ctx)
+        attachments, size = _attachments(tables)
+        if "html" in formats and not attachments and tables:
+            ctx.doc.insert(mark, [Note(f"The CSV tables ({size / 1e6:.0f} MB) are too large to travel inside "
+                                       "report.html: they are in the `tables/` folder next to it.")])
         md = html = None
         if "md" in formats:
             md = out / "report.md"
             md.write_text(render.markdown(ctx.doc), encoding="utf-8")
         if "html" in formats:
             html = out / "report.html"
-            html.write_text(render.html(ctx.doc, f"ttrsim report: {res.name}"), encoding="utf-8")
+            html.write_text(render.html(ctx.doc, f"ttrsim report: {res.name}", attachments), encoding="utf-8")
         if bar is not None:
             bar.update(1)
     finally:
@@ -155,6 +166,14 @@ def _write_tables(ctx: Context) -> list[Path]:
         out.write_csv(f)
         files.append(f)
     return files
+
+
+def _attachments(tables: list[Path]) -> tuple[dict, int]:
+    """The CSV tables report.html carries (link target -> bytes): all of them up to
+    MAX_EMBEDDED bytes together, else none; and their size in bytes."""
+    files = {f"tables/{f.name}": f.read_bytes() for f in tables}
+    size = sum(len(b) for b in files.values())
+    return (files if size <= MAX_EMBEDDED else {}), size
 
 
 def _clean_previous(out: Path):

@@ -98,7 +98,7 @@ def passenger_points(res: Results) -> pl.DataFrame:
 
     Columns: point, strategy, games, mean_passengers (collected),
     mean_passenger_points, share_of_total (passenger points / total points of
-    that strategy, summed over its games).
+    that strategy, summed over its games). Most passenger points first.
     """
     res = Results.open(res)
     schema = {"point": pl.UInt16, "strategy": pl.String, "games": pl.Int64, "mean_passengers": pl.Float64,
@@ -113,7 +113,7 @@ def passenger_points(res: Results) -> pl.DataFrame:
                pl.col("passenger_points").cast(pl.Float64).mean().alias("mean_passenger_points"),
                (pl.col("passenger_points").cast(pl.Float64).sum() / pl.col("total").cast(pl.Float64).sum())
                .alias("share_of_total"))
-          .sort("point", "strategy").collect())
+          .sort(["point", "mean_passenger_points", "strategy"], descending=[False, True, False]).collect())
     return df.select([pl.col(c).cast(d) for c, d in schema.items()])
 
 
@@ -178,6 +178,7 @@ def passengers_vs_routes(res: Results) -> pl.DataFrame:
     passengers and routes claimed over the strategy's seat-games; null without
     turns), mean_trains_used (trains - trains_left, always available: the proxy
     without a turn log), corr_trains (correlation of passengers and trains used).
+    Most passengers first.
     """
     res = Results.open(res)
     schema = {"point": pl.UInt16, "strategy": pl.String, "games": pl.Int64, "mean_passengers": pl.Float64,
@@ -192,7 +193,7 @@ def passengers_vs_routes(res: Results) -> pl.DataFrame:
                _corr("passengers", "routes_claimed").alias("corr_routes"),
                pl.col("trains_used").mean().alias("mean_trains_used"),
                _corr("passengers", "trains_used").alias("corr_trains"))
-          .sort("point", "strategy").collect())
+          .sort(["point", "mean_passengers", "strategy"], descending=[False, True, False]).collect())
     return df.select([pl.col(c).cast(d) for c, d in schema.items()])
 
 

@@ -1,24 +1,29 @@
-"""Route contention from the turn log: how often and how early each route is
-claimed, by whom, how often more than one track of a double/triple route is
-taken, and how often a claim blocks another seat's ticket.
+"""Route contention from the turn log: how often and how early each track and
+each city pair is claimed, by whom, how often more than one track of a
+double/triple route is taken, and how often a claim blocks another seat's ticket.
 
-All three need the ``turns`` table (experiments run with ``log: true``); without
+They all need the ``turns`` table (experiments run with ``log: true``); without
 it they raise :class:`~ttrsim.report.dataset.ResultsError`.
 
-**Claim turn** is given in *rounds*: ``turn // players`` (round 0 is every
-seat's first turn), so maps and player counts compare.
+**Tracks and pairs.** :func:`route_contention` has one row per track (each
+track of a double route on its own: which twin is taken depends on the
+strategies' tie-breaks, e.g. the lower route id); :func:`route_pairs` one row
+per city pair (any track claimed, more than one, all of them), the numbers a
+designer reads.
+
+**Claim round**: ``turn // players + 1`` (round 1 is every seat's first turn),
+so maps and player counts compare.
 
 **Blocking.** A claim *blocks* when its route lies on a shortest path (empty
 board, in trains; :func:`ttrsim.report.tickets.shortest_path_routes`) between the
-two ends of a ticket that another seat holds at that moment: kept by that seat
-at setup, or drawn in an earlier turn. Approximations, all from what the tables
-record:
+two ends of a ticket that another seat holds, not yet completed, at that moment:
+kept by that seat at setup or in an earlier turn, and completed (the tickets'
+``completed_turn``) later or never. That count is exact (``blocking_claims``);
+two bounds come with it (and are all a folder written before ttrsim recorded
+``completed_turn`` has): ``blocking_claims_low`` counts only tickets that ended
+uncompleted, ``blocking_claims_high`` every held ticket. Approximations that
+remain:
 
-* *open at that moment*: the tables say whether a ticket was completed at the
-  end, not when. ``blocking_claims`` counts only tickets that ended
-  uncompleted, which were certainly open at the claim (a lower bound);
-  ``blocking_claims_any`` counts every held ticket, including ones already
-  completed before the claim (an upper bound).
 * *shortest path on the empty board*: the holder's actual plan, and routes
   already claimed, are ignored; every shortest path counts (ties included).
 * a track of a double route counts even if its twin stays open to the holder.
@@ -40,9 +45,10 @@ import polars as pl
 from .dataset import Results
 from .tickets import shortest_path_routes
 
-__all__ = ["route_contention", "route_claimers", "blocking"]
+__all__ = ["route_contention", "route_pairs", "route_claimers", "blocking"]
 
-_BATCH_GAMES = 100_000  # games per batch of part files in blocking()
+_BATCH_GAMES = 100_000  # games per batch of part files in blocking() and the city-pair counts
+NEVER = np.int16(32767)  # "no such turn" in the int16 turn arrays of blocking()
 
 
 def _claims(res: Results, what: str) -> pl.LazyFrame:
@@ -68,22 +74,22 @@ def _quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs) -> list[f
 
 
 def route_contention(res: Results) -> pl.DataFrame:
-    """Per point and route of the map (claimed or not).
+    """Per point and track of the map (claimed or not): the per-track numbers.
+    A double or triple route has one row per track; :func:`route_pairs` adds
+    its tracks up per city pair.
 
     Columns: point, route, label, from, to, length, colour, group, tracks (tracks
     in the route's parallel group), games (games at the point), claims,
     claim_rate (claims / games: the share of games where it was claimed),
-    median_turn, q25_turn, q75_turn (claim round = turn // players, quantiles
-    interpolated linearly; null if never claimed), group_multi_rate
-    (double/triple routes: share of games where more than one track of the group
-    was claimed, the same on every track; null for single routes).
+    median_round, q25_round, q75_round (claim round, 1 = every seat's first
+    turn; quantiles interpolated linearly; null if never claimed),
+    group_multi_rate (double/triple routes: share of games where more than one
+    track of the group was claimed, the same on every track; null for single routes).
     """
     res = Results.open(res)
     claims = _claims(res, "route_contention")
-    routes = res.dim("routes").with_columns(pl.col("route").cast(pl.Int16), pl.col("group").cast(pl.Int16))
-    routes = routes.with_columns(pl.len().over("group").cast(pl.Int64).alias("tracks"))
-    # claim rounds as a histogram per route (small), quantiles from it
-    hist = (claims.group_by("point", "route", (pl.col("turn").cast(pl.Int32) // res.players).alias("round"))
+    routes = _routes(res)
+    hist = (claims.group_by("point", "route", _round(res).alias("round"))
             .agg(pl.len().alias("n")).sort("point", "route", "round").collect())
     rows = []
     for (point, route), h in hist.group_by("point", "route", maintain_order=True):
@@ -91,11 +97,10 @@ def route_contention(res: Results) -> pl.DataFrame:
         med, q25, q75 = _quantiles_from_counts(h["round"].to_numpy(), n, (0.5, 0.25, 0.75))
         rows.append((point, route, int(n.sum()), med, q25, q75))
     per_route = pl.DataFrame(rows, schema={"point": pl.UInt16, "route": pl.Int16, "claims": pl.Int64,
-                                           "median_turn": pl.Float64, "q25_turn": pl.Float64,
-                                           "q75_turn": pl.Float64}, orient="row")
-    multi = _multi_track_games(res, routes)
-    games = res.games_by_point
-    df = (games.join(routes, how="cross")
+                                           "median_round": pl.Float64, "q25_round": pl.Float64,
+                                           "q75_round": pl.Float64}, orient="row")
+    multi = _pair_counts(res).select("point", "group", "multi")
+    df = (res.games_by_point.join(routes, how="cross")
           .join(per_route, on=["point", "route"], how="left")
           .join(multi, on=["point", "group"], how="left")
           .with_columns(pl.col("claims").fill_null(0))
@@ -103,8 +108,53 @@ def route_contention(res: Results) -> pl.DataFrame:
                         pl.when(pl.col("tracks") > 1).then(pl.col("multi").fill_null(0) / pl.col("games"))
                         .otherwise(None).alias("group_multi_rate")))
     return df.select("point", "route", "label", "from", "to", "length", "colour", "group", "tracks", "games",
-                     "claims", "claim_rate", "median_turn", "q25_turn", "q75_turn", "group_multi_rate"
+                     "claims", "claim_rate", "median_round", "q25_round", "q75_round", "group_multi_rate"
                      ).sort("point", "route")
+
+
+def route_pairs(res: Results) -> pl.DataFrame:
+    """Per point and city pair (a single route, or the tracks of a double or
+    triple route together), most claimed first: for a designer the pair is the
+    route, whichever track was taken.
+
+    Columns: point, group (the pair's id: ``group`` of ``dims/routes``), pair
+    (e.g. ``Dallas - Houston (1)``), from, to, length, tracks, games,
+    claim_rate (share of games in which at least one of its tracks was
+    claimed), multi_rate (more than one track; null for single routes),
+    all_rate (every track; null for single routes), median_round, q25_round,
+    q75_round (the round of the pair's first claim in a game), top_claimer
+    (the strategy with most of its claims), top_share (its share of them).
+    """
+    res = Results.open(res)
+    res.require_turns("route_pairs")
+    routes = _routes(res)
+    first = routes.group_by("group").agg(pl.col("from", "to", "length", "tracks").first())
+    claimers = (route_claimers(res).join(routes.select("route", "group"), on="route")
+                .group_by("point", "group", "strategy").agg(pl.col("claims").sum())
+                .sort(["point", "group", "claims", "strategy"], descending=[False, False, True, False])
+                .group_by("point", "group", maintain_order=True)
+                .agg(pl.col("strategy").first().alias("top_claimer"),
+                     (pl.col("claims").first() / pl.col("claims").sum()).alias("top_share")))
+    several = pl.col("tracks") > 1
+    df = (_pair_counts(res).join(first, on="group", how="left").join(claimers, on=["point", "group"], how="left")
+          .with_columns((pl.col("any") / pl.col("games")).alias("claim_rate"),
+                        pl.when(several).then(pl.col("multi") / pl.col("games")).alias("multi_rate"),
+                        pl.when(several).then(pl.col("all") / pl.col("games")).alias("all_rate"),
+                        pl.format("{} - {} ({})", "from", "to", "length").alias("pair")))
+    return (df.select("point", "group", "pair", "from", "to", "length", "tracks", "games", "claim_rate", "multi_rate",
+                      "all_rate", "median_round", "q25_round", "q75_round", "top_claimer", "top_share")
+            .sort(["point", "claim_rate", "group"], descending=[False, True, False]))
+
+
+def _routes(res: Results) -> pl.DataFrame:
+    """The routes dimension with ``tracks``: the tracks of the route's group."""
+    routes = res.dim("routes").with_columns(pl.col("route").cast(pl.Int16), pl.col("group").cast(pl.Int16))
+    return routes.with_columns(pl.len().over("group").cast(pl.Int64).alias("tracks"))
+
+
+def _round(res: Results) -> pl.Expr:
+    """The claim round of a turn: 1 for the first turn of every seat (``turn // players + 1``)."""
+    return pl.col("turn").cast(pl.Int32) // res.players + 1
 
 
 def _game_index(*game_arrays):
@@ -118,29 +168,48 @@ def _game_index(*game_arrays):
     return (*[np.searchsorted(games, a) for a in game_arrays], len(games))
 
 
-def _multi_track_games(res: Results, routes: pl.DataFrame) -> pl.DataFrame:
-    """point, group, multi: games where more than one track of a double/triple
-    group was claimed. Per batch of part files, a games x routes "claimed" matrix."""
-    groups = routes.filter(pl.col("tracks") > 1).group_by("group").agg(pl.col("route")).sort("group")
-    n_routes = int(routes["route"].max()) + 1
-    n_points = max(res.point_ids) + 1
-    multi = np.zeros((n_points, groups.height), np.int64)
-    for turn_files, _ in _batches(res):
-        c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())
-             .select("point", "game", "route").collect())
-        if c.height == 0:
-            continue
-        g, n_games = _game_index(c["game"].to_numpy().astype(np.int64))
-        claimed = np.zeros((n_games, n_routes), bool)
-        claimed[g, c["route"].to_numpy().astype(np.int64)] = True
-        point = np.full(n_games, n_points, np.int64)             # n_points: a game id with no claim
-        point[g] = c["point"].to_numpy()
-        for j, tracks in enumerate(groups["route"].to_list()):
-            several = claimed[:, tracks].sum(1) > 1
-            multi[:, j] += np.bincount(point[several], minlength=n_points + 1)[:n_points]
-    return pl.DataFrame({"point": np.repeat(np.arange(n_points), groups.height).astype(np.uint16),
-                         "group": np.tile(groups["group"].to_numpy(), n_points).astype(np.int16),
-                         "multi": multi.ravel()})
+def _pair_counts(res: Results) -> pl.DataFrame:
+    """Per point and group (city pair): games, and games with any / more than one /
+    every track claimed (any, multi, all), and the quantiles of the round of the
+    pair's first claim. Per batch of part files, a games x routes matrix of claim turns."""
+    def compute():
+        routes = _routes(res)
+        groups = routes.group_by("group").agg(pl.col("route")).sort("group")
+        n_routes, n_points, n_groups = int(routes["route"].max()) + 1, max(res.point_ids) + 1, groups.height
+        NEVER = np.iinfo(np.int32).max
+        counts = np.zeros((3, n_points, n_groups), np.int64)             # any, multi, all
+        rounds = np.zeros((n_points, n_groups, 1), np.int64)             # first-claim round histogram
+        for turn_files, _ in _batches(res):
+            c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())
+                 .select("point", "game", "route", _round(res).alias("round")).collect())
+            if c.height == 0:
+                continue
+            g, n_games = _game_index(c["game"].to_numpy().astype(np.int64))
+            first = np.full((n_games, n_routes), NEVER, np.int32)
+            first[g, c["route"].to_numpy().astype(np.int64)] = c["round"].to_numpy()
+            point = np.full(n_games, n_points, np.int64)               # n_points: a game id with no claim
+            point[g] = c["point"].to_numpy()
+            top = int(c["round"].max()) + 1
+            if top > rounds.shape[2]:
+                rounds = np.concatenate([rounds, np.zeros((n_points, n_groups, top - rounds.shape[2]), np.int64)], 2)
+            for j, tracks in enumerate(groups["route"].to_list()):
+                taken = (first[:, tracks] < NEVER).sum(1)
+                for i, hit in enumerate((taken > 0, taken > 1, taken == len(tracks))):
+                    counts[i, :, j] += np.bincount(point[hit], minlength=n_points + 1)[:n_points]
+                when = first[:, tracks].min(1)
+                hit = when < NEVER
+                np.add.at(rounds, (point[hit], j, when[hit]), 1)
+        games = dict(zip(*(res.games_by_point[c].to_list() for c in ("point", "games"))))
+        rows = []
+        for p in res.point_ids:
+            for j, gid in enumerate(groups["group"].to_list()):
+                h = rounds[p, j]
+                q = _quantiles_from_counts(np.flatnonzero(h), h[h > 0], (0.5, 0.25, 0.75)) if h.any() else [None] * 3
+                rows.append((p, gid, games.get(p, 0), *counts[:, p, j].tolist(), *q))
+        return pl.DataFrame(rows, orient="row", schema={
+            "point": pl.UInt16, "group": pl.Int16, "games": pl.Int64, "any": pl.Int64, "multi": pl.Int64,
+            "all": pl.Int64, "median_round": pl.Float64, "q25_round": pl.Float64, "q75_round": pl.Float64})
+    return res.memo("pair_counts", compute)
 
 
 def route_claimers(res: Results) -> pl.DataFrame:
@@ -149,12 +218,15 @@ def route_claimers(res: Results) -> pl.DataFrame:
     Columns: point, route, strategy, claims, share (of the route's claims at that point).
     """
     res = Results.open(res)
-    df = (res.with_strategy(_claims(res, "route_claimers"))
-          .group_by("point", "route", "strategy").agg(pl.len().cast(pl.Int64).alias("claims"))
-          .with_columns((pl.col("claims") / pl.col("claims").sum().over("point", "route")).alias("share"))
-          .sort("point", "route", "strategy").collect())
-    return df.with_columns(pl.col("strategy").cast(pl.String)).select("point", "route", "strategy", "claims",
-                                                                       "share")
+
+    def compute():
+        df = (res.with_strategy(_claims(res, "route_claimers"))
+              .group_by("point", "route", "strategy").agg(pl.len().cast(pl.Int64).alias("claims"))
+              .with_columns((pl.col("claims") / pl.col("claims").sum().over("point", "route")).alias("share"))
+              .sort("point", "route", "strategy").collect())
+        return df.with_columns(pl.col("strategy").cast(pl.String)).select("point", "route", "strategy", "claims",
+                                                                           "share")
+    return res.memo("route_claimers", compute)
 
 
 # --------------------------------------------------------------------------- blocking
@@ -171,9 +243,11 @@ def _batches(res: Results):
         yield [turns[n] for n in chunk], [tickets[n] for n in chunk]
 
 
-def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, ticket_row, n_points):
-    """Counts [3, points x labels] (claims, blocking open, blocking any) of one batch of part files.
-    ``route_tickets[r]``: rows (``ticket_row[ticket id]``) of the tickets whose shortest paths use route r."""
+def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, ticket_row, n_points, exact: bool):
+    """Counts [4, points x labels] (claims, blocking an open ticket (exact, needs the
+    tickets' ``completed_turn``), blocking a ticket that ended uncompleted, blocking
+    any held ticket) of one batch of part files. ``route_tickets[r]``: rows
+    (``ticket_row[ticket id]``) of the tickets whose shortest paths use route r."""
     P, L, S = res.players, len(res.labels), len(res.seatings)
     c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())      # route is set on claims only
          .select("game", "route", "seat", pl.col("turn").cast(pl.Int16),
@@ -181,57 +255,62 @@ def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, ticke
                  ((pl.col("point").cast(pl.Int64) * S + (pl.col("game").cast(pl.Int64) % res.stride)
                    % res.block_size) * P + pl.col("seat")).alias("who"))
          .collect())
+    done = pl.col("completed_turn") if exact else pl.lit(None, pl.Int16)
     k = (pl.scan_parquet(ticket_files).filter(pl.col("kept"))
-         .select("game", "seat", "ticket", pl.col("turn").fill_null(-1), pl.col("completed").fill_null(False))
+         .select("game", "seat", "ticket", pl.col("turn").fill_null(-1), pl.col("completed").fill_null(False),
+                 done.fill_null(NEVER).cast(pl.Int16).alias("done"))
          .collect())
-    counts = np.zeros((3, n_points * L), np.int64)
+    counts = np.zeros((4, n_points * L), np.int64)
     if c.height == 0:
         return counts
     cg, kg, n_games = _game_index(c["game"].to_numpy().astype(np.int64), k["game"].to_numpy().astype(np.int64))
     # per ticket and (game, claiming seat): the turn + 2 from which *another* seat held the
     # ticket (setup: turn -1), or NEVER; a claim in turn t blocks if that value < t + 2.
-    # "open": the same for tickets that ended uncompleted.
-    NEVER = np.int16(32767)
+    # "failed": the same for tickets that ended uncompleted; "done": the turn it was completed in.
     n_rows = int(ticket_row.max()) + 1
     held_from = np.full((n_rows, n_games * P), NEVER, np.int16)
-    open_from = np.full((n_rows, n_games * P), NEVER, np.int16)
+    failed_from = np.full((n_rows, n_games * P), NEVER, np.int16)
+    done_at = np.full((n_rows, n_games * P), NEVER, np.int16)
     kt = ticket_row[k["ticket"].to_numpy().astype(np.int64)]
     play = kt >= 0
     kt, kg = kt[play], kg[play]
     holder = k["seat"].to_numpy().astype(np.int64)[play]
     since2 = (k["turn"].to_numpy().astype(np.int32) + 2).astype(np.int16)[play]
     failed = ~k["completed"].to_numpy()[play]
+    done = k["done"].to_numpy()[play]
     for s_ in range(P):                                  # every claiming seat but the holder
         other = holder != s_
         held_from[kt[other], kg[other] * P + s_] = since2[other]
+        done_at[kt[other], kg[other] * P + s_] = done[other]
         f = other & failed
-        open_from[kt[f], kg[f] * P + s_] = since2[f]
+        failed_from[kt[f], kg[f] * P + s_] = since2[f]
     # claims in route order, so each route's claims are one contiguous slice
     route = c["route"].to_numpy().astype(np.int16)
     order = np.argsort(route, kind="stable")               # radix sort on int16
     bounds = np.concatenate([[0], np.cumsum(np.bincount(route, minlength=len(route_tickets)))])
     gs = (cg * P + c["seat"].to_numpy())[order]            # (game, claiming seat) column
-    turn2 = c["turn"].to_numpy()[order] + np.int16(2)
-    blocks_open = np.zeros(len(route), bool)
-    blocks_any = np.zeros(len(route), bool)
+    turn = c["turn"].to_numpy()[order]
+    turn2 = turn + np.int16(2)
+    hits = np.zeros((3, len(route)), bool)                 # open (exact), failed, any
     for r, tickets in enumerate(route_tickets):             # a loop over the map's routes, vectorised over claims
         a, b = bounds[r], bounds[r + 1]
         if not tickets or a == b:
             continue
-        g, tr = gs[a:b], turn2[a:b]
-        any_, open_ = blocks_any[a:b], blocks_open[a:b]     # views
+        g, tr, t0 = gs[a:b], turn2[a:b], turn[a:b]
+        open_, failed_, any_ = hits[:, a:b]                 # views
         for t in tickets:
-            any_ |= held_from[t][g] < tr
-            open_ |= open_from[t][g] < tr
+            held = held_from[t][g] < tr
+            any_ |= held
+            open_ |= held & (done_at[t][g] > t0)
+            failed_ |= failed_from[t][g] < tr
     # back to file order, counted per claimer code, then per (point, entrant)
-    unsorted = np.empty((2, len(route)), bool)
-    unsorted[0, order], unsorted[1, order] = blocks_open, blocks_any
+    unsorted = np.empty_like(hits)
+    unsorted[:, order] = hits
     who = c["who"].to_numpy()
     n_who = n_points * S * P
-    by_who = [np.bincount(who, minlength=n_who), np.bincount(who, weights=unsorted[0], minlength=n_who),
-              np.bincount(who, weights=unsorted[1], minlength=n_who)]
+    by_who = [np.bincount(who, minlength=n_who)] + [np.bincount(who, weights=h, minlength=n_who) for h in unsorted]
     to = (np.arange(n_points)[:, None] * L + np.array(res.seatings, np.int64).ravel()[None, :]).ravel()
-    for i in range(3):
+    for i in range(4):
         np.add.at(counts[i], to, by_who[i].astype(np.int64))
     return counts
 
@@ -239,12 +318,18 @@ def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, ticke
 def blocking(res: Results) -> pl.DataFrame:
     """How often each strategy's claims block another seat's ticket (module docstring).
 
-    Columns: point, strategy, claims, blocking_claims (blocking an open ticket
-    that ended uncompleted: a lower bound), blocking_rate (blocking_claims /
-    claims), blocking_claims_any (any held ticket: an upper bound), blocking_rate_any.
+    Columns: point, strategy, claims, blocking_claims (claims on the path of a
+    ticket another seat held and had not completed yet: exact, from the
+    tickets' ``completed_turn``; null for results written before ttrsim recorded
+    it), blocking_rate (blocking_claims / claims), blocking_claims_low,
+    blocking_rate_low (only tickets that ended uncompleted: a lower bound),
+    blocking_claims_high, blocking_rate_high (any held ticket, completed or not:
+    an upper bound). Highest blocking rate first.
     """
     res = Results.open(res)
     res.require_turns("blocking")
+    files = res._files["tickets"]
+    exact = bool(files) and "completed_turn" in pl.scan_parquet(files[0]).collect_schema()
     on = shortest_path_routes(res.map)                       # [tickets, routes]
     in_play = np.zeros(on.shape[0], bool)                    # only the tickets of the rule sets' decks
     for p in res.point_ids:
@@ -253,14 +338,18 @@ def blocking(res: Results) -> pl.DataFrame:
     ticket_row = np.where(in_play, np.cumsum(in_play) - 1, -1)      # ticket id -> compact row
     route_tickets = [ticket_row[on[:, r] & in_play].tolist() for r in range(on.shape[1])]
     n_points, L = max(res.point_ids) + 1, len(res.labels)
-    counts = np.zeros((3, n_points * L), np.int64)
+    counts = np.zeros((4, n_points * L), np.int64)
     for turn_files, ticket_files in _batches(res):
-        counts += _blocking_batch(res, turn_files, ticket_files, route_tickets, ticket_row, n_points)
-    schema = {"point": pl.UInt16, "strategy": pl.String, "claims": pl.Int64, "blocking_claims": pl.Int64,
-              "blocking_rate": pl.Float64, "blocking_claims_any": pl.Int64, "blocking_rate_any": pl.Float64}
-    df = pl.DataFrame({"point": np.repeat(np.arange(n_points), L), "strategy": res.labels * n_points,
-                       "claims": counts[0], "blocking_claims": counts[1], "blocking_claims_any": counts[2]})
+        counts += _blocking_batch(res, turn_files, ticket_files, route_tickets, ticket_row, n_points, exact)
+    df = pl.DataFrame({"point": np.repeat(np.arange(n_points), L).astype(np.uint16), "strategy": res.labels * n_points,
+                       "claims": counts[0], "blocking_claims": counts[1], "blocking_claims_low": counts[2],
+                       "blocking_claims_high": counts[3]})
+    rate = lambda c: (pl.col(c) / pl.col("claims")).alias(c.replace("claims", "rate"))  # noqa: E731
+    if not exact:
+        df = df.with_columns(pl.lit(None, pl.Int64).alias("blocking_claims"))
     df = (df.filter(pl.col("claims") > 0)
-          .with_columns((pl.col("blocking_claims") / pl.col("claims")).alias("blocking_rate"),
-                        (pl.col("blocking_claims_any") / pl.col("claims")).alias("blocking_rate_any")))
-    return df.select([pl.col(c).cast(d) for c, d in schema.items()])
+          .with_columns(rate("blocking_claims"), rate("blocking_claims_low"), rate("blocking_claims_high")))
+    return (df.select("point", "strategy", "claims", "blocking_claims", "blocking_rate", "blocking_claims_low",
+                      "blocking_rate_low", "blocking_claims_high", "blocking_rate_high")
+            .sort(["point", "blocking_rate", "blocking_rate_high"], descending=[False, True, True], nulls_last=True,
+                  maintain_order=True))

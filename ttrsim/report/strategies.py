@@ -1,8 +1,17 @@
 """Strategy comparison: win rates, head-to-head, ratings, seat advantage,
-score components and distributions, game length and end reasons.
+score components and distributions, game length and end reasons, and each
+strategy's profile (how it plays).
 
 Every function takes a :class:`~ttrsim.report.dataset.Results` and returns a
-polars DataFrame with a ``point`` column (the sweep point).
+polars DataFrame with a ``point`` column (the sweep point). Strategies are
+ranked (highest win rate, rating or score first); seats are numbered 1 to
+players (seat 1 plays first unless the rules' ``first_seat`` says otherwise),
+unlike the raw tables' 0-based ``seat``.
+
+**Distinct games.** Games that replay another game of their seed block (the
+same deal with the same strategy in every seat, e.g. a rotated line-up of four
+``planner`` s) count once in every rate, interval and pair count
+(:func:`ttrsim.experiment.stats.replays`).
 
 **Win shares.** A seat's win share is 1 for a sole winner, 1/k when k seats
 share the win (R6.8 leaves them tied), else 0; a win rate is a mean win share.
@@ -38,7 +47,7 @@ from ttrsim.experiment.stats import END_REASONS, end_reasons
 from .dataset import Results
 
 __all__ = ["win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
-           "game_length", "end_reasons", "END_REASONS"]
+           "game_length", "end_reasons", "strategy_profile", "PROFILE", "END_REASONS"]
 
 _BATCH_CELLS = 4_000_000  # resamples x blocks per weight batch (32 MB of int64)
 
@@ -83,27 +92,50 @@ def _point_seed(seed, point: int):
 
 
 def win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
-    """Win rate per point and strategy (:func:`ttrsim.experiment.stats.win_rates`,
-    the numbers of the run summary).
+    """Win rate per point and strategy, highest first
+    (:func:`ttrsim.experiment.stats.win_rates`: the numbers and order of the run summary).
 
-    Columns: point, strategy, games, wins (sum of win shares: a shared win
-    counts 1/k), win_rate (wins / games), low, high (95% interval over seed
-    blocks), mean_score (mean final total). Strategies in entrant order.
+    Columns: point, strategy, games (played), distinct (distinct games), wins
+    (sum of win shares: a shared win counts 1/k), win_rate (wins / distinct),
+    low, high (95% interval over seed blocks; null when ``fixed``), mean_score
+    (mean final total), fixed (1/players by design: no interval).
     """
     return stats.win_rates(res)
 
 
 def seat_advantage(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
-    """Win rate per point and seat (0 = the seat that starts unless ``first_seat``
-    is set), whatever strategy sat there.
+    """Win rate per point and seat, whatever strategy sat there; ``seat`` 1 to
+    players, seat 1 the first to play unless the rules' ``first_seat`` is set.
 
-    Columns: point, seat, games, win_rate, low, high (95% interval over seed
-    blocks), fair (1 / players: the rate of a seat with no advantage), mean_score.
+    Columns: point, seat, games (played), distinct, win_rate, low, high (95%
+    interval over seed blocks), fair (1 / players: the rate of a seat with no
+    advantage), mean_score.
     """
     res = Results.open(res)
     t = stats.rate_table(stats.block_sums(res, "seat"), res.players)
-    return (t.with_columns(pl.col("k").cast(pl.Int8).alias("seat"), pl.lit(1.0 / res.players).alias("fair"))
-            .select("point", "seat", "games", "win_rate", "low", "high", "fair", "mean_score"))
+    return (t.with_columns((pl.col("k") + 1).cast(pl.Int8).alias("seat"), pl.lit(1.0 / res.players).alias("fair"))
+            .select("point", "seat", "games", "distinct", "win_rate", "low", "high", "fair", "mean_score"))
+
+
+def rank_order(res: Results, point: int | None = None) -> list[str]:
+    """The labels of a point (default: the first) by win rate, highest first: the order of every ranked table."""
+    w = res.memo("win_rates", lambda: stats.win_rates(res))
+    p = res.point_ids[0] if point is None else point
+    return w.filter(pl.col("point") == p)["strategy"].to_list()
+
+
+def _ranked(res: Results, df: pl.DataFrame, by: str | None = None, columns=("strategy",)) -> pl.DataFrame:
+    """``df`` sorted by point then ``by`` (descending), else by each point's win-rate
+    rank of the label ``columns`` in turn."""
+    if by is not None:
+        return df.sort(["point", by], descending=[False, True], nulls_last=True, maintain_order=True)
+    rank = pl.DataFrame([(p, lab, i) for p in res.point_ids for i, lab in enumerate(rank_order(res, p))],
+                        schema={"point": pl.UInt16, "strategy": pl.String, "_rank": pl.Int64}, orient="row")
+    keys = []
+    for c in columns:
+        df = df.join(rank.rename({"strategy": c, "_rank": f"_rank_{c}"}), on=["point", c], how="left")
+        keys.append(f"_rank_{c}")
+    return df.sort("point", *keys, maintain_order=True).drop(keys)
 
 
 # --------------------------------------------------------------------------- finishing order
@@ -123,8 +155,8 @@ def _finish_key(tiebreaks) -> pl.Expr:
 
 
 def _game_matrix(res: Results):
-    """Per point: (block index [n], strategy codes [n, P], finish keys [n, P]) with
-    games in rows and seats in columns."""
+    """Per point: (block index [n], strategy codes [n, P], finish keys [n, P], game
+    weights [n]: 1, or 1/copies of a replayed game) with games in rows and seats in columns."""
     by_tb: dict[tuple, list[int]] = {}
     for p in res.point_ids:
         by_tb.setdefault(tuple(res.rules_at(p).tiebreaks), []).append(p)
@@ -132,10 +164,10 @@ def _game_matrix(res: Results):
     for tb, pts in by_tb.items():
         k = _finish_key(tb)
         key = k if key is None else pl.when(pl.col("point").is_in(pts)).then(k).otherwise(key)
-    df = (res.scan("players")
-          .select("point", "game", "block", "seat",
-                  pl.col("strategy").cast(pl.String).cast(res.strategy_dtype).to_physical().cast(pl.Int16).alias("s"),
-                  key.alias("key"))
+    lf, w = stats._weighted(res, res.scan("players"))
+    df = (lf.select("point", "game", "block", "seat",
+                    pl.col("strategy").cast(pl.String).cast(res.strategy_dtype).to_physical().cast(pl.Int16).alias("s"),
+                    key.alias("key"), w.alias("w"))
           .sort("game", "seat").collect())
     P = res.players
     out = {}
@@ -143,13 +175,15 @@ def _game_matrix(res: Results):
         n = d.height // P
         blocks = d["block"].to_numpy()[::P]
         _, binv = np.unique(blocks, return_inverse=True)
-        out[int(point)] = (binv, d["s"].to_numpy().reshape(n, P).astype(np.int64), d["key"].to_numpy().reshape(n, P))
+        out[int(point)] = (binv, d["s"].to_numpy().reshape(n, P).astype(np.int64), d["key"].to_numpy().reshape(n, P),
+                           d["w"].to_numpy()[::P])
     return out
 
 
-def _pair_sums(binv, S, K, n_labels):
+def _pair_sums(binv, S, K, n_labels, weight=None):
     """Per block: ``ahead[b, i*L + j]`` (i finished ahead of j, ties 0.5) and
-    ``met[b, i*L + j]`` (games where both sat), for every ordered label pair."""
+    ``met[b, i*L + j]`` (games where both sat), for every ordered label pair;
+    each game counts ``weight`` (default 1)."""
     L = n_labels
     nb = int(binv.max()) + 1 if binv.size else 0
     ahead = np.zeros(nb * L * L)
@@ -162,8 +196,10 @@ def _pair_sums(binv, S, K, n_labels):
                 continue
             idx = base + S[:, a] * L + S[:, b]
             score = (K[:, a] > K[:, b]) + 0.5 * (K[:, a] == K[:, b])
+            if weight is not None:
+                score = score * weight
             ahead += np.bincount(idx, weights=score, minlength=nb * L * L)
-            met += np.bincount(idx, minlength=nb * L * L)
+            met += np.bincount(idx, weights=weight, minlength=nb * L * L)
     return ahead.reshape(nb, L * L), met.reshape(nb, L * L)
 
 
@@ -171,7 +207,9 @@ def _pairs_by_point(res: Results) -> dict:
     """Per point: the per-block pair sums of :func:`_pair_sums` (shared by head_to_head and ratings)."""
     def compute():
         L = len(res.labels)
-        return {p: _pair_sums(binv, S, K, L) for p, (binv, S, K) in _game_matrix(res).items()}
+        replayed = stats.replays(res) is not None
+        return {p: _pair_sums(binv, S, K, L, w if replayed else None)
+                for p, (binv, S, K, w) in _game_matrix(res).items()}
     return res.memo("pair_sums", compute)
 
 
@@ -179,9 +217,11 @@ def head_to_head(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataF
     """For every ordered pair of strategies that met: among the games where both
     sat, the fraction in which ``strategy`` finished ahead of ``opponent``
     (finishing order in the module docstring; a tie counts 0.5), so
-    ``win_rate(A, B) + win_rate(B, A) = 1``.
+    ``ahead_rate(A, B) + ahead_rate(B, A) = 1``. Not a win rate: finishing
+    third ahead of a fourth counts. Strategies and opponents in win-rate rank.
 
-    Columns: point, strategy, opponent, games, win_rate, low, high (95% interval over seed blocks).
+    Columns: point, strategy, opponent, games (distinct games where both sat),
+    ahead_rate, low, high (95% interval over seed blocks).
     """
     res = Results.open(res)
     L = len(res.labels)
@@ -193,11 +233,14 @@ def head_to_head(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataF
             for j in range(L):
                 c = i * L + j
                 if i != j and m[c] > 0:
-                    rows.append((point, res.labels[i], res.labels[j], int(m[c]), float(a[c] / m[c]),
+                    rows.append((point, res.labels[i], res.labels[j], round(float(m[c]), 6), float(a[c] / m[c]),
                                  float(lo[c]), float(hi[c])))
-    schema = {"point": pl.UInt16, "strategy": pl.String, "opponent": pl.String, "games": pl.Int64,
-              "win_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64}
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    schema = {"point": pl.UInt16, "strategy": pl.String, "opponent": pl.String, "games": pl.Float64,
+              "ahead_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64}
+    df = pl.DataFrame(rows, schema=schema, orient="row")
+    if stats.replays(res) is None:
+        df = df.with_columns(pl.col("games").cast(pl.Int64))
+    return _ranked(res, df, columns=("strategy", "opponent"))
 
 
 def _bradley_terry(wins: np.ndarray, met: np.ndarray, iters: int = 10_000, tol: float = 1e-10) -> np.ndarray:
@@ -236,7 +279,7 @@ def ratings(res: Results, resamples: int = 200, seed: int = 0) -> pl.DataFrame:
 
     Columns: point, strategy, rating, low, high (95% block bootstrap, each
     resample refitted; 200 resamples by default, which is plenty for 95% percentile
-    bounds of a smooth statistic).
+    bounds of a smooth statistic). Highest rating first.
     """
     res = Results.open(res)
     L = len(res.labels)
@@ -253,7 +296,7 @@ def ratings(res: Results, resamples: int = 200, seed: int = 0) -> pl.DataFrame:
                 rows.append((point, res.labels[i], float(r[i]), float(lo[i]), float(hi[i])))
     schema = {"point": pl.UInt16, "strategy": pl.String, "rating": pl.Float64, "low": pl.Float64,
               "high": pl.Float64}
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    return _ranked(res, pl.DataFrame(rows, schema=schema, orient="row"), "rating")
 
 
 # --------------------------------------------------------------------------- scores and games
@@ -274,7 +317,7 @@ def score_components(res: Results) -> pl.DataFrame:
     Columns: point, strategy, games, total, routes, tickets_won, tickets_lost
     (positive: the points lost), longest_bonus, globetrotter, passenger_points,
     sd_total. ``total = routes + tickets_won - tickets_lost + longest_bonus +
-    globetrotter + passenger_points``.
+    globetrotter + passenger_points``. Highest mean total first.
     """
     res = Results.open(res)
     df = (res.scan("players").group_by("point", pl.col("strategy").cast(pl.String))
@@ -282,7 +325,7 @@ def score_components(res: Results) -> pl.DataFrame:
                *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in _COMPONENTS],
                pl.col("total").cast(pl.Float64).std().alias("sd_total"))
           .collect())
-    return _with_label(res, df)
+    return _ranked(res, _with_label(res, df), "total")
 
 
 def score_histogram(res: Results, bin_width: int = 5) -> pl.DataFrame:
@@ -315,3 +358,86 @@ def game_length(res: Results) -> pl.DataFrame:
                  t.quantile(0.9, "linear").alias("p90_turns"),
                  (t / pl.col("players").cast(pl.Float64)).mean().alias("mean_turns_per_player"))
             .sort("point").collect())
+
+
+# --------------------------------------------------------------------------- how each strategy plays
+
+
+# the measures of strategy_profile: (measure, what it is, unit); a unit "share" is a rate in [0, 1]
+PROFILE = (
+    ("tickets_kept_setup", "tickets kept at setup", "tickets"),
+    ("ticket_draws", "ticket draws during the game", "draws"),
+    ("tickets_kept_drawn", "tickets kept from those draws", "tickets"),
+    ("tickets_completed", "tickets completed", "tickets"),
+    ("tickets_failed", "tickets failed", "tickets"),
+    ("ticket_points", "net ticket points", "points"),
+    ("route_points", "route points", "points"),
+    ("longest_path", "longest continuous path", "trains"),
+    ("longest_bonus_won", "longest-path bonus won", "share"),
+    ("globetrotter_won", "Globetrotter bonus won", "share"),
+    ("final_score", "final score", "points"),
+    ("winning_score", "final score in the games it won", "points"),
+    ("turns", "turns taken", "turns"),
+    ("trains_left", "train cars left at the end", "trains"),
+)
+
+
+def _seat_turns(res: Results) -> pl.Expr:
+    """The turns seat ``seat`` took in a game of ``turns`` turns: turns go round the
+    table from the rules' first seat, one seat at a time."""
+    P = res.players
+    first = pl.lit(0, pl.Int64)
+    for p in res.point_ids:
+        first = pl.when(pl.col("point") == p).then(res.rules_at(p).first_seat % P).otherwise(first)
+    offset = (pl.col("seat").cast(pl.Int64) - first) % P
+    return ((pl.col("turns").cast(pl.Int64) - offset + P - 1) // P).clip(0, None)
+
+
+def strategy_profile(res: Results) -> pl.DataFrame:
+    """How each strategy plays, per point and strategy, over its seat-games (one
+    player in one game): the measures of :data:`PROFILE`, from the ``players``,
+    ``tickets`` and ``games`` tables (no turn log needed). A *ticket draw* is a
+    turn spent drawing tickets (an offer outside setup); ``turns`` counts the
+    player's own turns; ``longest_bonus_won`` and ``globetrotter_won`` are the
+    share of its games in which it got the bonus (shared or not; the Globetrotter
+    row only where the rules score it); ``winning_score`` is over the games it
+    won (shared wins included).
+
+    Columns: point, strategy, measure, unit, games (seat-games measured), mean,
+    p10, median, p90 (quantiles interpolated linearly; null for shares).
+    Strategies in win-rate rank, measures in :data:`PROFILE` order.
+    """
+    res = Results.open(res)
+    key = (pl.col("game").cast(pl.UInt64) * 8 + pl.col("seat").cast(pl.UInt64)).alias("key")
+    offers = (res.scan("tickets").filter(pl.col("kept") | ~pl.col("setup"))
+              .group_by(key)
+              .agg((pl.col("setup") & pl.col("kept")).sum().cast(pl.Int64).alias("tickets_kept_setup"),
+                   pl.col("turn").filter(~pl.col("setup")).n_unique().cast(pl.Int64).alias("ticket_draws"),
+                   (~pl.col("setup") & pl.col("kept")).sum().cast(pl.Int64).alias("tickets_kept_drawn")))
+    games = res.scan("games").select("game", "turns")
+    seats = (res.scan("players").join(games, on="game", how="left")
+             .select("point", key, pl.col("strategy").cast(pl.String),
+                     pl.col("tickets_completed").cast(pl.Int64), pl.col("tickets_failed").cast(pl.Int64),
+                     (pl.col("tickets_won") - pl.col("tickets_lost")).cast(pl.Int64).alias("ticket_points"),
+                     pl.col("routes").cast(pl.Int64).alias("route_points"), pl.col("longest_path").cast(pl.Int64),
+                     (pl.col("longest_bonus") > 0).cast(pl.Float64).alias("longest_bonus_won"),
+                     (pl.col("globetrotter") > 0).cast(pl.Float64).alias("globetrotter_won"),
+                     pl.col("total").cast(pl.Int64).alias("final_score"),
+                     pl.when(pl.col("winner")).then(pl.col("total").cast(pl.Int64)).alias("winning_score"),
+                     _seat_turns(res).alias("turns"), pl.col("trains_left").cast(pl.Int64))
+             .join(offers, on="key", how="left")
+             .with_columns(pl.col("tickets_kept_setup", "ticket_draws", "tickets_kept_drawn").fill_null(0)))
+    trotter = [p for p in res.point_ids if res.rules_at(p).globetrotter_points > 0]
+    frames = []
+    for measure, _, unit in PROFILE:
+        x = pl.col(measure).cast(pl.Float64)
+        q = (lambda v: x.quantile(v, "linear")) if unit != "share" else (lambda v: pl.lit(None, pl.Float64))
+        lf = seats if measure != "globetrotter_won" else seats.filter(pl.col("point").is_in(trotter))
+        frames.append(lf.group_by("point", "strategy")
+                      .agg(pl.lit(measure).alias("measure"), pl.lit(unit).alias("unit"),
+                           x.count().cast(pl.Int64).alias("games"), x.mean().alias("mean"), q(0.1).alias("p10"),
+                           q(0.5).alias("median"), q(0.9).alias("p90")))
+    df = pl.concat(pl.collect_all(frames)).filter(pl.col("games") > 0)
+    order = pl.DataFrame({"measure": [m for m, _, _ in PROFILE], "_m": list(range(len(PROFILE)))})
+    df = df.join(order, on="measure", how="left").sort("_m", maintain_order=True).drop("_m")
+    return _ranked(res, df).select("point", "strategy", "measure", "unit", "games", "mean", "p10", "median", "p90")

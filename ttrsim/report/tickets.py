@@ -13,8 +13,9 @@ on *some* shortest path (used by ``routes.blocking``).
 mean win share of the seats that kept the ticket; ``baseline`` is the mean, over
 the same keepers, of their strategy's overall win rate at that point (what those
 keepers would win without knowing which ticket they held); ``lift`` =
-``win_rate_kept - baseline``. A positive lift says good players keep it, or it
-helps: it is an association, not a causal effect.
+``win_rate_kept - baseline``, with the 95% interval of ``win_rate_kept`` over
+seed blocks (``lift_low``, ``lift_high``). A positive lift says good players
+keep it, or it helps: it is an association, not a causal effect.
 
 >>> from ttrsim.report import Results, ticket_value                   # doctest: +SKIP
 >>> ticket_value(Results.open("results/quickstart")).sort("lift")     # doctest: +SKIP
@@ -26,6 +27,8 @@ import heapq
 
 import numpy as np
 import polars as pl
+
+from ttrsim.experiment import stats
 
 from .dataset import Results
 
@@ -106,7 +109,7 @@ _VALUE_SCHEMA = {"point": pl.UInt16, "ticket": pl.Int16, "from": pl.String, "to"
                  "decks": pl.String, "shortest_path": pl.Int64, "offered": pl.Int64, "kept": pl.Int64,
                  "keep_rate": pl.Float64, "completed": pl.Int64, "completion_rate": pl.Float64,
                  "mean_net_points": pl.Float64, "win_rate_kept": pl.Float64, "baseline": pl.Float64,
-                 "lift": pl.Float64}
+                 "lift": pl.Float64, "lift_low": pl.Float64, "lift_high": pl.Float64}
 
 
 def _seat_key() -> pl.Expr:
@@ -124,7 +127,7 @@ def _ticket_sums(res: Results) -> pl.DataFrame:
     sums are exact in any order the lazy engine adds rows, and only a handful of
     strategy rows per ticket are added as floats, in a fixed order: the same
     values every run."""
-    t = res.scan("tickets").select("point", "game", "seat", "ticket", "kept", "completed", "points")
+    t = res.scan("tickets").select("point", "game", "seat", "block", "ticket", "kept", "completed", "points")
     offered = t.group_by("point", "ticket").agg(pl.len().cast(pl.Int64).alias("offered"))
     wins = (pl.col("win_share").cast(pl.Float64) * WIN_UNITS).round().cast(pl.Int64).alias("wins")
     strategy = pl.col("strategy").cast(pl.String).cast(res.strategy_dtype)
@@ -144,8 +147,20 @@ def _ticket_sums(res: Results) -> pl.DataFrame:
             .agg(pl.col("kept", "completed").sum(), pl.col("net").sum().cast(pl.Float64),
                  (pl.col("wins").sum() / WIN_UNITS).alias("wins"),
                  (pl.col("kept") * pl.col("rate")).sum().alias("base")))
+    # per seed block: keeps k and keepers' wins w (whole units), for the interval of win_rate_kept
+    k, w = pl.col("k"), pl.col("w")
+    blocks = (t.filter(pl.col("kept")).select("point", "ticket", "block", _seat_key())
+              .join(players.select("key", "wins"), on="key", how="left")
+              .group_by("point", "ticket", "block")
+              .agg(pl.len().cast(pl.Int64).alias("k"), pl.col("wins").sum().alias("w"))
+              .group_by("point", "ticket")
+              .agg(pl.len().cast(pl.Int64).alias("nb"), (w * w).sum().alias("sww"), (w * k).sum().alias("swc"),
+                   (k * k).sum().alias("scc"))
+              .collect())
     return (offered.collect().join(kept, on=["point", "ticket"], how="left")
-            .with_columns(pl.col("kept", "completed").fill_null(0), pl.col("net", "wins", "base").fill_null(0.0)))
+            .join(blocks, on=["point", "ticket"], how="left")
+            .with_columns(pl.col("kept", "completed", "nb", "sww", "swc", "scc").fill_null(0),
+                          pl.col("net", "wins", "base").fill_null(0.0)))
 
 
 def ticket_value(res: Results) -> pl.DataFrame:
@@ -157,7 +172,9 @@ def ticket_value(res: Results) -> pl.DataFrame:
     completed), completion_rate (completed / kept), mean_net_points (over kept:
     +points if completed else -points), win_rate_kept (mean win share of the
     keepers), baseline (mean of the keepers' strategies' overall win rates),
-    lift (win_rate_kept - baseline). Rates are null when their denominator is 0.
+    lift (win_rate_kept - baseline), lift_low, lift_high (the 95% interval of
+    win_rate_kept over seed blocks, :func:`ttrsim.experiment.stats.rate_interval`,
+    less the baseline). Rates are null when their denominator is 0.
     """
     res = Results.open(res)
     sums = res.memo("ticket_sums", lambda: _ticket_sums(res))
@@ -176,6 +193,12 @@ def ticket_value(res: Results) -> pl.DataFrame:
                         kept_rate("net").alias("mean_net_points"), kept_rate("wins").alias("win_rate_kept"),
                         kept_rate("base").alias("baseline"))
           .with_columns((pl.col("win_rate_kept") - pl.col("baseline")).alias("lift")))
+    u = float(WIN_UNITS)
+    lo, hi = stats.rate_interval(df["kept"].to_numpy(), df["wins"].to_numpy(), df["nb"].to_numpy(),
+                                 df["sww"].to_numpy() / u ** 2, df["swc"].to_numpy() / u, df["scc"].to_numpy())
+    df = df.with_columns(
+        *[pl.when(pl.col("kept") > 0).then(pl.Series(v) - pl.col("baseline")).alias(c)
+          for c, v in (("lift_low", lo), ("lift_high", hi))])
     return df.select([pl.col(c).cast(d) for c, d in _VALUE_SCHEMA.items()]).sort("point", "ticket")
 
 

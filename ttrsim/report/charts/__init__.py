@@ -34,6 +34,7 @@ from .strategies import (
                          score_components,
                          score_distribution,
                          seat_advantage,
+                         strategy_profile,
                          win_rates,
 )
 from .sweeps import balance_lines
@@ -41,7 +42,7 @@ from .tickets import ticket_completion, ticket_decks, ticket_points_vs_path
 
 __all__ = [
     "PALETTE", "COMPONENTS", "strategy_colours", "new_figure", "win_rates", "head_to_head", "ratings",
-    "seat_advantage", "score_components", "score_distribution", "game_length", "end_reasons", "ticket_completion",
-    "ticket_points_vs_path", "ticket_decks", "route_claim_rates", "blocking", "passenger_outcomes",
-    "passenger_points", "passengers_vs_routes", "passengers_by_routes", "balance_lines",
+    "seat_advantage", "score_components", "score_distribution", "game_length", "end_reasons", "strategy_profile",
+    "ticket_completion", "ticket_points_vs_path", "ticket_decks", "route_claim_rates", "blocking",
+    "passenger_outcomes", "passenger_points", "passengers_vs_routes", "passengers_by_routes", "balance_lines",
 ]

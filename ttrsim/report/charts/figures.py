@@ -17,9 +17,10 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import Formatter  # noqa: E402
 
 __all__ = ["PALETTE", "strategy_colours", "colours_for", "new_figure", "write_title", "empty_figure", "percent_axis",
-           "as_polars", "column", "floats", "error_extents"]
+           "PercentTicks", "as_polars", "column", "floats", "error_extents"]
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
            "#bcbd22", "#7f7f7f"]
@@ -75,9 +76,31 @@ def empty_figure(title: str, message: str, subtitle: str | None = None) -> Figur
     return fig
 
 
+class PercentTicks(Formatter):
+    """Rates in [0, 1] as percentages with the fewest decimals (0 to 3) that
+    write every tick of the axis exactly: ticks 0, 0.025, 0.05 read '0.0%',
+    '2.5%', '5.0%' (never '2%'); ticks 0, 0.2, 0.4 read '0%', '20%', '40%'.
+
+    >>> PercentTicks().format_ticks([0, 0.025, 0.05])
+    ['0.0%', '2.5%', '5.0%']
+    >>> PercentTicks().format_ticks([0, 0.2, 0.4])
+    ['0%', '20%', '40%']
+    """
+
+    decimals = 0
+
+    def set_locs(self, locs):
+        super().set_locs(locs)
+        values = [100 * float(v) for v in locs if np.isfinite(v)]
+        self.decimals = next((d for d in range(4) if all(abs(round(v, d) - v) < 1e-9 for v in values)), 3)
+
+    def __call__(self, x, pos=None):
+        return f"{100 * x:.{self.decimals}f}%"
+
+
 def percent_axis(axis):
-    from matplotlib.ticker import PercentFormatter
-    axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    """Tick labels of a rate axis as percentages (:class:`PercentTicks`)."""
+    axis.set_major_formatter(PercentTicks())
 
 
 def colours_for(labels, colours: dict | None) -> list:

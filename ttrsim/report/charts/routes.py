@@ -24,13 +24,14 @@ __all__ = ["route_claim_rates", "blocking"]
 
 def route_claim_rates(df, top: int = 25, subtitle: str | None = None) -> Figure:
     """The ``top`` most claimed routes: claim rate (bars) and median claim
-    turn with its interquartile range (right panel)."""
+    round with its interquartile range (right panel). ``df``: routes.route_pairs
+    rows (city pairs, labelled by ``pair``) or route_contention rows (tracks, ``label``)."""
     df = as_polars(df)
-    title = f"The {top} most claimed routes"
+    title = f"The {top} most claimed routes" + (" (city pairs: any track)" if "pair" in df.columns else " (tracks)")
     if df.height == 0:
         return empty_figure(title, "no claims", subtitle)
     d = df.sort("claim_rate", descending=True).head(top)
-    labels = [str(s) for s in column(d, "label", "")]
+    labels = [str(s) for s in column(d, "pair" if "pair" in d.columns else "label", "")]
     n = len(labels)
     fig, (ax, ax2) = new_figure(10, 1.2 + 0.28 * n, 1, 2, sharey=True, width_ratios=[1.3, 1])
     y = np.arange(n)[::-1]
@@ -39,35 +40,47 @@ def route_claim_rates(df, top: int = 25, subtitle: str | None = None) -> Figure:
     ax.set_xlabel("claim rate (% of games)")
     percent_axis(ax.xaxis)
     ax.set_ylabel("route")
-    med = floats(column(d, "median_turn", None))
-    ax2.errorbar(med, y, xerr=error_extents(med, column(d, "q25_turn"), column(d, "q75_turn")), fmt="o",
+    med = floats(column(d, "median_round", None))
+    ax2.errorbar(med, y, xerr=error_extents(med, column(d, "q25_round"), column(d, "q75_round")), fmt="o",
                  color="#c44e52", ms=4, capsize=2, lw=1)
-    ax2.set_xlabel("claim round (rounds; median, quartiles)")
+    ax2.set_xlabel("claim round (1 = every seat's first turn; median, quartiles)")
     ax2.grid(axis="x", alpha=0.3)
     ax.set_title(title + (f"\n{subtitle}" if subtitle else ""), fontsize=11, loc="left")
     return fig
 
 
 def blocking(df, colours: dict | None = None, subtitle: str | None = None) -> Figure:
-    """Per strategy: the share of its claims that took a route lying on
-    another player's open ticket path."""
+    """Per strategy: the share of its claims that took a route on the shortest
+    path of a ticket another player held and had not completed yet (bars; from
+    ``blocking_rate``), with the two bounds (whiskers: only tickets that ended
+    uncompleted, every held ticket). Without ``blocking_rate`` (results written
+    before ttrsim recorded when tickets are completed) each bar spans the bounds."""
     df = as_polars(df)
     title = "Blocking claims per strategy"
     if df.height == 0:
         return empty_figure(title, "no claims", subtitle)
     labels = [str(s) for s in df["strategy"].to_list()]
-    rate = floats(df["blocking_rate"].to_list())
-    fig, ax = new_figure(6.5, 1.3 + 0.45 * len(labels))
+    low, high = floats(df["blocking_rate_low"].to_list()), floats(df["blocking_rate_high"].to_list())
+    exact = floats(column(df, "blocking_rate", None))
+    has_exact = bool(np.isfinite(exact).all())
+    fig, ax = new_figure(7, 1.5 + 0.45 * len(labels))
     y = np.arange(len(labels))[::-1]
-    ax.barh(y, rate, color=colours_for(labels, colours))
-    for yi, r, c, n in zip(y, rate, column(df, "blocking_claims", 0), column(df, "claims", None)):
-        of = f" of {int(n):,}" if n is not None else ""
-        ax.text(r + 0.003, yi, f"{r:.1%} ({int(c or 0):,}{of} claims)", va="center", fontsize=8)
+    cols = colours_for(labels, colours)
+    if has_exact:
+        ax.barh(y, exact, color=cols, alpha=0.85, label="open ticket at the claim (exact)")
+        ax.errorbar(exact, y, xerr=error_extents(exact, low, high), fmt="none", ecolor="0.2", capsize=4, lw=1,
+                    label="bounds: ended uncompleted / any held ticket")
+        text = [f"{e:.1%} [{lo:.1%}, {hi:.1%}]" for e, lo, hi in zip(exact, low, high)]
+    else:
+        ax.barh(y, high - low, left=low, color=cols, alpha=0.85, label="between the bounds")
+        text = [f"{lo:.1%} to {hi:.1%}" for lo, hi in zip(low, high)]
+    for yi, t, hi, n in zip(y, text, high, column(df, "claims", None)):
+        ax.text(hi + 0.003, yi, t + (f" of {int(n):,} claims" if n is not None else ""), va="center", fontsize=8)
     ax.set_yticks(y, labels)
-    ax.set_xlim(0, max(0.05, float(np.nanmax(rate)) * 1.7) if np.isfinite(rate).any() else 1)
+    ax.set_xlim(0, max(0.05, float(np.nanmax(high)) * 1.9) if np.isfinite(high).any() else 1)
     percent_axis(ax.xaxis)
     ax.set_xlabel("blocking claims (% of the strategy's claims)")
     ax.set_ylabel("strategy")
+    ax.legend(fontsize=8, loc="lower right")
     write_title(ax, title, subtitle)
     return fig
-

@@ -29,7 +29,7 @@ from .figures import (
 )
 
 __all__ = ["COMPONENTS", "END_COLOURS", "win_rates", "head_to_head", "ratings", "seat_advantage", "score_components",
-           "score_distribution", "game_length", "end_reasons"]
+           "score_distribution", "game_length", "end_reasons", "strategy_profile"]
 
 # score components in stacking order: (column, legend text, colour)
 COMPONENTS = [
@@ -72,33 +72,38 @@ def win_rates(df, players: int | None = None, colours: dict | None = None, subti
 
 def head_to_head(df, subtitle: str | None = None) -> Figure:
     """The head-to-head matrix: how often the row strategy finished ahead of
-    the column strategy in the games both played (a heat map with the
-    percentages written in)."""
+    the column strategy in the games both played (not a win rate: finishing
+    third ahead of a fourth counts). A heat map with the rate, its 95% interval
+    and the games both played written in each cell. ``df``:
+    strategies.head_to_head rows of one point (``ahead_rate``)."""
     df = as_polars(df)
-    title = "Head to head: row strategy's win rate against column strategy"
+    title = "Head to head: how often the row strategy finished ahead of the column strategy"
     if df.height == 0:
         return empty_figure(title, "fewer than two strategies", subtitle)
     names = list(dict.fromkeys([str(s) for s in df["strategy"].to_list()] +
                                [str(s) for s in df["opponent"].to_list()]))
     idx = {n: i for i, n in enumerate(names)}
     mat = np.full((len(names), len(names)), np.nan)
-    for s, o, w in zip(df["strategy"].to_list(), df["opponent"].to_list(), df["win_rate"].to_list()):
-        if w is not None:
-            mat[idx[str(s)], idx[str(o)]] = w
-    size = 2.5 + 0.7 * len(names)
-    fig, ax = new_figure(size + 1.2, size)
+    text = {}
+    for r in df.iter_rows(named=True):
+        if r["ahead_rate"] is not None:
+            i, j = idx[str(r["strategy"])], idx[str(r["opponent"])]
+            mat[i, j] = r["ahead_rate"]
+            bounds = f"\n[{r['low']:.1%}, {r['high']:.1%}]" if r.get("low") is not None else ""
+            n = f"\nn={r['games']:,.0f}" if r.get("games") is not None else ""
+            text[i, j] = f"{r['ahead_rate']:.1%}{bounds}{n}"
+    size = 2.5 + 1.2 * len(names)
+    fig, ax = new_figure(size + 1.4, size)
     im = ax.imshow(mat, cmap="RdBu", vmin=0, vmax=1)
-    for i in range(len(names)):
-        for j in range(len(names)):
-            if np.isfinite(mat[i, j]):
-                ax.text(j, i, f"{mat[i, j]:.0%}", ha="center", va="center", fontsize=9,
-                        color="white" if abs(mat[i, j] - 0.5) > 0.3 else "black")
+    for (i, j), t in text.items():
+        ax.text(j, i, t, ha="center", va="center", fontsize=7 if len(names) > 4 else 8,
+                color="white" if abs(mat[i, j] - 0.5) > 0.3 else "black")
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("strategy (row)")
     cb = fig.colorbar(im, ax=ax, shrink=0.8)
-    cb.set_label("row's win rate against column (%)")
+    cb.set_label("row finished ahead of column (% of the games both played)")
     percent_axis(cb.ax.yaxis)
     write_title(ax, title, subtitle)
     return fig
@@ -130,7 +135,7 @@ def ratings(df, colours: dict | None = None, subtitle: str | None = None,
 
 
 def seat_advantage(df, subtitle: str | None = None) -> Figure:
-    """Win rate per seat (seat 1 plays first) with 95% intervals and the fair share."""
+    """Win rate per seat (``seat`` 1 to players; seat 1 plays first) with 95% intervals and the fair share."""
     df = as_polars(df)
     title = "Seat advantage: win rate per seat (95% intervals)"
     if df.height == 0:
@@ -147,7 +152,7 @@ def seat_advantage(df, subtitle: str | None = None) -> Figure:
                label=f"fair share 1/{len(seats)}")
     for xi, r in zip(x, rate):
         ax.text(xi, r / 2, f"{r:.1%}", ha="center", va="center", color="white", fontsize=9)
-    ax.set_xticks(x, [f"seat {s + 1}" for s in seats])
+    ax.set_xticks(x, [f"seat {s}" for s in seats])
     ax.set_xlabel("seat (seat 1 takes the first turn)")
     ax.set_ylabel("win rate (% of games)")
     percent_axis(ax.yaxis)
@@ -280,3 +285,46 @@ def end_reasons(df, subtitle: str | None = None) -> Figure:
     write_title(ax, title, subtitle)
     return fig
 
+
+def strategy_profile(df, colours: dict | None = None, subtitle: str | None = None, ncols: int = 4) -> Figure:
+    """How each strategy plays: one small panel per measure of
+    strategies.strategy_profile (rows of one point), one line per strategy:
+    its 10th to 90th percentile over its games (bar), median (tick) and mean
+    (dot); a share (a bonus won) is a bar from 0 to its mean."""
+    df = as_polars(df)
+    title = "How each strategy plays (per player and game: 10th-90th percentile, median |, mean •)"
+    if df.height == 0:
+        return empty_figure(title, "no games", subtitle)
+    measures = list(dict.fromkeys(df["measure"].to_list()))
+    labels = list(dict.fromkeys(str(s) for s in df["strategy"].to_list()))
+    cols = dict(zip(labels, colours_for(labels, colours)))
+    nrows = math.ceil(len(measures) / ncols)
+    fig, axes = new_figure(3.1 * ncols, nrows * (0.55 + 0.2 * len(labels)) + 0.8, nrows, ncols, squeeze=False)
+    y = np.arange(len(labels))[::-1]
+    for k, ax in enumerate(axes.ravel()):
+        if k >= len(measures):
+            ax.set_axis_off()
+            continue
+        d = df.filter(pl.col("measure") == measures[k])
+        row = {str(r["strategy"]): r for r in d.iter_rows(named=True)}
+        unit = d["unit"][0]
+        for yi, lab in zip(y, labels):
+            r = row.get(lab)
+            if r is None or r["mean"] is None:
+                continue
+            if unit == "share":
+                ax.barh(yi, r["mean"], color=cols[lab], height=0.55)
+            else:
+                ax.plot([r["p10"], r["p90"]], [yi, yi], color=cols[lab], lw=5, alpha=0.45, solid_capstyle="butt")
+                ax.plot([r["median"]], [yi], marker="|", color="k", ms=9)
+                ax.plot([r["mean"]], [yi], "o", color=cols[lab], ms=4, mec="k", mew=0.5)
+        ax.set_yticks(y, labels if k % ncols == 0 else [""] * len(labels), fontsize=7.5)
+        ax.set_ylim(-0.6, len(labels) - 0.4)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", alpha=0.3)
+        if unit == "share":
+            ax.set_xlim(0, 1)
+            percent_axis(ax.xaxis)
+        ax.set_xlabel(f"{measures[k].replace('_', ' ')} ({'% of games' if unit == 'share' else unit})", fontsize=8)
+    fig.suptitle(title + (f"\n{subtitle}" if subtitle else ""), fontsize=11)
+    return fig

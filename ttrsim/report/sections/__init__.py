@@ -1,8 +1,9 @@
 """The writers of the report's sections, one module per part: each function
 writes one section (its text, tables and charts) from the frames of the
 statistics it computed. Which section calls which statistic and writer is
-listed in ``ttrsim.report.contents``.
+listed in ``ttrsim.report.contents``; the header and the key findings
+(written last, placed first) are called by ``ttrsim.report.document``.
 """
-from . import header, passengers, routes, strategies, sweeps, tickets
+from . import findings, header, passengers, routes, strategies, sweeps, tickets
 
-__all__ = ["header", "strategies", "tickets", "routes", "passengers", "sweeps"]
+__all__ = ["header", "findings", "strategies", "tickets", "routes", "passengers", "sweeps"]

@@ -1,5 +1,6 @@
 """The top of the report: the title, the experiment's facts (rules, strategies,
-games, turn log, where the results are), how to read it, and the contents.
+the seating design and what it controls, games and distinct games, turn log,
+where the results are), how to read it, and the table of contents.
 """
 from __future__ import annotations
 
@@ -7,14 +8,15 @@ import datetime as _dt
 import json
 from pathlib import Path
 
-from ..blocks import slug
+from ttrsim.experiment.summary import design_text
+
 from ..context import Context
 
 __all__ = ["header"]
 
 
-def header(ctx: Context, titles: list[str]):
-    """Write the top of the report; ``titles``: the report's parts, linked in the contents line."""
+def header(ctx: Context):
+    """Write the top of the report (the key findings follow it, ``sections.findings``)."""
     res, m = ctx.res, ctx.res.manifest
     cfg = m.get("config", {})
     doc = ctx.doc
@@ -24,14 +26,24 @@ def header(ctx: Context, titles: list[str]):
         doc.p(desc)
     lineup = ", ".join(f"`{lab}`" for lab in res.labels)
     versions = m.get("versions") or {}
+    played, distinct = sum(ctx.games.values()), sum(ctx.distinct.values())
+    games = f"**Games**: {played:,}"
+    if distinct != played:
+        games += (f" played, **{distinct:,} distinct**: the others replay a game of their seed block (the same deal "
+                  "with the same strategy in every seat), and every rate counts a distinct game once")
     facts = [
         f"**Rules**: `{res.rules}`" + (f" with overrides `{json.dumps(cfg.get('rule_overrides'))}`"
                                        if cfg.get("rule_overrides") else "")
-        + f"; map `{Path(str(res.map_name)).stem}`; **{res.players} players**, seating `{cfg.get('seating')}`.",
+        + f"; map `{Path(str(res.map_name)).stem}`; **{res.players} players** (seat 1 plays first"
+        + (" unless the rules' `first_seat` says otherwise" if res.rules_at(ctx.point_ids[0]).first_seat else "")
+        + ").",
         f"**Strategies**: {lineup}.",
-        f"**Games**: {res.n_games:,}" + (f" over {len(ctx.point_ids)} sweep points ("
-                                         + ", ".join(f"`{k}`" for k in ctx.sweep) + ")" if ctx.sweep else "")
-        + f"; seed blocks of {res.block_size} games share a deal; experiment seed {cfg.get('seed')}.",
+        f"**Design**: {design_text(res)}",
+        games + (f" over {len(ctx.point_ids)} sweep points (" + ", ".join(f"`{k}`" for k in ctx.sweep) + ")"
+                 if ctx.sweep else "")
+        + (f"; seed blocks of {res.block_size} games share a deal" if res.block_size > 1
+           else "; every game its own deal")
+        + f"; experiment seed {cfg.get('seed')}.",
         f"**Turn log**: {'yes' if res.has_turns else 'no (route contention and blocking are skipped)'}.",
         f"**Results**: `{res.path}`; run status `{res.status}`; "
         f"ttrsim {versions.get('ttrsim', '?')}"
@@ -46,6 +58,8 @@ def header(ctx: Context, titles: list[str]):
           "of a rate counts seed blocks, not games, as the independent units (the games sharing a deal "
           "are not independent): a Wilson interval on the effective number of games given the "
           f"block-to-block variance; the ratings use a block bootstrap ({ctx.resamples} resamples). "
-          "Every table is also written whole as CSV in "
-          "`tables/`, every chart as PNG/SVG in `charts/`.")
-    doc.p("**Contents**: " + " · ".join(f"[{t}](#{slug(t)})" for t in titles))
+          "Seats are numbered 1 to players and rounds from 1 (every seat's first turn); the raw Parquet "
+          "tables number seats and turns from 0. Tables are ranked by their statistic. Every table is also "
+          "written whole as CSV in `tables/` (in report.html, its link downloads it), every chart as PNG/SVG "
+          "in `charts/`. ttrsim's `docs/reports.md` says what each statistic answers and what it does not.")
+    doc.contents()

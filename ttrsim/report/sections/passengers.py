@@ -26,11 +26,7 @@ def majority_outcomes(ctx: Context, t: dict):
     if maj is None:
         return ctx.failed("majority_outcomes")
     ctx.doc.p("Per passenger colour, how the majority was decided at the end of the game (R6.7).")
-    for p in ctx.point_ids:
-        d = ctx.per_point(maj, p)
-        if d.height == 0 or (ctx.sweep and p not in ctx.chart_points()):
-            continue
-        ctx.point_heading(p)
+    for p, d in ctx.point_frames(maj):
         outcomes = list(dict.fromkeys(d["outcome"].to_list()))
         colours = list(dict.fromkeys(d["colour"].to_list()))
         cell = {(r["colour"], r["outcome"]): r["share"] for r in d.iter_rows(named=True)}

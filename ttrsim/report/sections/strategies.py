@@ -1,20 +1,27 @@
 """The report's strategy comparison: win rates, head to head, ratings, seat
-advantage, score composition and distributions, game length and end reasons
-(the statistics of ``ttrsim.report.strategies``; which section computes which
-is listed in ``ttrsim.report.contents``). Every function writes one section
+advantage, score composition, how each strategy plays (its profile), score
+distributions, game length and end reasons (the statistics of
+``ttrsim.report.strategies``; which section computes which is listed in
+``ttrsim.report.contents``). The texts follow the seating design: what it
+balances and what it confounds. Every function writes one section
 from its computed frames ``t`` (name -> DataFrame, None if it failed).
 """
 from __future__ import annotations
 
 import polars as pl
 
+from ttrsim.experiment.stats import player_keys
+from ttrsim.experiment.summary import design_text, notes, summary_from_tables
+
 from .. import charts
 from ..blocks import Table, interval, num, pct, signed
 from ..context import Context
 from ..dataset import Results
+from ..strategies import PROFILE
 
-__all__ = ["per_point_charts_note", "win_rates", "head_to_head", "ratings", "seat_advantage", "score_composition",
-           "score_distributions", "game_length_distribution", "game_length", "end_reason_text"]
+__all__ = ["per_point_charts_note", "win_rates", "head_to_head", "ratings", "seat_advantage", "seat_text",
+           "score_composition", "profile", "score_distributions", "game_length_distribution", "game_length",
+           "end_reason_text"]
 
 
 def per_point_charts_note(ctx: Context, t: dict):
@@ -26,17 +33,24 @@ def per_point_charts_note(ctx: Context, t: dict):
 
 
 def win_rates(ctx: Context, t: dict):
+    """The win rates, ranked, with what the seating design controls and the notes of the run summary."""
     win, players = t["win_rates"], ctx.res.players
     if win is None:
         return ctx.failed("win_rates")
-    ctx.doc.p(f"Win rate per strategy with its 95% interval; a fair share at {players}-player tables is "
-              f"{1 / players:.1%}. Shared wins count as fractions (1/k each).")
+    ctx.doc.p(f"Win rate per strategy with its 95% interval, highest first; a fair share at {players}-player "
+              f"tables is {pct(1 / players)}. Shared wins count as fractions (1/k each). "
+              f"{design_text(ctx.res)}")
+    rows = summary_from_tables(ctx.res)
+    for p in ctx.point_ids:
+        lines = notes([r for r in rows if r["point"] == p])
+        if lines:
+            ctx.doc.note((f"{ctx.point_label(p)}: " if ctx.sweep else "") + " ".join(lines))
     columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
-        ("games", lambda r: num(r["games"], 0), True),
+        ("games", lambda r: num(r["distinct"], 0), True),
         ("wins", lambda r: num(r["wins"], 1), True),
         ("win rate", lambda r: pct(r["win_rate"]), True),
-        ("95% interval", lambda r: interval(r["low"], r["high"]), True),
+        ("95% interval", lambda r: "by design" if r.get("fixed") else interval(r["low"], r["high"]), True),
         ("mean score", lambda r: num(r.get("mean_score"), 1), True)]
     ctx.table("win_rates", win, columns)
     for p in ctx.chart_points():
@@ -48,29 +62,33 @@ def win_rates(ctx: Context, t: dict):
 
 
 def head_to_head(ctx: Context, t: dict):
+    """Per point a matrix (strategies in win-rate order) of finished-ahead rates with intervals, and its heat map."""
     h2h = t["head_to_head"]
     if h2h is None:
         return ctx.failed("head_to_head")
-    ctx.doc.p("Among the games where both sat at the table: how often the row strategy finished ahead of "
-              "the column strategy (ties count half). Row vs column and column vs row add up to 100%.")
-    for p in ctx.point_ids:
-        d = ctx.per_point(h2h, p)
-        if d.height == 0 or (ctx.sweep and p not in ctx.chart_points()):
-            continue
-        ctx.point_heading(p)
-        names = [lab for lab in ctx.res.labels if lab in set(d["strategy"].to_list())]
+    ctx.doc.p("Among the games where both sat at the table: how often the row strategy **finished ahead of** "
+              "the column strategy (ties count half). This is not a win rate: finishing third ahead of the "
+              "fourth counts too. Row vs column and column vs row add up to 100%.")
+    for p, d in ctx.point_frames(h2h):
+        names = list(dict.fromkeys(d["strategy"].to_list()))
         cell = {(r["strategy"], r["opponent"]): r for r in d.iter_rows(named=True)}
-        rows = [[a] + [("-" if a == b else (pct(cell[(a, b)]["win_rate"], 0) +
-                                             f" [{pct(cell[(a, b)]['low'], 0)}-"
-                                             f"{pct(cell[(a, b)]['high'], 0)}]"
-                                             if (a, b) in cell else "-")) for b in names] for a in names]
-        ctx.doc.table(Table(["row vs column"] + names, rows, set(range(1, len(names) + 1)),
-                            f"Win rate of the row strategy against the column strategy [95% interval]; "
-                            f"table: [{ctx.csv('head_to_head')}]({ctx.csv('head_to_head')})."))
+        same_n = d["games"].n_unique() == 1
+        def text(a, b):
+            r = cell.get((a, b))
+            if a == b or r is None:
+                return "-"
+            return f"{pct(r['ahead_rate'])} {interval(r['low'], r['high'])}" + ("" if same_n else
+                                                                                 f" (n={num(r['games'], 0)})")
+        rows = [[a] + [text(a, b) for b in names] for a in names]
+        n = f" Each pair met in {num(d['games'][0], 0)} games." if same_n else " n: the games both played."
+        ctx.doc.table(Table(["row finished ahead of column"] + names, rows, set(range(1, len(names) + 1)),
+                            f"Share of the games both played in which the row strategy finished ahead of the "
+                            f"column strategy [95% interval].{n} Table: [{ctx.csv('head_to_head')}]"
+                            f"({ctx.csv('head_to_head')})."))
         ctx.chart(f"head_to_head{ctx.suffix(p)}",
                   charts.head_to_head(d, subtitle=ctx.point_label(p) or None),
-                  ctx.caption("Head-to-head matrix: the row strategy's rate of finishing ahead of the "
-                              "column strategy in the games both played", p))
+                  ctx.caption("Head to head: how often the row strategy finished ahead of the column strategy "
+                              "in the games both played, with its 95% interval and the number of those games", p))
 
 
 def ratings(ctx: Context, t: dict):
@@ -78,8 +96,8 @@ def ratings(ctx: Context, t: dict):
     if rat is None:
         return ctx.failed("ratings")
     ctx.doc.p("Bradley-Terry ratings over every pair of seats of every game (finishing order; ties half a "
-              "win), on an Elo-like scale with mean 0: a difference of 191 points means finishing ahead "
-              "3 times out of 4.")
+              "win), on an Elo-like scale with mean 0, highest first: a difference of 191 points means finishing "
+              "ahead 3 times out of 4.")
     columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
         ("rating", lambda r: signed(r["rating"], 0), True),
@@ -92,15 +110,28 @@ def ratings(ctx: Context, t: dict):
                               "intervals", p))
 
 
+def seat_text(res) -> str:
+    """What the seat table measures under the experiment's seating design."""
+    seating = res.manifest["config"].get("seating")
+    if seating == "fixed":
+        if len({k for k in player_keys(res, res.point_ids[0])}) == 1:
+            return ("The same strategy sits in every seat (seating `fixed`, a new deal every game), so the "
+                    "differences between seats are the seats' own: turn order, not strategy.")
+        return ("**Seating `fixed`: every strategy always sits in the same seat, so this table mixes seat and "
+                "strategy** (a strong strategy makes its seat look strong). It does not measure the seats; "
+                "run with `seating: rotate` for that.")
+    return ("Every strategy sits in every seat equally often on the same deals (seating "
+            f"`{seating}`), so a seat's win rate is the seat's, averaged over the strategies of the line-up.")
+
+
 def seat_advantage(ctx: Context, t: dict):
     seat = t["seat_advantage"]
     if seat is None:
         return ctx.failed("seat_advantage")
-    ctx.doc.p("Win rate per seat (seat 1 takes the first turn), whatever strategy sat there. With a rotated "
-              "line-up every strategy sits in every seat equally often, so seats are compared fairly.")
+    ctx.doc.p("Win rate per seat (seat 1 takes the first turn), whatever strategy sat there. " + seat_text(ctx.res))
     columns = [
-        ("seat", lambda r: f"seat {int(r['seat']) + 1}", False),
-        ("games", lambda r: num(r["games"], 0), True),
+        ("seat", lambda r: f"seat {int(r['seat'])}", False),
+        ("games", lambda r: num(r["distinct"], 0), True),
         ("win rate", lambda r: pct(r["win_rate"]), True),
         ("95% interval", lambda r: interval(r["low"], r["high"]), True),
         ("vs fair", lambda r: signed(100 * (r["win_rate"] - r["fair"]), 1) + " pp"
@@ -134,6 +165,40 @@ def score_composition(ctx: Context, t: dict):
                   charts.score_components(ctx.per_point(comp, p), subtitle=ctx.point_label(p) or None),
                   ctx.caption("Mean score per strategy split into its components (stacked; failed "
                               "tickets below zero); diamonds: mean total", p))
+
+
+def profile(ctx: Context, t: dict):
+    """How each strategy plays: measures in rows, strategies (ranked) in columns, and the small-multiples chart."""
+    prof = t["strategy_profile"]
+    if prof is None:
+        return ctx.failed("strategy_profile")
+    ctx.doc.p("How each strategy plays, per player and game: its tickets, points, paths, bonuses, turns and "
+              "trains left (mean, and the 10th to 90th percentile of its games), so a reader can judge whether "
+              "the players behind this study play like the players they care about. *Winning score*: its final "
+              "score in the games it won; a bonus row: the share of its games in which it got the bonus.")
+    what = {m: (text, unit) for m, text, unit in PROFILE}
+    for p, d in ctx.point_frames(prof):
+        names = list(dict.fromkeys(d["strategy"].to_list()))
+        cell = {(r["measure"], r["strategy"]): r for r in d.iter_rows(named=True)}
+
+        def text(r):
+            if r is None or r["mean"] is None:
+                return "-"
+            if r["unit"] == "share":
+                return pct(r["mean"])
+            return f"{num(r['mean'], 1)} ({num(r['p10'], 0)} to {num(r['p90'], 0)})"
+        measures = list(dict.fromkeys(d["measure"].to_list()))
+        rows = [[f"{what[m][0]} ({'% of games' if what[m][1] == 'share' else what[m][1]})"]
+                + [text(cell.get((m, s))) for s in names] for m in measures]
+        ctx.doc.table(Table(["per player and game"] + names, rows, set(range(1, len(names) + 1)),
+                            "Mean (10th to 90th percentile) over the strategy's games; net ticket points: "
+                            "completed minus failed; strategies by win rate. "
+                            f"Table (with medians and the games counted): [{ctx.csv('strategy_profile')}]"
+                            f"({ctx.csv('strategy_profile')})."))
+        ctx.chart(f"strategy_profile{ctx.suffix(p)}",
+                  charts.strategy_profile(d, colours=ctx.colours, subtitle=ctx.point_label(p) or None),
+                  ctx.caption("How each strategy plays: per measure, each strategy's 10th to 90th percentile "
+                              "over its games (bar), median (tick) and mean (dot); bonuses: share of games won", p))
 
 
 def score_distributions(ctx: Context, t: dict):
@@ -186,7 +251,9 @@ def game_length(ctx: Context, t: dict):
                       charts.game_length(ctx.per_point(dist, p), players=ctx.res.players,
                                          subtitle=ctx.point_label(p) or None),
                       ctx.caption("Distribution of game length in turns, stacked by end reason (normal, "
-                                  "stalled, capped)", p))
+                                  "stalled, capped); the counts: "
+                                  f"[{ctx.csv('game_length_distribution')}]({ctx.csv('game_length_distribution')})",
+                                  p))
         if ends is not None:
             ctx.chart(f"end_reasons{ctx.suffix(p)}",
                       charts.end_reasons(ctx.per_point(ends, p), subtitle=ctx.point_label(p) or None),

@@ -54,7 +54,7 @@ def sweep_balance(ctx: Context, t: dict):
                       f"Each strategy's mean final score against `{key}`. From {per_point} per point.")
     seat = ctx.tables.get("seat_advantage")
     if seat is not None and seat.height:
-        d = (seat.with_columns(pl.format("seat {}", pl.col("seat").cast(pl.Int32) + 1).alias("strategy"))
+        d = (seat.with_columns(pl.format("seat {}", pl.col("seat")).alias("strategy"))
              .join(ctx.points, on="point", how="left"))
         for key in ctx.sweep:
             ctx.chart(f"balance_seat_{slug(key.split('.')[-1])}",

@@ -19,8 +19,9 @@ def ticket_value(ctx: Context, t: dict):
     ctx.doc.p("Per destination ticket: how often it was offered and kept, how often a kept ticket was "
               "completed, the mean net points it brought when kept (+points if completed, -points if not), "
               "and the win rate of the players who kept it against their strategy's overall win rate "
-              "(*lift*; positive = keeping it goes with winning more). *Path* is the shortest route "
-              "between its ends on the empty board, in trains.")
+              "(*lift*, in percentage points, with its 95% interval over seed blocks; positive = keeping it goes "
+              "with winning more: an association, not a cause). Highest lift first. *Path* is the shortest "
+              "route between its ends on the empty board, in trains.")
     tvs = tv.sort(["point", "lift"], descending=[False, True], nulls_last=True)
     columns = [
         ("ticket", lambda r: f"{r['from']} - {r['to']}", False),
@@ -32,7 +33,9 @@ def ticket_value(ctx: Context, t: dict):
         ("completed", lambda r: pct(r["completion_rate"], 0), True),
         ("net points", lambda r: signed(r["mean_net_points"], 1), True),
         ("win rate kept", lambda r: pct(r["win_rate_kept"], 1), True),
-        ("lift", lambda r: signed(100 * r["lift"], 1) + " pp" if r.get("lift") is not None else "-", True)]
+        ("lift", lambda r: signed(100 * r["lift"], 1) + " pp" if r.get("lift") is not None else "-", True),
+        ("95% interval", lambda r: f"[{signed(100 * r['lift_low'], 1)}, {signed(100 * r['lift_high'], 1)}]"
+         if r.get("lift_low") is not None else "-", True)]
     ctx.table("ticket_value", tvs, columns, sort_note=", sorted by lift")
     for p in ctx.chart_points():
         d = ctx.per_point(tv, p)

@@ -1,0 +1,167 @@
+"""Issue 12 on hand-built results with known answers: games that replay one
+another counted once, rates fixed by design without an interval, texts that
+follow the seating design, one interval source for the run summary and the
+report, seats numbered from 1, the key findings, and each strategy's profile."""
+import polars as pl
+import pytest
+from report_fixtures import game, make_results
+
+from ttrsim.experiment.stats import distinct_games, replays
+from ttrsim.experiment.summary import design_text, format_summary, notes, summary_from_tables
+from ttrsim.report import Results, seat_advantage, strategy_profile, win_rates
+from ttrsim.report.document import build_report
+from ttrsim.report.sections.strategies import seat_text
+
+CLONES = ("planner", "planner-2", "planner-3", "planner-4")
+
+
+def rotated_clones(tmp_path, last=None, strategies=("planner",) * 4):
+    """4 seats, seating rotate, blocks of 4 games. Block 0 replays one game 4 times
+    (seat 1 wins); block 1 replays another (seat 2 wins), unless ``last`` gives
+    its last game other totals."""
+    g0, g1 = [10, 8, 6, 4], [3, 12, 5, 7]
+    games = [game(g0) for _ in range(4)] + [game(g1) for _ in range(3)] + [game(last or g1)]
+    return Results.open(make_results(tmp_path / "clones", labels=CLONES, strategies=list(strategies), games=games))
+
+
+def test_rotated_identical_strategies_replay_one_game_per_block(tmp_path):
+    res = rotated_clones(tmp_path)
+    rep = replays(res)
+    assert rep is not None and rep["copies"].to_list() == [4] * 8 and rep["group"].n_unique() == 2
+    assert distinct_games(res).row(0, named=True) == {"point": 0, "games": 8, "distinct": 2, "replayed": 8}
+    w = win_rates(res)
+    assert w["win_rate"].to_list() == [0.25] * 4 and w["fixed"].all()
+    assert w["low"].is_null().all() and w["high"].is_null().all()         # no interval around 25% by construction
+    assert w["games"].to_list() == [8] * 4 and w["distinct"].to_list() == [2.0] * 4
+    seats = seat_advantage(res)
+    assert seats["seat"].to_list() == [1, 2, 3, 4]                           # seats from 1 for a reader
+    assert seats["win_rate"].to_list() == [0.5, 0.5, 0.0, 0.0] and seats["distinct"].to_list() == [2.0] * 4
+    rows = summary_from_tables(res)
+    assert [r["distinct"] for r in rows] == [2] * 4 and all(r["low"] is None for r in rows)
+    text = format_summary(rows)
+    assert "by design" in text and "[" not in text
+    assert "2 distinct games of 8 played" in text
+
+
+def test_one_different_game_breaks_only_its_own_group(tmp_path):
+    res = rotated_clones(tmp_path, last=[9, 1, 1, 1])
+    d = distinct_games(res).row(0, named=True)
+    assert (d["games"], d["distinct"]) == (8, 3)        # block 0: 1; block 1: 3 copies (1) + 1 other game
+    w = win_rates(res)
+    assert not w["fixed"].any() and w["low"].is_not_null().all()
+    # weights: block 0's copies 1/4 each, block 1's three copies 1/3 each, the other game 1
+    assert w["wins"].sum() == pytest.approx(3.0)
+
+
+def test_different_strategies_are_never_replays(tmp_path):
+    res = rotated_clones(tmp_path, strategies=("planner", "route_focus", "one_step", "long_route"))
+    assert replays(res) is None
+    assert distinct_games(res)["distinct"].to_list() == [8]
+    assert not win_rates(res)["fixed"].any()
+
+
+def fixed_run(tmp_path, labels, strategies=None, games=None):
+    games = games or [game([10, 5]) for _ in range(6)] + [game([5, 10]) for _ in range(2)]
+    return Results.open(make_results(tmp_path / "fixed", labels=labels, strategies=strategies, games=games,
+                                     seating="fixed", seatings=[[0, 1]]))
+
+
+def test_fixed_seating_text_follows_the_design(tmp_path):
+    clones = fixed_run(tmp_path / "c", ("planner", "planner-2"), ["planner", "planner"])
+    rows = summary_from_tables(clones)
+    assert [r["seat"] for r in rows] == [1, 2] and rows[1]["same_as"] == "planner"
+    assert any("seat effects" in n for n in notes(rows))
+    assert "turn order, not strategy" in seat_text(clones)
+    assert "the differences between seats are the seats' own" in design_text(clones)
+    two = fixed_run(tmp_path / "t", ("A", "B"))
+    assert "mixes seat and strategy" in seat_text(two)
+    assert any("includes that seat's advantage" in n for n in notes(summary_from_tables(two)))
+    md = build_report(two, output=tmp_path / "rt", resamples=20, progress=False, images=(), formats=("md",)) \
+        .markdown.read_text()
+    assert "fairly" not in md and "seat and strategy are confounded" in md
+    assert "**Seat advantage not measured**" in md
+
+
+def test_rotated_design_text(tmp_path):
+    path = make_results(tmp_path / "r", games=[game([10, 5]), game([7, 7]), game([3, 9]), game([4, 8])])
+    md = build_report(path, output=tmp_path / "rr", resamples=20, progress=False, images=(), formats=("md",)) \
+        .markdown.read_text()
+    assert "seat and strategy are not confounded" in md and "Every strategy sits in every seat" in md
+
+
+def test_run_summary_and_report_give_the_same_intervals_in_the_same_order(tmp_path):
+    games = []
+    for b in range(10):
+        games += [game([10, 5 + b % 3]), game([4 + b % 2, 8])] if b % 3 else [game([3, 9]), game([9, 3])]
+    path = make_results(tmp_path / "s", games=games)
+    rows = summary_from_tables(path)
+    w = win_rates(Results.open(path))
+    assert [r["strategy"] for r in rows] == w["strategy"].to_list()
+    assert [(r["low"], r["high"]) for r in rows] == list(zip(w["low"], w["high"]))
+    md = build_report(path, output=tmp_path / "rs", resamples=20, progress=False, images=(), formats=("md",)) \
+        .markdown.read_text()
+    text = format_summary(rows)
+    for r in rows:
+        line = next(x for x in text.splitlines() if x.strip().startswith(r["strategy"] + " "))
+        shown = line[line.index("["):line.index("]") + 1]
+        assert f"| {shown} |" in md                                           # the same rounding everywhere
+
+
+def test_key_findings_come_first_and_link_to_their_sections(tmp_path):
+    games = [game([10, 5]), game([5, 10])] * 10                             # A wins every game
+    path = make_results(tmp_path / "k", games=games)
+    md = build_report(path, output=tmp_path / "rk", resamples=20, progress=False, images=(), formats=("md",)) \
+        .markdown.read_text()
+    heads = [line for line in md.splitlines() if line.startswith("## ")]
+    assert heads[0] == "## Key findings"
+    block = md[md.index("## Key findings"):md.index("## Strategy comparison")]
+    assert "**Strongest strategy: `A`**" in block and "[win rates](#win-rates)" in block
+    assert "**No seat advantage detected**" in block and "[seat advantage](#seat-advantage)" in block
+    assert "**Route contention not measured**" in block                    # no turn log: said, not guessed
+    for anchor in ("win-rates", "seat-advantage"):
+        assert f"\n### {anchor.replace('-', ' ').capitalize()}" in md
+
+
+def test_close_strategies_are_not_told_apart(tmp_path):
+    games = [game([10, 5]), game([10, 5]), game([5, 10]), game([5, 10])] * 3    # each wins half
+    path = make_results(tmp_path / "c", games=games)
+    md = build_report(path, output=tmp_path / "rc", resamples=20, progress=False, images=(), formats=("md",)) \
+        .markdown.read_text()
+    assert "are not told apart" in md and "Strongest strategy" not in md
+
+
+def test_strategy_profile_known_answers(tmp_path):
+    # 2 players, A and B rotated; game 0: A in seat 0, 101 turns (seat 0 takes 51, seat 1 50);
+    # game 1: B in seat 0, 80 turns (40 each)
+    games = [game([30, 20], turns=101, tickets_completed=[2, 1], tickets_failed=[0, 1], tickets_won=[15, 8],
+                  tickets_lost=[0, 5], longest_path=[12, 9], longest_bonus=[10, 0], trains_left=[1, 7]),
+             game([25, 40], turns=80, tickets_completed=[1, 3], tickets_failed=[1, 0], tickets_won=[4, 20],
+                  tickets_lost=[6, 0], longest_path=[6, 14], longest_bonus=[0, 10], trains_left=[0, 2])]
+    tickets = [  # A keeps 2 then 3 at setup, draws once in game 0 (keeps 1 of 3) and twice in game 1
+        dict(g=0, seat=0, ticket=0), dict(g=0, seat=0, ticket=1), dict(g=0, seat=0, ticket=2, kept=False),
+        dict(g=0, seat=0, ticket=3, turn=20, setup=False), dict(g=0, seat=0, ticket=4, turn=20, setup=False,
+                                                                kept=False),
+        dict(g=1, seat=1, ticket=0), dict(g=1, seat=1, ticket=1), dict(g=1, seat=1, ticket=2),
+        dict(g=1, seat=1, ticket=5, turn=11, setup=False, kept=False),
+        dict(g=1, seat=1, ticket=6, turn=31, setup=False, kept=False),
+        dict(g=1, seat=0, ticket=7), dict(g=1, seat=0, ticket=8),           # B keeps 2 at setup in game 1 only
+    ]
+    res = Results.open(make_results(tmp_path / "p", games=games, tickets=tickets))
+    prof = strategy_profile(res)
+    assert prof["strategy"].unique(maintain_order=True).to_list() == ["A", "B"]   # A won more (ranked)
+
+    def get(s, m):
+        return prof.filter((pl.col("strategy") == s) & (pl.col("measure") == m)).row(0, named=True)
+    assert get("A", "tickets_kept_setup")["mean"] == 2.5
+    assert get("A", "ticket_draws")["mean"] == 1.5 and get("A", "tickets_kept_drawn")["mean"] == 0.5
+    assert get("B", "tickets_kept_setup")["mean"] == 1.0 and get("B", "ticket_draws")["mean"] == 0.0
+    assert get("A", "tickets_completed")["mean"] == 2.5 and get("A", "tickets_failed")["mean"] == 0.0
+    assert get("A", "ticket_points")["mean"] == 17.5 and get("B", "ticket_points")["mean"] == 0.5
+    assert get("A", "longest_path")["mean"] == 13.0 and get("A", "longest_bonus_won")["mean"] == 1.0
+    assert get("A", "longest_bonus_won")["median"] is None                    # a share has no quantiles
+    assert get("A", "final_score")["mean"] == 35.0 and get("A", "winning_score")["mean"] == 35.0
+    assert get("A", "winning_score")["games"] == 2                          # B won no game: no row
+    assert prof.filter((pl.col("strategy") == "B") & (pl.col("measure") == "winning_score")).height == 0
+    assert get("A", "turns")["mean"] == 45.5 and get("B", "turns")["mean"] == 45.0     # (51 + 40), (50 + 40)
+    assert get("A", "trains_left")["mean"] == 1.5 and get("A", "trains_left")["p10"] == pytest.approx(1.1)
+    assert "globetrotter_won" not in prof["measure"].to_list()               # USA base scores no Globetrotter

@@ -1,0 +1,193 @@
+"""The report's key findings: a short list written from the numbers of the
+sections once they are computed (``ctx.tables``), each line linking to its
+section. A line states only what its intervals support: a strongest strategy
+whose interval overlaps the next one's is "not told apart", a seat or a ticket
+whose interval contains the fair share or zero is not named as an effect.
+
+Lines, per sweep point drawn (every point without a sweep): distinct games when
+games replay one another; the strongest strategy and its margin; the seat
+advantage; the most over- and under-valued tickets (highest and lowest *lift*:
+their keepers' win rate against those keepers' usual rate); the most contested
+routes; passenger majorities (maps with passengers); in-game ticket draws.
+"""
+from __future__ import annotations
+
+import polars as pl
+
+from ttrsim.experiment.stats import player_keys
+
+from ..blocks import Bullets, interval, num, pct, signed
+from ..context import Context
+
+__all__ = ["findings", "finding_lines"]
+
+
+def findings(ctx: Context) -> list:
+    """The key findings as document blocks (a heading and a list), to go right after the header."""
+    lines = []
+    for p in ctx.chart_points() or ctx.point_ids:
+        at = finding_lines(ctx, p)
+        lines += [f"*{ctx.point_label(p)}*: {x}" for x in at] if ctx.sweep else at
+    if not lines:
+        lines = ["Nothing could be computed: see *Problems* at the end."]
+    return [ctx.doc.heading(2, "Key findings"), Bullets(lines)]
+
+
+def _link(ctx: Context, title: str) -> str:
+    """' ([title](#anchor))' for the first heading of that title, '' if the report has none."""
+    h = next((h for h in ctx.doc.headings((2, 3)) if h.text == title), None)
+    return f" ([{title.lower()}](#{h.anchor}))" if h else ""
+
+
+def _rows(ctx: Context, name: str, p: int) -> list[dict]:
+    df = ctx.tables.get(name)
+    if df is None or "point" not in df.columns:
+        return []
+    return df.filter(pl.col("point") == p).to_dicts()
+
+
+def finding_lines(ctx: Context, p: int) -> list[str]:
+    """The findings of sweep point ``p`` (sentences with Markdown marks and section links)."""
+    out = []
+    if ctx.distinct.get(p, 0) != ctx.games.get(p, 0):
+        out.append(f"**{num(ctx.distinct[p], 0)} distinct games** of {num(ctx.games[p], 0)} played: the others "
+                   "replay a game of their seed block (the same deal with the same strategy in every seat); every "
+                   "rate counts a distinct game once." + _link(ctx, "Win rates"))
+    for line in (_strongest(ctx, p), _seats(ctx, p), *_tickets(ctx, p), _routes(ctx, p), _passengers(ctx, p),
+                 _ticket_draws(ctx, p)):
+        if line:
+            out.append(line)
+    return out
+
+
+def _one_player(ctx: Context, p: int) -> bool:
+    return len(set(player_keys(ctx.res, p))) == 1
+
+
+def _fixed_seating(ctx: Context) -> bool:
+    return ctx.res.manifest["config"].get("seating") == "fixed"
+
+
+def _strongest(ctx: Context, p: int) -> str | None:
+    win = [r for r in _rows(ctx, "win_rates", p) if not r.get("fixed")]
+    if _one_player(ctx, p):
+        return ("**One strategy in every seat**: this experiment compares seats, not strategies"
+                + _link(ctx, "Seat advantage") + ".")
+    if len(win) < 2:
+        return None
+    a, b = win[0], win[1]
+    rate = lambda r: f"{pct(r['win_rate'])} {interval(r['low'], r['high'])}"  # noqa: E731
+    caveat = " (seating `fixed`: each rate includes its seat's advantage)" if _fixed_seating(ctx) else ""
+    if a["low"] > b["high"]:
+        text = (f"**Strongest strategy: `{a['strategy']}`**, winning {rate(a)} of its games against {rate(b)} for "
+                f"`{b['strategy']}`, the next best: a margin of {signed(100 * (a['win_rate'] - b['win_rate']))} "
+                f"percentage points{caveat}")
+    else:
+        text = (f"**`{a['strategy']}` and `{b['strategy']}` are not told apart**: their win rates' intervals "
+                f"overlap ({rate(a)} and {rate(b)}){caveat}")
+    h2h = next((r for r in _rows(ctx, "head_to_head", p) if r["strategy"] == a["strategy"]
+                and r["opponent"] == b["strategy"]), None)
+    if h2h is not None and (h2h["low"] > 0.5 or h2h["high"] < 0.5):
+        text += (f"; `{a['strategy']}` finishes ahead of `{b['strategy']}` in {pct(h2h['ahead_rate'])} "
+                 f"{interval(h2h['low'], h2h['high'])} of the games they both played")
+    return text + "." + _link(ctx, "Win rates")
+
+
+def _seats(ctx: Context, p: int) -> str | None:
+    seats = _rows(ctx, "seat_advantage", p)
+    if not seats:
+        return None
+    link = _link(ctx, "Seat advantage")
+    if _fixed_seating(ctx) and not _one_player(ctx, p):
+        return ("**Seat advantage not measured**: with seating `fixed` each strategy keeps its seat, so seat and "
+                "strategy effects are confounded." + link)
+    fair = seats[0]["fair"]
+    rate = lambda r: f"{pct(r['win_rate'])} {interval(r['low'], r['high'])}"  # noqa: E731
+    off = [r for r in seats if r["low"] > fair or r["high"] < fair]
+    first = seats[0]
+    if not off:
+        return (f"**No seat advantage detected**: every seat's 95% interval contains the fair {pct(fair)} "
+                f"(seat 1, which plays first: {rate(first)})." + link)
+    best = max(seats, key=lambda r: r["win_rate"])
+    worst = min(seats, key=lambda r: r["win_rate"])
+    text = (f"**Seat advantage**: seat 1 (plays first) wins {rate(first)} against a fair {pct(fair)}"
+            + ("" if first in off else " (not detectably different)"))
+    if best is not first:
+        text += f"; seat {best['seat']} wins most, {rate(best)}"
+    text += f"; seat {worst['seat']} wins least, {rate(worst)}"
+    return text + "." + link
+
+
+def _tickets(ctx: Context, p: int) -> list[str]:
+    tv = [r for r in _rows(ctx, "ticket_value", p) if r.get("lift_low") is not None]
+    if not tv:
+        return []
+    link = _link(ctx, "Ticket value")
+    up = [r for r in tv if r["lift_low"] > 0]
+    down = [r for r in tv if r["lift_high"] < 0]
+    if not up and not down:
+        return ["**No ticket stands out**: for every ticket kept, its keepers' win rate is within the 95% "
+                "interval of their usual rate." + link]
+
+    def say(r):
+        return (f"**{r['from']} - {r['to']}** ({r['points']} points): its keepers win "
+                f"{signed(100 * r['lift'])} pp [{signed(100 * r['lift_low'])}, {signed(100 * r['lift_high'])}] "
+                f"against their usual rate (kept {num(r['kept'], 0)} times, completed "
+                f"{pct(r['completion_rate'], 0)})")
+    out = []
+    if up:
+        out.append("**Most over-valued ticket** (its keepers win most above their usual rate: its points may be "
+                   "generous for what it costs): "
+                   + say(max(up, key=lambda r: r["lift"])) + "." + link)
+    if down:
+        out.append("**Most under-valued ticket** (its keepers win most below their usual rate: its points may be "
+                   "too few for what it costs): "
+                   + say(min(down, key=lambda r: r["lift"])) + "." + link)
+    return out
+
+
+def _routes(ctx: Context, p: int) -> str | None:
+    link = _link(ctx, "Route contention")
+    if not ctx.res.has_turns:
+        return "**Route contention not measured**: it needs the turn log (`log: true`)." + link
+    pairs = _rows(ctx, "route_pairs", p)
+    if not pairs:
+        return None
+    top = sorted(pairs, key=lambda r: -r["claim_rate"])[:3]
+    text = "**Most contested routes**: " + ", ".join(
+        f"{_pair(r)} claimed in {pct(r['claim_rate'], 0)} of games (first claim: median round "
+        f"{num(r['median_round'], 0)})" for r in top)
+    multi = [r for r in pairs if r.get("multi_rate") is not None]
+    if multi:
+        m = max(multi, key=lambda r: r["multi_rate"])
+        text += (f"; of the double and triple routes, {_pair(m)} most often has 2+ tracks taken "
+                 f"({pct(m['multi_rate'], 0)})")
+    return text + "." + link
+
+
+def _pair(r: dict) -> str:
+    n = int(r["length"])
+    return f"{r['from']} - {r['to']} ({n} train{'s' if n != 1 else ''})"
+
+
+def _passengers(ctx: Context, p: int) -> str | None:
+    dec = _rows(ctx, "passenger_decisive", p)
+    if not dec:
+        return None
+    d = dec[0]
+    pts = _rows(ctx, "passenger_points", p)
+    text = (f"**Passenger majorities** changed who won in {pct(d['share'])} of games ({num(d['changed'], 0)} of "
+            f"{num(d['games'], 0)}: the winners differ once everyone's passenger points are taken off)")
+    if pts:
+        text += (f"; `{pts[0]['strategy']}` scores most from them: {num(pts[0]['mean_passenger_points'], 1)} "
+                 f"points a game, {pct(pts[0]['share_of_total'], 0)} of its score")
+    return text + "." + _link(ctx, "Passengers")
+
+
+def _ticket_draws(ctx: Context, p: int) -> str | None:
+    prof = [r for r in _rows(ctx, "strategy_profile", p) if r["measure"] == "ticket_draws"]
+    if not prof:
+        return None
+    return ("**Ticket draws during the game**, per player and game: "
+            + ", ".join(f"`{r['strategy']}` {num(r['mean'], 2)}" for r in prof) + "."
+            + _link(ctx, "How each strategy plays"))
