@@ -159,27 +159,35 @@ def test_play_per_seat_strategies_and_overrides(runner):
     assert bad.output.strip() == "Error: rule parameter 'trainz' is unknown; did you mean 'trains'?"
 
 
-def test_unknown_preset_is_a_one_line_error_with_a_suggestion(runner):
-    for args in (["play", "--rules", "germny"], ["rules", "germny"], ["fuzz", "--rules", "germny"],
-                 ["bench", "--rules", "usa,germny"]):
-        res = run(runner, *args)
-        assert res.exit_code == 1, args
-        assert res.output.strip().splitlines() == ["Error: unknown rule set 'germny'; did you mean 'germany'?"]
+def usage_error(res) -> str:
+    """The error line of a usage error (exit code 2), which click prints last."""
+    assert res.exit_code == 2, res.output
+    return res.output.strip().splitlines()[-1]
 
 
-@pytest.mark.parametrize("args", [["play", "--players", 6], ["play", "--players", 1],
+def test_unknown_preset_is_a_usage_error_with_a_suggestion(runner):
+    for args, where in ((["play", "--rules", "germny"], "'--rules'"), (["rules", "germny"], "'[PRESET]'"),
+                        (["fuzz", "--rules", "germny"], "'--rules'"),
+                        (["bench", "--rules", "usa,germny"], "'--rules'")):
+        assert usage_error(run(runner, *args)) == \
+            f"Error: Invalid value for {where}: unknown rule set 'germny'; did you mean 'germany'?", args
+
+
+@pytest.mark.parametrize("args", [["play", "--players", 6], ["play", "--players", 1], ["play", "--players", 9],
                                   ["fuzz", "--players", "2,7"], ["bench", "--players", "0"]])
 def test_bad_player_count(runner, args):
-    """R1.2: 2 to 5 players."""
-    res = run(runner, *args)
-    assert res.exit_code == 1
-    assert len(res.output.strip().splitlines()) == 1
-    assert "players must be 2 to 5 (R1.2)" in res.output
+    """R1.2: 2 to 5 players; out of range is a usage error (exit 2), like click's own."""
+    assert "players must be 2 to 5 (R1.2)" in usage_error(run(runner, *args))
 
 
 def test_players_not_a_number(runner):
-    res = run(runner, "fuzz", "--players", "2,x")
-    assert res.exit_code == 1 and "'x' is not a number" in res.output
+    assert "'x' is not a number" in usage_error(run(runner, "fuzz", "--players", "2,x"))
+
+
+def test_bad_rule_override_is_a_usage_error(runner):
+    assert "rule parameter 'trainz' is unknown; did you mean 'trains'?" in \
+        usage_error(run(runner, "play", "--set", "trainz=40"))
+    assert "expected PARAMETER=VALUE" in usage_error(run(runner, "play", "--set", "trains"))
 
 
 # --------------------------------------------------------------------------- narration of single actions
@@ -367,8 +375,7 @@ def test_bench_table_and_json(runner, monkeypatch):
     data = json.loads(run(runner, "bench", "--rules", "usa", "--players", 4, "--strategy", "all", "--json").output)
     from ttrsim.strategies import STRATEGY_NAMES
     assert [row["strategy"] for row in data] == list(STRATEGY_NAMES)
-    bad = run(runner, "bench", "--strategy", "planer")
-    assert bad.exit_code == 1 and "did you mean 'planner'" in bad.output
+    assert "did you mean 'planner'" in usage_error(run(runner, "bench", "--strategy", "planer"))
 
 
 # --------------------------------------------------------------------------- the group
@@ -376,10 +383,15 @@ def test_bench_table_and_json(runner, monkeypatch):
 def test_version_and_help(runner):
     res = run(runner, "--version")
     assert res.exit_code == 0 and res.output.startswith("ttrsim, version ")
-    for cmd in ("play", "rules", "maps", "validate-map", "fuzz", "bench"):
+    for cmd in main.commands:
         res = run(runner, cmd, "--help")
         assert res.exit_code == 0 and "Examples:" in res.output, cmd
-    assert "Examples:" in run(runner, "--help").output
+        # one help style: every option's help is a sentence (capital letter, full stop)
+        for param in main.commands[cmd].params:
+            text = getattr(param, "help", None)
+            assert text is None or (text[0].isupper() and text.rstrip().endswith((".", ")"))), (cmd, param.name)
+    top = run(runner, "--help").output
+    assert "Examples:" in top and "Exit codes:" in top and "2 usage error" in top and "_TTRSIM_COMPLETE" in top
 
 
 def test_narrated_resets_and_reshuffles_follow_the_engine(monkeypatch):
