@@ -254,3 +254,11 @@ def test_warmup_and_cache_commands(tmp_path, monkeypatch):
     warm = as_json(invoke("warmup", "--json"))
     assert set(warm) == {"seconds", "compiled", "compile_seconds", "cache"}
     assert Path(warm["cache"]).name == current.name
+
+
+@pytest.mark.parametrize("name", ["ttrsim.cli.common", "ttrsim.cli.examples", "ttrsim.core.jitcache"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

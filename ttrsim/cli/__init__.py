@@ -93,7 +93,7 @@ def main():
 
 # --------------------------------------------------------------------------- play
 
-@main.command()
+@main.command(short_help="Play one game and narrate it turn by turn.")
 @click.option("--rules", "rules_name", default="usa", show_default=True, type=PRESET,
               help="Rule set preset (see `ttrsim rules`).")
 @click.option("--players", default=2, show_default=True, type=PLAYERS, help="Number of players, 2 to 5.")
@@ -164,7 +164,7 @@ def param_rows(values: dict, defaults: dict | None = None) -> list[list[str]]:
     return rows
 
 
-@main.command("rules")
+@main.command("rules", short_help="The rule-set presets and every rule parameter.")
 @click.argument("preset", required=False, type=PRESET)
 @json_option("without PRESET {presets, parameters}; with PRESET {name, doc, parameters} (each parameter: name, "
              "default, value, rule, description, choice, min, max).")
@@ -244,7 +244,7 @@ def map_summary(m) -> dict:
     }
 
 
-@main.command("maps")
+@main.command("maps", short_help="The packaged maps with their counts.")
 @json_option("a list of maps: name, path, cities, countries, border_points, routes, spaces, double, triple, "
              "route_lengths, tickets, tickets_by_tag, passengers.")
 @library_errors
@@ -278,7 +278,7 @@ def maps_cmd(as_json):
 
 # --------------------------------------------------------------------------- validate-map
 
-@main.command("validate-map")
+@main.command("validate-map", short_help="Check a custom map file.")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @json_option("{file, ok, problems, summary} (summary: the counts of `ttrsim maps --json`, null when invalid).")
 def validate_map(file, as_json):
@@ -319,7 +319,7 @@ def validate_map(file, as_json):
 
 # --------------------------------------------------------------------------- fuzz
 
-@main.command()
+@main.command(short_help="Random games checking the rule invariants.")
 @click.option("--rules", default="all", show_default=True, type=PRESET_LIST, help="Rule sets to fuzz.")
 @click.option("--players", default="2,3,4,5", show_default=True, type=PLAYER_LIST, help="Player counts to fuzz.")
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1),
@@ -367,7 +367,7 @@ def fuzz(rules, players, games, seed, as_json, progress):
 
 # --------------------------------------------------------------------------- bench
 
-@main.command()
+@main.command(short_help="Complete games per second on one core.")
 @click.option("--rules", default="all", show_default=True, type=PRESET_LIST, help="Rule sets to time.")
 @click.option("--players", default="2,4", show_default=True, type=PLAYER_LIST, help="Player counts to time.")
 @click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
@@ -402,7 +402,7 @@ def bench(rules, players, seconds, names, as_json):
 
 # --------------------------------------------------------------------------- report
 
-@main.command("report")
+@main.command("report", short_help="Turn a results folder into a report.")
 @click.argument("results", metavar="RESULTS")
 @click.option("--output", "-o", metavar="DIR", help="Report folder (default RESULTS/report).")
 @click.option("--format", "formats", default="md,html", show_default=True, metavar="md,html",
@@ -477,7 +477,7 @@ def _sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
-@main.command("run", epilog=RUN_EPILOG)
+@main.command("run", epilog=RUN_EPILOG, short_help="Run an experiment into a results folder.")
 @click.argument("file", type=ExperimentFile())
 @click.option("--output", "-o", metavar="DIR", help="Results folder (default results/<name>).")
 @click.option("--workers", "-w", type=click.IntRange(1, 1024), help="Worker processes (default: the file's, "

@@ -19,7 +19,7 @@ def strategy_info(name: str) -> dict:
             "parameters": [{"name": p.name, "default": p.default, "description": p.doc} for p in spec.params]}
 
 
-@click.command("strategies")
+@click.command("strategies", short_help="The built-in strategies and their parameters.")
 @click.argument("name", required=False, type=Strategies(many=False))
 @json_option("a list of strategies: name, id, description, parameters (each: name, default, description); "
              "with NAME that strategy alone.")
@@ -55,7 +55,7 @@ def strategies_cmd(name, as_json):
         click.echo("One strategy with its parameters: ttrsim strategies NAME")
 
 
-@click.command("examples")
+@click.command("examples", short_help="The packaged example experiments; copy one to edit.")
 @click.argument("name", required=False, type=ExampleName())
 @click.option("--to", "folder", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder to copy NAME into.")

@@ -149,7 +149,7 @@ def warm_up(progress: bool = True, echo=echo_err) -> dict:
 
 # --------------------------------------------------------------------------- commands
 
-@click.command("warmup")
+@click.command("warmup", short_help="Compile everything now (a first run does it otherwise).")
 @json_option("{seconds, compiled, compile_seconds, cache}.")
 @progress_option
 @extras_errors
@@ -171,7 +171,7 @@ def warmup_cmd(as_json, progress):
     click.echo(f"warm: {what} in {out['seconds']:.1f} s; cache: {out['cache']}")
 
 
-@click.command("cache")
+@click.command("cache", short_help="List or clear the compiled-code cache folders.")
 @click.option("--clear", is_flag=True, help="Remove the cache folders of other ttrsim sources (older versions).")
 @click.option("--all", "everything", is_flag=True, help="With --clear: remove the current folder too.")
 @json_option("{base, folders} (each folder: path, bytes, modified, current); with --clear {base, removed}.")
