@@ -222,9 +222,12 @@ def test_examples_copies_one_to_edit(tmp_path, monkeypatch):
 
 # --------------------------------------------------------------------------- compiling, warmup, cache
 
-def test_compile_notice_and_progress_lines_only_when_compiling():
+def test_compile_notice_and_progress_lines_only_when_compiling(tmp_path, monkeypatch):
     from numba import njit
 
+    from ttrsim.core import jitcache
+
+    monkeypatch.setattr(jitcache, "cache_dir", lambda: tmp_path)        # a cache folder exists
     lines = []
     with compiling(progress=False, echo=lines.append) as watch:
         pass
@@ -233,7 +236,11 @@ def test_compile_notice_and_progress_lines_only_when_compiling():
         njit(lambda x: x + 1)(1)                 # a fresh function: one compile
     assert watch.units == 1 and watch.seconds > 0
     assert lines[0].startswith("compiling the engine and strategies (first run only, about ")
-    assert lines[-1].startswith("compiled 1 functions in ")
+    assert lines[-1].startswith("compiled 1 functions in ") and len(lines) == 2
+    monkeypatch.setattr(jitcache, "cache_dir", lambda: tmp_path / "none")    # nothing cached: the notice at once
+    lines.clear()
+    with compiling(progress=False, echo=lines.append):
+        assert len(lines) == 1 and lines[0].startswith("compiling the engine")
 
 
 def test_warmup_and_cache_commands(tmp_path, monkeypatch):

@@ -473,6 +473,9 @@ does it ahead): a notice and a progress line say so.
 """
 
 
+MIN_TIMED_S = 0.2      # a run's play shorter than this gets no games/s (mostly timer noise)
+
+
 def _sigterm(signum, frame):
     raise KeyboardInterrupt
 
@@ -493,7 +496,7 @@ def _sigterm(signum, frame):
               help="Continue the folder's run, or delete its results and start over.")
 @json_option("{path, status, games, games_run, seconds, compile_seconds, games_per_s, summary} (summary: one "
              "row per sweep point and strategy: point, values, strategy, games, wins, win_rate, low, high, "
-             "mean_total; games_per_s excludes the compile time).")
+             "mean_total; games_per_s excludes the compile time, null for a run too short to time).")
 @progress_option
 @extras_errors
 @watch_compiles
@@ -519,19 +522,20 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         if old is not None:
             signal.signal(signal.SIGTERM, old)
     compile_s = compile_seconds()
-    play_s = max(result.seconds - compile_s, 1e-9)
+    play_s = max(result.seconds - compile_s, 0.0)
+    rate = result.games_run / play_s if play_s >= MIN_TIMED_S else None
     if as_json:
         echo_json({"path": result.path, "status": result.status, "games": result.games,
                    "games_run": result.games_run, "seconds": round(result.seconds, 3),
-                   "compile_seconds": round(compile_s, 3), "games_per_s": round(result.games_run / play_s, 1),
+                   "compile_seconds": round(compile_s, 3), "games_per_s": rate and round(rate, 1),
                    "summary": result.summary})
         return
     if result.games_run == 0:
         click.echo(f"nothing to do: {result.path} already holds the complete experiment")
     else:
         compiled = f", after {compile_s:.0f} s compiling (first run only)" if compile_s >= 0.5 else ""
-        click.echo(f"{result.games_run:,} games in {play_s:.1f} s ({result.games_run / play_s:,.0f} games/s)"
-                   f"{compiled}")
+        speed = f"{rate:,.0f} games/s" if rate else "too short to time"
+        click.echo(f"{result.games_run:,} games in {play_s:.1f} s ({speed}){compiled}")
     click.echo(result.summary_text)
     click.echo(f"results: {result.path}")
 

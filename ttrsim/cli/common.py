@@ -106,66 +106,76 @@ def _complete_list(names, incomplete: str) -> list[CompletionItem]:
     return [CompletionItem(head + sep + n) for n in names if n.startswith(last)]
 
 
-class Preset(click.ParamType):
-    """A rule-set preset (``ttrsim rules``); with ``many``: ``all`` or presets
-    separated by commas (a list)."""
+class _Names(click.ParamType):
+    """Names from a known list: one, or (``many``) several separated by
+    commas; ``all`` for every one if ``allow_all``. A subclass gives the list
+    (``known``), checks one name (``check``: a library ``ValueError`` with a
+    suggestion) and says what a name is (``what``)."""
+    what = "name"
 
-    def __init__(self, many: bool = False):
-        self.many = many
-        self.name = "all|PRESET[,PRESET]" if many else "PRESET"
-
-    def convert(self, value, param, ctx):
-        if not isinstance(value, str):
-            return value
-        names = [t.strip() for t in value.split(",") if t.strip()]
-        if self.many and names == ["all"]:
-            return preset_names()
-        if not names or (len(names) > 1 and not self.many):
-            self.fail("expected " + ("'all' or preset names separated by commas" if self.many
-                                     else "one preset name") + f": {', '.join(preset_names())}", param, ctx)
-        for n in names:
-            try:
-                get_rules(n)
-            except RulesError as e:
-                self.fail(str(e), param, ctx)
-        return names if self.many else names[0]
-
-    def shell_complete(self, ctx, param, incomplete):
-        names = (["all"] if self.many else []) + preset_names()
-        return _complete_list(names, incomplete) if self.many else \
-            [CompletionItem(n) for n in names if n.startswith(incomplete)]
-
-
-class Strategies(click.ParamType):
-    """Compiled strategy names separated by commas (``ttrsim strategies``);
-    ``all`` for every one if ``allow_all``; with ``many`` False: one name."""
-
-    def __init__(self, many: bool = True, allow_all: bool = False):
+    def __init__(self, many: bool, allow_all: bool, metavar: str):
         self.many, self.allow_all = many, allow_all
-        self.name = ("all|" if allow_all else "") + ("NAME[,NAME]" if many else "NAME")
+        self.name = ("all|" if allow_all else "") + (f"{metavar}[,{metavar}]" if many else metavar)
+
+    def known(self) -> list[str]:
+        raise NotImplementedError
+
+    def check(self, name: str) -> None:
+        raise NotImplementedError
 
     def convert(self, value, param, ctx):
         if not isinstance(value, str):
             return value
-        from ttrsim.strategies import STRATEGY_NAMES, StrategyError, strategy_id
         names = [t.strip() for t in value.split(",") if t.strip()]
         if self.allow_all and names == ["all"]:
-            return list(STRATEGY_NAMES)
+            return list(self.known())
         if not names or (len(names) > 1 and not self.many):
-            self.fail(f"expected {'strategy names separated by commas' if self.many else 'one strategy name'}: "
-                      f"{', '.join(STRATEGY_NAMES)}", param, ctx)
+            expected = (("'all' or " if self.allow_all else "") + f"{self.what} names separated by commas"
+                        if self.many else f"one {self.what} name")
+            self.fail(f"expected {expected}: {', '.join(self.known())}", param, ctx)
         for n in names:
             try:
-                strategy_id(n)
-            except StrategyError as e:
+                self.check(n)
+            except ValueError as e:
                 self.fail(str(e), param, ctx)
         return names if self.many else names[0]
 
     def shell_complete(self, ctx, param, incomplete):
-        from ttrsim.strategies import STRATEGY_NAMES
-        names = (["all"] if self.allow_all else []) + list(STRATEGY_NAMES)
+        names = (["all"] if self.allow_all else []) + list(self.known())
         return _complete_list(names, incomplete) if self.many else \
             [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
+class Preset(_Names):
+    """A rule-set preset (``ttrsim rules``); with ``many``: ``all`` or presets
+    separated by commas (a list)."""
+    what = "preset"
+
+    def __init__(self, many: bool = False):
+        super().__init__(many, allow_all=many, metavar="PRESET")
+
+    def known(self):
+        return preset_names()
+
+    def check(self, name):
+        get_rules(name)
+
+
+class Strategies(_Names):
+    """Compiled strategy names separated by commas (``ttrsim strategies``);
+    ``all`` for every one if ``allow_all``; with ``many`` False: one name."""
+    what = "strategy"
+
+    def __init__(self, many: bool = True, allow_all: bool = False):
+        super().__init__(many, allow_all, metavar="NAME")
+
+    def known(self):
+        from ttrsim.strategies import STRATEGY_NAMES
+        return STRATEGY_NAMES
+
+    def check(self, name):
+        from ttrsim.strategies import strategy_id
+        strategy_id(name)
 
 
 class Players(click.ParamType):

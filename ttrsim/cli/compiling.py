@@ -2,9 +2,9 @@
 
 numba compiles a kernel the first time it is called with new argument types
 (and caches it on disk: :mod:`ttrsim.core.jitcache`). A command that may
-compile runs inside :func:`compiling`: before the first function compiles it
-prints one line (what, that it happens once, about how long, where the cache
-is), then a progress bar per compiled function on a terminal, or a plain line
+compile runs inside :func:`compiling`: before the first function compiles (at
+once if nothing is cached yet) it prints one line (what, that it happens once,
+about how long, where the cache is), then a progress bar per compiled function on a terminal, or a plain line
 every :data:`LINE_EVERY` functions otherwise. Nothing is printed when
 everything loads from the cache.
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import sys
 import time
-import types
 from contextlib import contextmanager
 
 import click
@@ -28,40 +27,6 @@ from .common import echo_err, echo_json, extras_errors, json_option, progress_op
 LINE_EVERY = 10          # without a terminal: a line every this many compiled functions
 
 
-def kernels_of(*dispatchers) -> list:
-    """The compiled functions ``dispatchers`` call, directly or not, found by
-    the global names their code uses (themselves included): about what
-    compiling them compiles (helpers inlined by numba's ``overload`` are not counted)."""
-    from numba.core.dispatcher import Dispatcher
-
-    seen: dict[int, object] = {}
-    todo = list(dispatchers)
-    while todo:
-        d = todo.pop()
-        if id(d) in seen:
-            continue
-        seen[id(d)] = d
-        names, codes = set(), [d.py_func.__code__]
-        while codes:
-            code = codes.pop()
-            names.update(code.co_names)
-            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-        for name in names:
-            v = d.py_func.__globals__.get(name)
-            if isinstance(v, types.ModuleType):
-                todo += [getattr(v, a) for a in names if isinstance(getattr(v, a, None), Dispatcher)]
-            elif isinstance(v, Dispatcher):
-                todo.append(v)
-    return list(seen.values())
-
-
-def expected_units() -> int:
-    """About how many functions a first run compiles: those the chunk loop of
-    the experiment runner calls."""
-    from ttrsim.play.chunk import play_chunk, record_end
-    return len(kernels_of(play_chunk, record_end))
-
-
 @contextmanager
 def compiling(progress: bool = True, echo=echo_err):
     """Inside: a notice before the first compile, then progress per compiled
@@ -69,16 +34,20 @@ def compiling(progress: bool = True, echo=echo_err):
     :class:`~ttrsim.core.jitcache.CompileWatch` (``seconds``, ``units``)."""
     from ttrsim.core.jitcache import CompileWatch, cache_dir, compile_estimate
 
-    state = {"bar": None, "total": 0}
+    estimate = compile_estimate()
+    total = int(estimate["units"])
+    state = {"bar": None, "noticed": False}
 
     def first():
-        state["total"] = expected_units()
-        echo(f"compiling the engine and strategies (first run only, about {compile_estimate():.0f} s; "
-             f"about {state['total']} functions), cached in {cache_dir()}")
+        if state["noticed"]:
+            return
+        state["noticed"] = True
+        echo(f"compiling the engine and strategies (first run only, about {estimate['seconds']:.0f} s for "
+             f"about {total} functions), cached in {cache_dir()}")
         if progress:
             from tqdm import tqdm
-            state["bar"] = tqdm(total=state["total"], unit="fn", desc="compiling", file=sys.stderr,
-                                dynamic_ncols=True, leave=False)
+            state["bar"] = tqdm(total=total, unit="fn", desc="compiling", file=sys.stderr, dynamic_ncols=True,
+                                leave=False)
 
     def unit(name, done):
         bar = state["bar"]
@@ -87,8 +56,11 @@ def compiling(progress: bool = True, echo=echo_err):
             bar.set_postfix_str(name.rsplit(".", 2)[-2] + "." + name.rsplit(".", 1)[-1], refresh=False)
             bar.update(1)
         elif done % LINE_EVERY == 0:
-            echo(f"compiling: {done} of about {max(state['total'], done)} functions done ({name})")
+            of = f" of about {total}" if done <= total else ""
+            echo(f"compiling: {done}{of} functions done ({name})")
 
+    if not cache_dir().is_dir():          # nothing cached yet: say so now, before the imports and the setup
+        first()
     with CompileWatch(first, unit) as watch:
         try:
             yield watch

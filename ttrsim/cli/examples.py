@@ -87,6 +87,19 @@ class ExampleName(click.ParamType):
         return [CompletionItem(n) for n in example_names() if n.startswith(incomplete)]
 
 
+def _map_of(source: Path, value: str) -> Path | None:
+    """The map file an example names by a relative path: beside it in the
+    repository (``experiments/../ttrsim/data/maps/``), else the packaged map of
+    that file name (an installed package has no repository layout)."""
+    if Path(value).is_absolute():
+        return None
+    from ttrsim.data.maps import MAPS_DIR
+    for candidate in (source.parent / value, Path(MAPS_DIR) / Path(value).name):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def copy_example(name: str, folder: Path, force: bool = False) -> list[Path]:
     """Copy the packaged example ``name`` into ``folder``; a map file it names
     by a relative path is copied beside it (and the ``map:`` line points at
@@ -95,8 +108,8 @@ def copy_example(name: str, folder: Path, force: bool = False) -> list[Path]:
     text = source.read_text(encoding="utf-8")
     files = {folder / source.name: text}
     m = _MAP_LINE.search(text)
-    if m and not Path(m.group(2)).is_absolute() and (source.parent / m.group(2)).is_file():
-        map_file = source.parent / m.group(2)
+    map_file = _map_of(source, m.group(2)) if m else None
+    if map_file is not None:
         files[folder / source.name] = text[:m.start(2)] + map_file.name + text[m.end(2):]
         files[folder / map_file.name] = map_file.read_text(encoding="utf-8")
     existing = [p for p in files if p.exists()]

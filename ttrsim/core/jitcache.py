@@ -73,10 +73,14 @@ def source_roots() -> tuple[Path, ...]:
 
 @lru_cache(maxsize=1)
 def cache_dir() -> Path:
-    """This source tree's cache folder: ``numba-<hash of the compiled sources>``."""
+    """This source tree's cache folder: ``numba-<hash of the compiled sources>``
+    (this module, which compiles nothing, left out)."""
     digest = hashlib.sha1()
+    here = Path(__file__).resolve()
     for root in source_roots():
         for f in sorted(root.rglob("*.py")):
+            if f == here:
+                continue
             digest.update(f"{root.name}/{f.relative_to(root).as_posix()}".encode())
             digest.update(f.read_bytes())
     return cache_base() / f"numba-{digest.hexdigest()[:16]}"
@@ -146,20 +150,22 @@ def clear_stale(everything: bool = False) -> list[dict]:
 
 # --------------------------------------------------------------------------- compiling, visibly
 
-# seconds of the first compile of an experiment's kernels when no compile was
-# timed on this machine yet (a 2-core machine, otherwise idle)
-DEFAULT_COMPILE_S = 100
+# the first compile of an experiment's kernels when none was timed on this
+# machine yet: seconds on an idle 2-core machine, and functions of ttrsim's
+DEFAULT_COMPILE = {"seconds": 180.0, "units": 190}
 # a compile of at least this many functions is a full one, kept as the estimate
 FULL_COMPILE_UNITS = 20
 _TIMES = "compile-time.json"
 
 
-def compile_estimate() -> float:
-    """Seconds the last full compile took on this machine (:data:`DEFAULT_COMPILE_S` if none was timed)."""
+def compile_estimate() -> dict:
+    """``seconds`` and ``units`` (functions) of the last full compile on this
+    machine (:data:`DEFAULT_COMPILE` if none was timed)."""
     try:
-        return float(json.loads((cache_base() / _TIMES).read_text())["seconds"])
+        last = json.loads((cache_base() / _TIMES).read_text())
+        return {k: float(last[k]) for k in DEFAULT_COMPILE}
     except (OSError, ValueError, KeyError, TypeError):
-        return float(DEFAULT_COMPILE_S)
+        return dict(DEFAULT_COMPILE)
 
 
 class CompileWatch(numba_event.Listener):
@@ -167,10 +173,10 @@ class CompileWatch(numba_event.Listener):
 
     ``on_first()`` is called before the first function compiles (not at all
     when everything loads from the cache) and ``on_unit(name, done)`` after
-    each compiled function (``name``: its module and name; ``done``: functions
-    compiled so far). ``seconds`` is the time spent compiling, ``units`` the
-    functions compiled. A full compile's time is kept for
-    :func:`compile_estimate`.
+    each compiled function of ours (``name``: its module and name; ``done``:
+    functions compiled so far; numba's own helpers compiled along are not
+    counted). ``seconds`` is the time spent compiling, ``units`` the functions
+    compiled. A full compile's time is kept for :func:`compile_estimate`.
 
     >>> with CompileWatch() as w:
     ...     pass
@@ -181,23 +187,26 @@ class CompileWatch(numba_event.Listener):
     def __init__(self, on_first=None, on_unit=None):
         self.on_first, self.on_unit = on_first, on_unit
         self.units, self.seconds = 0, 0.0
-        self._depth, self._t0 = 0, 0.0
+        self._depth, self._t0, self._started = 0, 0.0, False
 
     def on_start(self, event):
         if self._depth == 0:
-            if self.units == 0 and self.on_first is not None:
+            if not self._started and self.on_first is not None:
                 self.on_first()
+            self._started = True
             self._t0 = time.perf_counter()
         self._depth += 1
 
     def on_end(self, event):
         self._depth -= 1
-        self.units += 1
         if self._depth == 0:
             self.seconds += time.perf_counter() - self._t0
-        if self.on_unit is not None:
-            f = event.data["dispatcher"].py_func
-            self.on_unit(f"{f.__module__}.{f.__qualname__}", self.units)
+        f = event.data["dispatcher"].py_func
+        module = f.__module__ or ""                   # (None for a StructRef's generated constructor)
+        if module.split(".")[0] != "numba":
+            self.units += 1
+            if self.on_unit is not None:
+                self.on_unit(f"{module}.{f.__qualname__}".lstrip("."), self.units)
 
     def __enter__(self):
         self._installed = numba_event.install_listener("numba:compile", self)
@@ -209,7 +218,8 @@ class CompileWatch(numba_event.Listener):
         if exc[0] is None and self.units >= FULL_COMPILE_UNITS:
             try:
                 cache_base().mkdir(parents=True, exist_ok=True)
-                (cache_base() / _TIMES).write_text(json.dumps({"seconds": round(self.seconds, 1)}))
+                (cache_base() / _TIMES).write_text(json.dumps({"seconds": round(self.seconds, 1),
+                                                               "units": self.units}))
             except OSError:
                 pass
         return False
