@@ -160,17 +160,17 @@ def test_progress_only_on_a_terminal(monkeypatch):
 
 
 def test_python_dash_m_ttrsim():
-    res = subprocess.run([sys.executable, "-m", "ttrsim", "strategies", "--json"], capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run([sys.executable, "-m", "ttrsim", "strategies", "--json"], capture_output=True,
+                         check=False, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert "planner" in [d["name"] for d in json.loads(res.stdout)]
-    res = subprocess.run([sys.executable, "-m", "ttrsim", "rules", "germny"], capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run([sys.executable, "-m", "ttrsim", "rules", "germny"], capture_output=True,
+                         check=False, text=True, timeout=120)
     assert res.returncode == 2 and "did you mean 'germany'" in res.stderr
 
 
 def test_completion_of_presets_strategies_and_examples():
-    names = lambda items: [i.value for i in items]  # noqa: E731
+    names = lambda items: [i.value for i in items]
     assert names(PRESET.shell_complete(None, None, "ge")) == ["germany"]
     assert names(PRESET_LIST.shell_complete(None, None, "usa,usa-m")) == ["usa,usa-mega"]
     assert names(Strategies().shell_complete(None, None, "random,pla")) == ["random,planner"]
@@ -182,7 +182,7 @@ def test_shell_completion_end_to_end():
     if not script.exists():
         pytest.skip("no ttrsim script beside this python")
     env = dict(os.environ, _TTRSIM_COMPLETE="bash_complete", COMP_WORDS="ttrsim play --rules ge", COMP_CWORD="3")
-    res = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=120)
+    res = subprocess.run([str(script)], env=env, capture_output=True, check=False, text=True, timeout=120)
     assert "plain,germany" in res.stdout.splitlines()
 
 

@@ -106,6 +106,7 @@ def main():
 @json_option("the game record: rules, players, seed, strategies, overrides, actions (turn, seat, action, text) "
              "and result (seats with their score breakdown, winners, end, turns).")
 @library_errors
+@watch_compiles
 def play(rules_name, players, seed, strategies, sets, quiet, as_json):
     """Play one game with compiled strategies and narrate it turn by turn.
 
@@ -328,6 +329,7 @@ def validate_map(file, as_json):
 @json_option("a list of rows: rules, players, games, distinct_deals, violations, examples.")
 @progress_option
 @library_errors
+@watch_compiles
 def fuzz(rules, players, games, seed, as_json, progress):
     """Play random games and check the rule invariants after every action.
 
@@ -376,6 +378,7 @@ def fuzz(rules, players, games, seed, as_json, progress):
               help="Strategies to time, each in self-play at every seat.")
 @json_option("a list of rows: rules, players, strategy, games_per_s.")
 @library_errors
+@watch_compiles
 def bench(rules, players, seconds, names, as_json):
     """Time complete games (setup, play, final scoring) with compiled
     strategies on one core: games per CPU second of this process per rule

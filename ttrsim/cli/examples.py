@@ -23,7 +23,7 @@ _MAP_LINE = re.compile(r"^(map:\s*)(\S+\.ya?ml)\b", re.MULTILINE)
 def examples_dir() -> Path:
     """The folder of the packaged examples."""
     spec = importlib.util.find_spec("ttrsim.examples")
-    return Path(list(spec.submodule_search_locations)[0])
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def example_names() -> list[str]:
@@ -44,7 +44,7 @@ def resolve_experiment(value: str) -> Path | None:
     p = Path(value)
     if p.is_file():
         return p
-    name = p.name[:-5] if p.name.endswith(".yaml") else p.name
+    name = p.name.removesuffix(".yaml")
     if p.parent == Path(".") or p.parent == Path("experiments"):
         packaged = examples_dir() / f"{name}.yaml"
         if packaged.is_file():
@@ -78,7 +78,7 @@ class ExampleName(click.ParamType):
     name = "NAME"
 
     def convert(self, value, param, ctx):
-        name = value[:-5] if value.endswith(".yaml") else value
+        name = value.removesuffix(".yaml")
         if name not in example_names():
             self.fail(f"no packaged example '{value}'{_unknown(value)}", param, ctx)
         return name
