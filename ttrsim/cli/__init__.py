@@ -50,7 +50,7 @@ def parse_overrides(items) -> dict:
             raise click.BadParameter(f"'{item}': expected PARAMETER=VALUE, e.g. globetrotter_points=15",
                                      param_hint="'--set'")
         try:
-            out[key.strip()] = parse_yaml(value, source=f"--set '{item}'",
+            out[key.strip()] = parse_yaml(value, source=f"'{item}'",
                                           expected="a value such as 15, true or [a, b]")
         except YamlError as e:
             raise click.BadParameter(str(e), param_hint="'--set'") from None
