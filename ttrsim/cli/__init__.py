@@ -498,8 +498,9 @@ def _sigterm(signum, frame):
 @click.option("--resume/--overwrite", default=True, show_default=True,
               help="Continue the folder's run, or delete its results and start over.")
 @json_option("{path, status, games, games_run, seconds, compile_seconds, games_per_s, summary} (summary: one "
-             "row per sweep point and strategy: point, values, strategy, games, wins, win_rate, low, high, "
-             "mean_total; games_per_s excludes the compile time, null for a run too short to time).")
+             "row per sweep point and strategy as ttrsim.experiment.summary.summary_from_tables gives them: point, "
+             "values, strategy, games, wins, win_rate, low, high, mean_total, ...; games_per_s excludes the "
+             "compile time, null for a run too short to time).")
 @progress_option
 @extras_errors
 @watch_compiles
