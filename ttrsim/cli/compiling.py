@@ -4,9 +4,9 @@ numba compiles a kernel the first time it is called with new argument types
 (and caches it on disk: :mod:`ttrsim.core.jitcache`). A command that may
 compile runs inside :func:`compiling`: before the first function compiles (at
 once if nothing is cached yet) it prints one line (what, that it happens once,
-about how long, where the cache is), then a progress bar per compiled function on a terminal, or a plain line
-every :data:`LINE_EVERY` functions otherwise. Nothing is printed when
-everything loads from the cache.
+about how long, where the cache is), then a progress bar per compiled function
+on a terminal, or a plain line every :data:`LINE_EVERY` functions otherwise.
+Nothing is printed when everything loads from the cache.
 
 :func:`warm_up` compiles what the commands use, one entry point after the
 other: the experiment runner's chunk loop (also with a Python strategy at the
