@@ -66,15 +66,15 @@ def table_totals(output):
 def germany7(runner):
     res = run(runner, "play", "--rules", "germany", "--players", 4, "--seed", 7)
     assert res.exit_code == 0, res.output
-    return res.output
+    return res.stdout
 
 
 def test_play_is_deterministic_for_a_seed(runner, germany7):
     again = run(runner, "play", "--rules", "germany", "--players", 4, "--seed", 7)
-    assert again.output == germany7
+    assert again.stdout == germany7
     other = run(runner, "play", "--rules", "germany", "--players", 4, "--seed", 8)
     assert other.exit_code == 0
-    assert other.output != germany7
+    assert other.stdout != germany7
 
 
 def unwrap(text):
@@ -116,11 +116,11 @@ def test_play_final_totals_equal_play_game(runner, rules, n_players, seed):
     res = run(runner, "play", "--rules", rules, "--players", n_players, "--seed", seed)
     assert res.exit_code == 0, res.output
     want = compiled_totals(rules, n_players, seed)
-    assert table_totals(res.output) == want
+    assert table_totals(res.stdout) == want
     lines = []
     g = play_narrated(rules, n_players, seed, out=lines.append)
     assert [row["total"] for row in g.result()["seats"]] == want
-    assert "\n".join(lines) + "\n" == res.output
+    assert "\n".join(lines) + "\n" == res.stdout
 
 
 def test_play_with_every_strategy_equals_play_game(runner):
@@ -134,52 +134,55 @@ def test_play_with_every_strategy_equals_play_game(runner):
         res = run(runner, "play", "--rules", "germany", "--players", len(seats), "--seed", 11 + i,
                   "--strategy", ",".join(seats), "-q")
         assert res.exit_code == 0, res.output
-        assert table_totals(res.output) == compiled_totals("germany", len(seats), 11 + i, seats)
+        assert table_totals(res.stdout) == compiled_totals("germany", len(seats), 11 + i, seats)
 
 
 def test_play_quiet_prints_only_the_final_table(runner, germany7):
     res = run(runner, "play", "--rules", "germany", "--players", 4, "--seed", 7, "--quiet")
     assert res.exit_code == 0
-    assert "T1 seat" not in res.output and "Setup" not in res.output
-    assert res.output.splitlines()[1].lstrip().startswith("seat")
-    assert germany7.endswith(res.output)
-    assert table_totals(res.output) == compiled_totals("germany", 4, 7)
+    assert "T1 seat" not in res.stdout and "Setup" not in res.stdout
+    assert res.stdout.splitlines()[1].lstrip().startswith("seat")
+    assert germany7.endswith(res.stdout)
+    assert table_totals(res.stdout) == compiled_totals("germany", 4, 7)
 
 
 def test_play_per_seat_strategies_and_overrides(runner):
     res = run(runner, "play", "--players", 3, "--seed", 2, "--strategy", "random,random,random",
               "--set", "globetrotter_points=15", "-q")
     assert res.exit_code == 0, res.output
-    assert "+15" in res.output or "+0" in res.output
-    bad = run(runner, "play", "--strategy", "gredy")
-    assert bad.exit_code == 1
-    assert "unknown strategy 'gredy'; did you mean 'greedy'?" in bad.output
-    bad = run(runner, "play", "--set", "trainz=40")
-    assert bad.exit_code == 1
-    assert bad.output.strip() == "Error: rule parameter 'trainz' is unknown; did you mean 'trains'?"
+    assert "+15" in res.stdout or "+0" in res.stdout
+    assert "unknown strategy 'gredy'; did you mean 'greedy'?" in usage_error(run(runner, "play", "--strategy", "gredy"))
 
 
-def test_unknown_preset_is_a_one_line_error_with_a_suggestion(runner):
-    for args in (["play", "--rules", "germny"], ["rules", "germny"], ["fuzz", "--rules", "germny"],
-                 ["bench", "--rules", "usa,germny"]):
-        res = run(runner, *args)
-        assert res.exit_code == 1, args
-        assert res.output.strip().splitlines() == ["Error: unknown rule set 'germny'; did you mean 'germany'?"]
+def usage_error(res) -> str:
+    """The error line of a usage error (exit code 2), which click prints last."""
+    assert res.exit_code == 2, res.output
+    return res.output.strip().splitlines()[-1]
 
 
-@pytest.mark.parametrize("args", [["play", "--players", 6], ["play", "--players", 1],
+def test_unknown_preset_is_a_usage_error_with_a_suggestion(runner):
+    for args, where in ((["play", "--rules", "germny"], "'--rules'"), (["rules", "germny"], "'[PRESET]'"),
+                        (["fuzz", "--rules", "germny"], "'--rules'"),
+                        (["bench", "--rules", "usa,germny"], "'--rules'")):
+        assert usage_error(run(runner, *args)) == \
+            f"Error: Invalid value for {where}: unknown rule set 'germny'; did you mean 'germany'?", args
+
+
+@pytest.mark.parametrize("args", [["play", "--players", 6], ["play", "--players", 1], ["play", "--players", 9],
                                   ["fuzz", "--players", "2,7"], ["bench", "--players", "0"]])
 def test_bad_player_count(runner, args):
-    """R1.2: 2 to 5 players."""
-    res = run(runner, *args)
-    assert res.exit_code == 1
-    assert len(res.output.strip().splitlines()) == 1
-    assert "players must be 2 to 5 (R1.2)" in res.output
+    """R1.2: 2 to 5 players; out of range is a usage error (exit 2), like click's own."""
+    assert "players must be 2 to 5 (R1.2)" in usage_error(run(runner, *args))
 
 
 def test_players_not_a_number(runner):
-    res = run(runner, "fuzz", "--players", "2,x")
-    assert res.exit_code == 1 and "'x' is not a number" in res.output
+    assert "'x' is not a number" in usage_error(run(runner, "fuzz", "--players", "2,x"))
+
+
+def test_bad_rule_override_is_a_usage_error(runner):
+    assert "rule parameter 'trainz' is unknown; did you mean 'trains'?" in \
+        usage_error(run(runner, "play", "--set", "trainz=40"))
+    assert "expected PARAMETER=VALUE" in usage_error(run(runner, "play", "--set", "trains"))
 
 
 # --------------------------------------------------------------------------- narration of single actions
@@ -260,11 +263,11 @@ def test_rules_preset_full_list(runner):
 
 
 def test_rules_json(runner):
-    data = json.loads(run(runner, "rules", "--json").output)
+    data = json.loads(run(runner, "rules", "--json").stdout)
     assert [p["name"] for p in data["presets"]] == preset_names()
     assert {p["name"] for p in data["parameters"]} >= {"trains", "globetrotter_points"}
     assert all({"rule", "description", "choice", "default"} <= set(p) for p in data["parameters"])
-    one = json.loads(run(runner, "rules", "usa-mega", "--json").output)
+    one = json.loads(run(runner, "rules", "usa-mega", "--json").stdout)
     values = {p["name"]: p["value"] for p in one["parameters"]}
     assert values["setup_deal"] == 5 and values["globetrotter_points"] == 10
     assert values == json.loads(json.dumps(get_rules("usa-mega").params()))
@@ -276,7 +279,7 @@ def test_maps_text_and_json(runner):
     assert res.exit_code == 0
     assert re.search(r"germany\s+35\s+5\s+110\s+313\s+21\s+2\s", res.output)
     assert re.search(r"usa\s+36\s+0\s+100\s+309\s+22\s+0\s", res.output)
-    data = {m["name"]: m for m in json.loads(run(runner, "maps", "--json").output)}
+    data = {m["name"]: m for m in json.loads(run(runner, "maps", "--json").stdout)}
     assert data["germany"]["passengers"] == 60
     assert data["germany"]["tickets_by_tag"] == {"long": 34, "short": 55}
     assert data["usa"]["tickets_by_tag"]["base"] == 30
@@ -345,7 +348,7 @@ def test_fuzz_table_json_and_exit_code(runner, monkeypatch):
     ok = run(runner, "fuzz", "--rules", "germany", "--players", 4, "--games", 3)
     assert ok.exit_code == 0 and ok.output.splitlines()[-1] == "fuzz: 3 games (3 distinct deals), 0 violations"
     res = run(runner, "fuzz", "--rules", "all", "--players", 2, "--games", 3, "--json")
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)
     assert [d["rules"] for d in data] == preset_names()
     assert all({"rules", "players", "games", "distinct_deals", "violations"} <= set(d) for d in data)
     assert calls[-1][4] is False          # no progress bar in JSON mode
@@ -362,13 +365,12 @@ def test_bench_table_and_json(runner, monkeypatch):
     res = run(runner, "bench", "--rules", "usa", "--players", "2,4", "--seconds", 0.1)
     assert res.exit_code == 0
     assert re.search(r"usa\s+2\s+random\s+1,234", res.output)
-    data = json.loads(run(runner, "bench", "--rules", "germany", "--players", 4, "--json").output)
+    data = json.loads(run(runner, "bench", "--rules", "germany", "--players", 4, "--json").stdout)
     assert data == [{"rules": "germany", "players": 4, "strategy": "random", "games_per_s": 1234.5}]
-    data = json.loads(run(runner, "bench", "--rules", "usa", "--players", 4, "--strategy", "all", "--json").output)
+    data = json.loads(run(runner, "bench", "--rules", "usa", "--players", 4, "--strategy", "all", "--json").stdout)
     from ttrsim.strategies import STRATEGY_NAMES
     assert [row["strategy"] for row in data] == list(STRATEGY_NAMES)
-    bad = run(runner, "bench", "--strategy", "planer")
-    assert bad.exit_code == 1 and "did you mean 'planner'" in bad.output
+    assert "did you mean 'planner'" in usage_error(run(runner, "bench", "--strategy", "planer"))
 
 
 # --------------------------------------------------------------------------- the group
@@ -376,10 +378,15 @@ def test_bench_table_and_json(runner, monkeypatch):
 def test_version_and_help(runner):
     res = run(runner, "--version")
     assert res.exit_code == 0 and res.output.startswith("ttrsim, version ")
-    for cmd in ("play", "rules", "maps", "validate-map", "fuzz", "bench"):
+    for cmd in main.commands:
         res = run(runner, cmd, "--help")
         assert res.exit_code == 0 and "Examples:" in res.output, cmd
-    assert "Examples:" in run(runner, "--help").output
+        # one help style: every option's help is a sentence (capital letter, full stop)
+        for param in main.commands[cmd].params:
+            text = getattr(param, "help", None)
+            assert text is None or (text[0].isupper() and text.rstrip().endswith((".", ")"))), (cmd, param.name)
+    top = run(runner, "--help").output
+    assert "Examples:" in top and "Exit codes:" in top and "2 usage error" in top and "_TTRSIM_COMPLETE" in top
 
 
 def test_narrated_resets_and_reshuffles_follow_the_engine(monkeypatch):

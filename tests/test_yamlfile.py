@@ -123,13 +123,14 @@ def test_cli_set_values_use_the_loader(tmp_path, monkeypatch):
     start = time.perf_counter()
     r = CliRunner().invoke(main, ["play", "--set", f"ticket_decks={bomb()}"])
     assert time.perf_counter() - start < 0.5
-    assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
-    (line,) = r.output.splitlines()
-    assert line.startswith("Error: --set 'ticket_decks=[&a [1,") and \
+    assert r.exit_code == 2 and isinstance(r.exception, SystemExit)           # a bad --set is a usage error
+    line = r.output.splitlines()[-1]
+    assert line.startswith("Error: Invalid value for '--set': 'ticket_decks=[&a [1,") and \
         line.endswith("': line 1: the alias *c makes aliases repeat more than 1000 values; expected at most 1000")
     r = CliRunner().invoke(main, ["play", "--set", "trains=[1"])
-    assert r.exit_code == 1
-    assert r.output.strip() == ("Error: --set 'trains=[1': line 1: malformed YAML (expected ',' or ']', but got "
-                                "'<stream end>'; while parsing a flow sequence at line 1, column 1); expected a value "
-                                "such as 15, true or [a, b]")
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines()[-1] == (
+        "Error: Invalid value for '--set': 'trains=[1': line 1: malformed YAML (expected ',' or ']', but got "
+        "'<stream end>'; while parsing a flow sequence at line 1, column 1); expected a value such as 15, true or "
+        "[a, b]")
     assert list(tmp_path.iterdir()) == []

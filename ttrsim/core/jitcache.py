@@ -14,18 +14,33 @@ so numba's global configuration is untouched: a user's own
 kernel is defined.
 
 The base folder is ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/ttrsim``,
-else the platform's cache folder (``~/.cache/ttrsim`` on Linux).
+else the platform's cache folder (``~/.cache/ttrsim`` on Linux). Every entry
+of a folder is stamped with the folder's hash (not the source files' times),
+so an installed copy of the same sources (a wheel, another checkout) shares it.
+Folders of other sources are listed by :func:`cache_folders` and removed by
+:func:`clear_stale` (``ttrsim cache [--clear]``); nothing is removed unasked,
+since two checkouts of different sources may share the base folder.
+
+A first run compiles for a minute or two; :class:`CompileWatch` makes that
+visible: inside its block it hears numba's ``"numba:compile"`` events (only
+real compiles: loads from the cache send none) and calls back before the
+first compile and after each compiled function, and the last full compile's
+duration is kept for the next estimate (:func:`compile_estimate`).
 """
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
+import shutil
 import sys
+import time
 from functools import lru_cache
 from pathlib import Path
 
 from numba.core import caching
+from numba.core import event as numba_event
 
 # the folders whose sources compiled code is made of, relative to the package
 _COMPILED = ("data", "core", "play")
@@ -58,10 +73,14 @@ def source_roots() -> tuple[Path, ...]:
 
 @lru_cache(maxsize=1)
 def cache_dir() -> Path:
-    """This source tree's cache folder: ``numba-<hash of the compiled sources>``."""
+    """This source tree's cache folder: ``numba-<hash of the compiled sources>``
+    (this module, which compiles nothing, left out)."""
     digest = hashlib.sha1()
+    here = Path(__file__).resolve()
     for root in source_roots():
         for f in sorted(root.rglob("*.py")):
+            if f == here:
+                continue
             digest.update(f"{root.name}/{f.relative_to(root).as_posix()}".encode())
             digest.update(f.read_bytes())
     return cache_base() / f"numba-{digest.hexdigest()[:16]}"
@@ -87,6 +106,9 @@ class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLo
     def get_cache_path(self):
         return self._cache_path
 
+    def get_source_stamp(self):
+        return cache_dir().name
+
     @classmethod
     def from_function(cls, py_func, py_file):
         if _ours(py_file) is None:
@@ -99,3 +121,105 @@ def install() -> None:
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
     if SourceKeyedLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, SourceKeyedLocator)
+
+
+# --------------------------------------------------------------------------- the folders
+
+def cache_folders() -> list[dict]:
+    """ttrsim's cache folders under :func:`cache_base`, newest first: ``path``,
+    ``bytes``, ``modified`` (seconds since the epoch) and ``current`` (the
+    folder of these sources)."""
+    base, current = cache_base(), cache_dir().name
+    out = []
+    for d in base.glob("numba-*") if base.is_dir() else ():
+        files = [f for f in d.rglob("*") if f.is_file()]
+        stamps = [f.stat().st_mtime for f in files] or [d.stat().st_mtime]
+        out.append({"path": d, "bytes": sum(f.stat().st_size for f in files), "modified": max(stamps),
+                    "current": d.name == current})
+    return sorted(out, key=lambda x: -x["modified"])
+
+
+def clear_stale(everything: bool = False) -> list[dict]:
+    """Remove the cache folders of other sources (``everything``: the current
+    one too); returns the removed folders as :func:`cache_folders` lists them."""
+    gone = [f for f in cache_folders() if everything or not f["current"]]
+    for f in gone:
+        shutil.rmtree(f["path"], ignore_errors=True)
+    return gone
+
+
+# --------------------------------------------------------------------------- compiling, visibly
+
+# the first compile of an experiment's kernels when none was timed on this
+# machine yet: seconds on an idle 2-core machine, and functions of ttrsim's
+DEFAULT_COMPILE = {"seconds": 180.0, "units": 190}
+# a compile of at least this many functions is a full one, kept as the estimate
+FULL_COMPILE_UNITS = 20
+_TIMES = "compile-time.json"
+
+
+def compile_estimate() -> dict:
+    """``seconds`` and ``units`` (functions) of the last full compile on this
+    machine (:data:`DEFAULT_COMPILE` if none was timed)."""
+    try:
+        last = json.loads((cache_base() / _TIMES).read_text())
+        return {k: float(last[k]) for k in DEFAULT_COMPILE}
+    except (OSError, ValueError, KeyError, TypeError):
+        return dict(DEFAULT_COMPILE)
+
+
+class CompileWatch(numba_event.Listener):
+    """Watch numba compile while the ``with`` block runs.
+
+    ``on_first()`` is called before the first function compiles (not at all
+    when everything loads from the cache) and ``on_unit(name, done)`` after
+    each compiled function of ours (``name``: its module and name; ``done``:
+    functions compiled so far; numba's own helpers compiled along are not
+    counted). ``seconds`` is the time spent compiling, ``units`` the functions
+    compiled. A full compile's time is kept for :func:`compile_estimate`.
+
+    >>> with CompileWatch() as w:
+    ...     pass
+    >>> w.units, w.seconds
+    (0, 0.0)
+    """
+
+    def __init__(self, on_first=None, on_unit=None):
+        self.on_first, self.on_unit = on_first, on_unit
+        self.units, self.seconds = 0, 0.0
+        self._depth, self._t0, self._started = 0, 0.0, False
+
+    def on_start(self, event):
+        if self._depth == 0:
+            if not self._started and self.on_first is not None:
+                self.on_first()
+            self._started = True
+            self._t0 = time.perf_counter()
+        self._depth += 1
+
+    def on_end(self, event):
+        self._depth -= 1
+        if self._depth == 0:
+            self.seconds += time.perf_counter() - self._t0
+        f = event.data["dispatcher"].py_func
+        module = f.__module__ or ""                   # (None for a StructRef's generated constructor)
+        if module.split(".")[0] != "numba":
+            self.units += 1
+            if self.on_unit is not None:
+                self.on_unit(f"{module}.{f.__qualname__}".lstrip("."), self.units)
+
+    def __enter__(self):
+        self._installed = numba_event.install_listener("numba:compile", self)
+        self._installed.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._installed.__exit__(*exc)
+        if exc[0] is None and self.units >= FULL_COMPILE_UNITS:
+            try:
+                cache_base().mkdir(parents=True, exist_ok=True)
+                (cache_base() / _TIMES).write_text(json.dumps({"seconds": round(self.seconds, 1),
+                                                               "units": self.units}))
+            except OSError:
+                pass
+        return False

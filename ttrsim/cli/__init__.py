@@ -1,14 +1,14 @@
 """The ``ttrsim`` command line: a thin shell over the library.
 
-Every command's work is done by library functions; this module parses
-options, prints tables or JSON, and turns library errors (``RulesError``,
-``MapError``, ``ValueError``) into one-line ``Error: ...`` messages with exit
-code 1.
+Every command's work is done by library functions; this package parses
+options, prints tables or JSON, and turns library errors into one-line
+``Error: ...`` messages: exit code 2 for a usage error, 1 for a failure
+(:mod:`ttrsim.cli.common`). ``ttrsim strategies`` and ``ttrsim examples`` are in
+:mod:`ttrsim.cli.catalog`; compiling with a notice and progress, ``ttrsim
+warmup`` and ``ttrsim cache`` in :mod:`ttrsim.cli.compiling`.
 """
 from __future__ import annotations
 
-import functools
-import json
 import signal
 import sys
 import textwrap
@@ -16,72 +16,28 @@ from pathlib import Path
 
 import click
 
-from ttrsim.data.rules import PARAMS, PRESETS, RulesError, describe_presets, get_rules, preset_names
+from ttrsim.data.rules import PARAMS, PRESETS, describe_presets, get_rules
 
-PLAYERS_RANGE = (2, 5)
-
-
-# --------------------------------------------------------------------------- helpers
-
-def one_line(err: Exception) -> str:
-    """A library error as one line (a MapError lists several problems: the
-    first, and how many more)."""
-    problems = getattr(err, "problems", None)
-    if problems:
-        more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" \
-            if len(problems) > 1 else ""
-        return problems[0] + more
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
-
-def library_errors(fn):
-    """Run a command, turning library errors into ``click.ClickException``."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except click.ClickException:
-            raise
-        except (RulesError, ValueError) as e:   # MapError is a ValueError
-            raise click.ClickException(one_line(e)) from None
-    return wrapper
-
-
-def parse_rules_list(text: str) -> list[str]:
-    """``all`` or ``PRESET[,PRESET...]``, each checked (unknown names raise RulesError)."""
-    names = [t.strip() for t in text.split(",") if t.strip()]
-    if not names:
-        raise RulesError("--rules needs 'all' or preset names separated by commas")
-    if names == ["all"]:
-        return preset_names()
-    for n in names:
-        get_rules(n)
-    return names
-
-
-def parse_players_list(text: str) -> list[int]:
-    """``2,3,4`` -> [2, 3, 4], each in 2..5 (R1.2)."""
-    out = []
-    for t in (t.strip() for t in text.split(",")):
-        if not t:
-            continue
-        try:
-            n = int(t)
-        except ValueError:
-            raise RulesError(f"--players: '{t}' is not a number; expected player counts like 2,3,4") from None
-        check_players(n)
-        out.append(n)
-    if not out:
-        raise RulesError("--players needs at least one player count, e.g. 2,4")
-    return out
-
-
-def check_players(n: int) -> int:
-    lo, hi = PLAYERS_RANGE
-    if not lo <= n <= hi:
-        raise RulesError(f"players must be {lo} to {hi} (R1.2), got {n}")
-    return n
+from .catalog import examples_cmd, strategies_cmd
+from .common import (
+    EXIT_CODES,
+    PLAYER_LIST,
+    PLAYERS,
+    PRESET,
+    PRESET_LIST,
+    Strategies,
+    echo_err,
+    echo_json,
+    extras_errors,
+    json_option,
+    library_errors,
+    progress_option,
+    table,
+    value_text,
+    want_progress,
+)
+from .compiling import cache_cmd, compile_seconds, warmup_cmd, watch_compiles
+from .examples import ExperimentFile
 
 
 def parse_overrides(items) -> dict:
@@ -91,39 +47,14 @@ def parse_overrides(items) -> dict:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise RulesError(f"--set '{item}': expected PARAMETER=VALUE, e.g. globetrotter_points=15")
+            raise click.BadParameter(f"'{item}': expected PARAMETER=VALUE, e.g. globetrotter_points=15",
+                                     param_hint="'--set'")
         try:
-            out[key.strip()] = parse_yaml(value, source=f"--set '{item}'",
+            out[key.strip()] = parse_yaml(value, source=f"'{item}'",
                                           expected="a value such as 15, true or [a, b]")
         except YamlError as e:
-            raise RulesError(str(e)) from None
+            raise click.BadParameter(str(e), param_hint="'--set'") from None
     return out
-
-
-def value_text(v) -> str:
-    if isinstance(v, (list, tuple)):
-        return ",".join(str(x) for x in v) if v else "[]"
-    if isinstance(v, dict):
-        return " ".join(f"{k}:{x}" for k, x in v.items())
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
-def table(headers: list[str], rows: list[list], right: set[int] = frozenset()) -> list[str]:
-    """A plain text table; columns in ``right`` are right-aligned."""
-    cells = [[str(c) for c in row] for row in rows]
-    widths = [max([len(headers[i])] + [len(r[i]) for r in cells]) for i in range(len(headers))]
-
-    def fmt(row):
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
-    return [fmt(headers), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells]
-
-
-def echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
 def version() -> str:
@@ -137,7 +68,12 @@ def version() -> str:
 
 # --------------------------------------------------------------------------- the group
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog=EXIT_CODES + """
+
+\b
+Shell completion (commands, options, presets, strategies, examples):
+  eval "$(_TTRSIM_COMPLETE=bash_source ttrsim)"     # in ~/.bashrc (zsh: zsh_source)""")
 @click.version_option(version(), "--version", prog_name="ttrsim")
 def main():
     """ttrsim: a fast, headless Monte Carlo simulator for Ticket to Ride
@@ -145,29 +81,33 @@ def main():
 
     \b
     Examples:
-      ttrsim run experiments/quickstart.yaml && ttrsim report results/quickstart
+      ttrsim run quickstart && ttrsim report results/quickstart
+      ttrsim examples                      # the packaged experiments
       ttrsim play --rules germany --players 4 --seed 7
+      ttrsim strategies planner
       ttrsim rules germany
-      ttrsim maps
       ttrsim fuzz --rules all --players 2,3,4,5 --games 1000
-      ttrsim bench --rules usa,germany --players 2,4
+      ttrsim warmup                        # compile now (the first run does it otherwise)
     """
 
 
 # --------------------------------------------------------------------------- play
 
-@main.command()
-@click.option("--rules", "rules_name", default="usa", show_default=True, metavar="PRESET",
+@main.command(short_help="Play one game and narrate it turn by turn.")
+@click.option("--rules", "rules_name", default="usa", show_default=True, type=PRESET,
               help="Rule set preset (see `ttrsim rules`).")
-@click.option("--players", default=2, show_default=True, type=int, help="Number of players, 2 to 5.")
+@click.option("--players", default=2, show_default=True, type=PLAYERS, help="Number of players, 2 to 5.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Game seed; the same seed replays the same game.")
-@click.option("--strategy", default="random", show_default=True, metavar="NAME[,NAME...]",
-              help="Compiled strategy for every seat, or one per seat separated by commas.")
+@click.option("--strategy", "strategies", default="random", show_default=True, type=Strategies(),
+              help="Compiled strategy for every seat, or one per seat separated by commas (see `ttrsim strategies`).")
 @click.option("--set", "sets", multiple=True, metavar="PARAM=VALUE",
               help="Override a rule parameter (repeatable), e.g. --set globetrotter_points=15.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final score table and the end reason.")
+@json_option("the game record: rules, players, seed, strategies, overrides, actions (turn, seat, action, text) "
+             "and result (seats with their score breakdown, winners, end, turns).")
 @library_errors
-def play(rules_name, players, seed, strategy, sets, quiet):
+@watch_compiles
+def play(rules_name, players, seed, strategies, sets, quiet, as_json):
     """Play one game with compiled strategies and narrate it turn by turn.
 
     The game is exactly the one the compiled game loop (ttrsim.play.loop.play_game)
@@ -183,13 +123,34 @@ def play(rules_name, players, seed, strategy, sets, quiet):
       ttrsim play --rules germany --players 4 --seed 7
       ttrsim play --rules usa-1910 --players 3 --seed 12 --quiet
       ttrsim play --rules usa --set globetrotter_points=15 --seed 1
+      ttrsim play --rules usa --players 3 --strategy planner,greedy,random --json
     """
+    overrides = parse_overrides(sets)
+    get_rules(rules_name, overrides)          # an unknown parameter or a bad value is a usage error
+    if as_json:
+        echo_json(game_record(rules_name, players, seed, strategies, overrides))
+        return
     from ttrsim.play.narrate import play_narrated
 
-    check_players(players)
-    strategies = [s.strip() for s in strategy.split(",") if s.strip()]
-    play_narrated(rules_name, players, seed, strategies or ["random"], parse_overrides(sets),
-                  out=click.echo, quiet=quiet)
+    play_narrated(rules_name, players, seed, strategies, overrides, out=click.echo, quiet=quiet)
+
+
+def game_record(rules_name: str, players: int, seed: int, strategies: list[str], overrides: dict) -> dict:
+    """The game ``ttrsim play`` narrates, as a JSON-ready record."""
+    from ttrsim.core.state import M_PLAYER, M_TURN
+    from ttrsim.play.narrate import narrate_action
+    from ttrsim.play.pyplay import play, seat_list
+
+    actions, games = [], []
+
+    def step(before, action, after):
+        actions.append({"turn": int(before.meta[M_TURN]), "seat": int(before.meta[M_PLAYER]), "action": int(action),
+                        "text": narrate_action(games[0], before, after, action)})
+
+    seats = seat_list(strategies, players)
+    g = play(rules_name, players, seed, seats, None, overrides, on_start=games.append, on_step=step)
+    return {"rules": rules_name, "players": players, "seed": seed, "strategies": seats, "overrides": overrides,
+            "actions": actions, "result": g.result()}
 
 
 # --------------------------------------------------------------------------- rules
@@ -204,9 +165,10 @@ def param_rows(values: dict, defaults: dict | None = None) -> list[list[str]]:
     return rows
 
 
-@main.command("rules")
-@click.argument("preset", required=False)
-@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@main.command("rules", short_help="The rule-set presets and every rule parameter.")
+@click.argument("preset", required=False, type=PRESET)
+@json_option("without PRESET {presets, parameters}; with PRESET {name, doc, parameters} (each parameter: name, "
+             "default, value, rule, description, choice, min, max).")
 @library_errors
 def rules_cmd(preset, as_json):
     """List the rule set presets and their parameters (R7).
@@ -283,8 +245,9 @@ def map_summary(m) -> dict:
     }
 
 
-@main.command("maps")
-@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@main.command("maps", short_help="The packaged maps with their counts.")
+@json_option("a list of maps: name, path, cities, countries, border_points, routes, spaces, double, triple, "
+             "route_lengths, tickets, tickets_by_tag, passengers.")
 @library_errors
 def maps_cmd(as_json):
     """List the packaged maps with their counts: cities, countries, routes,
@@ -316,9 +279,10 @@ def maps_cmd(as_json):
 
 # --------------------------------------------------------------------------- validate-map
 
-@main.command("validate-map")
+@main.command("validate-map", short_help="Check a custom map file.")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def validate_map(file):
+@json_option("{file, ok, problems, summary} (summary: the counts of `ttrsim maps --json`, null when invalid).")
+def validate_map(file, as_json):
     """Load and validate a custom map file (YAML, the format of the packaged
     usa.yaml and germany.yaml; see ttrsim.data.maps).
 
@@ -329,18 +293,24 @@ def validate_map(file):
     \b
     Examples:
       ttrsim validate-map my_map.yaml
-      ttrsim validate-map maps/europe.yml
+      ttrsim validate-map maps/europe.yml --json
     """
     from ttrsim.data.maps import MapError, load_map
 
     try:
         m = load_map(file)
     except MapError as e:
-        for line in e.problems:
-            click.echo(line, err=True)
+        if as_json:
+            echo_json({"file": str(file), "ok": False, "problems": e.problems, "summary": None})
+        else:
+            for line in e.problems:
+                click.echo(line, err=True)
         n = len(e.problems)
         raise click.ClickException(f"{file}: invalid map ({n} problem{'s' if n != 1 else ''})") from None
     s = map_summary(m)
+    if as_json:
+        echo_json({"file": str(file), "ok": True, "problems": [], "summary": s})
+        return
     tags = ", ".join(f"{t} {n}" for t, n in s["tickets_by_tag"].items())
     extra = f", {s['countries']} countries" if s["countries"] else ""
     extra += f", {s['passengers']} passengers" if s["passengers"] else ""
@@ -350,19 +320,17 @@ def validate_map(file):
 
 # --------------------------------------------------------------------------- fuzz
 
-@main.command()
-@click.option("--rules", "rules_text", default="all", show_default=True, metavar="all|PRESET[,PRESET]",
-              help="Rule sets to fuzz.")
-@click.option("--players", "players_text", default="2,3,4,5", show_default=True, metavar="N[,N]",
-              help="Player counts to fuzz.")
+@main.command(short_help="Random games checking the rule invariants.")
+@click.option("--rules", default="all", show_default=True, type=PRESET_LIST, help="Rule sets to fuzz.")
+@click.option("--players", default="2,3,4,5", show_default=True, type=PLAYER_LIST, help="Player counts to fuzz.")
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1),
               help="Games per rule set and player count.")
 @click.option("--seed", default=0, show_default=True, type=int, help="First seed (games use seed, seed+1, ...).")
-@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-@click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar on stderr (default: when stderr is a terminal and not --json).")
+@json_option("a list of rows: rules, players, games, distinct_deals, violations, examples.")
+@progress_option
 @library_errors
-def fuzz(rules_text, players_text, games, seed, as_json, progress):
+@watch_compiles
+def fuzz(rules, players, games, seed, as_json, progress):
     """Play random games and check the rule invariants after every action.
 
     Prints, per rule set and player count, the games played, how many distinct
@@ -376,13 +344,9 @@ def fuzz(rules_text, players_text, games, seed, as_json, progress):
       ttrsim fuzz --rules germany --players 4 --games 500 --seed 100
       ttrsim fuzz --rules usa,usa-mega --games 200 --json
     """
-    rules = parse_rules_list(rules_text)
-    players = parse_players_list(players_text)
     from ttrsim.play.fuzz import run_fuzz
 
-    if progress is None:
-        progress = not as_json and sys.stderr.isatty()
-    rows = run_fuzz(rules, players, games, seed=seed, progress=progress)
+    rows = run_fuzz(rules, players, games, seed=seed, progress=want_progress(progress, as_json))
     total_games = sum(int(r["games"]) for r in rows)
     total_viol = sum(int(r["violations"]) for r in rows)
     if as_json:
@@ -405,18 +369,17 @@ def fuzz(rules_text, players_text, games, seed, as_json, progress):
 
 # --------------------------------------------------------------------------- bench
 
-@main.command()
-@click.option("--rules", "rules_text", default="all", show_default=True, metavar="all|PRESET[,PRESET]",
-              help="Rule sets to time.")
-@click.option("--players", "players_text", default="2,4", show_default=True, metavar="N[,N]",
-              help="Player counts to time.")
+@main.command(short_help="Complete games per second on one core.")
+@click.option("--rules", default="all", show_default=True, type=PRESET_LIST, help="Rule sets to time.")
+@click.option("--players", default="2,4", show_default=True, type=PLAYER_LIST, help="Player counts to time.")
 @click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               help="CPU seconds of play per rule set, player count and strategy.")
-@click.option("--strategy", "strategy_text", default="random", show_default=True, metavar="all|NAME[,NAME]",
+@click.option("--strategy", "names", default="random", show_default=True, type=Strategies(allow_all=True),
               help="Strategies to time, each in self-play at every seat.")
-@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@json_option("a list of rows: rules, players, strategy, games_per_s.")
 @library_errors
-def bench(rules_text, players_text, seconds, strategy_text, as_json):
+@watch_compiles
+def bench(rules, players, seconds, names, as_json):
     """Time complete games (setup, play, final scoring) with compiled
     strategies on one core: games per CPU second of this process per rule
     set, player count and strategy (self-play). Waiting for a busy shared
@@ -429,14 +392,6 @@ def bench(rules_text, players_text, seconds, strategy_text, as_json):
       ttrsim bench --rules usa,germany --players 2,4 --seconds 5
       ttrsim bench --rules usa --players 4 --strategy all --json
     """
-    from ttrsim.strategies import STRATEGY_NAMES, strategy_id
-
-    rules = parse_rules_list(rules_text)
-    players = parse_players_list(players_text)
-    names = [t.strip() for t in strategy_text.split(",") if t.strip()]
-    names = list(STRATEGY_NAMES) if names == ["all"] else names
-    for name in names:
-        strategy_id(name)
     from ttrsim.play.bench import run_bench
 
     rows = [row for name in names for row in run_bench(rules, players, seconds=seconds, strategy=name)]
@@ -450,7 +405,7 @@ def bench(rules_text, players_text, seconds, strategy_text, as_json):
 
 # --------------------------------------------------------------------------- report
 
-@main.command("report")
+@main.command("report", short_help="Turn a results folder into a report.")
 @click.argument("results", metavar="RESULTS")
 @click.option("--output", "-o", metavar="DIR", help="Report folder (default RESULTS/report).")
 @click.option("--format", "formats", default="md,html", show_default=True, metavar="md,html",
@@ -459,10 +414,11 @@ def bench(rules_text, players_text, seconds, strategy_text, as_json):
               help="Also write every chart as SVG (PNG is always written).")
 @click.option("--resamples", default=1000, show_default=True, type=click.IntRange(min=10),
               help="Block-bootstrap resamples of every 95% interval.")
-@click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar on stderr (default: when stderr is a terminal).")
+@json_option("{report, markdown, html, folder, tables, charts, problems, seconds, findings} (findings: each "
+             "strategy's win rate with its 95% interval per sweep point, as `ttrsim run --json` gives them).")
+@progress_option
 @library_errors
-def report(results, output, formats, svg, resamples, progress):
+def report(results, output, formats, svg, resamples, as_json, progress):
     """Turn the results folder RESULTS (written by `ttrsim run`) into a report:
     report.md and a self-contained report.html (charts embedded), every table
     as CSV in tables/ and every chart as PNG (and SVG) in charts/.
@@ -479,14 +435,22 @@ def report(results, output, formats, svg, resamples, progress):
       ttrsim report results/sweep --output /tmp/sweep-report --format html
       ttrsim report results/strength_usa4 --no-svg --resamples 200
     """
+    if Path(results).suffix in (".yaml", ".yml") and not Path(results).is_dir():
+        name = Path(results).stem
+        raise click.UsageError(f"{results} is an experiment file, not a results folder; run it first "
+                               f"(ttrsim run {results}), then report its folder (ttrsim report results/{name})")
     from ttrsim.report.document import build_report
 
-    if progress is None:
-        progress = sys.stderr.isatty()
     rep = build_report(results, output=output, formats=formats, images=("png", "svg") if svg else ("png",),
-                       resamples=resamples, progress=progress)
+                       resamples=resamples, progress=want_progress(progress, as_json))
     for problem in rep.problems:
-        click.echo(f"warning: {problem}", err=True)
+        echo_err(f"warning: {problem}")
+    if as_json:
+        from ttrsim.experiment.summary import summary_from_tables
+        echo_json({"report": rep.main, "markdown": rep.markdown, "html": rep.html, "folder": rep.folder,
+                   "tables": rep.tables, "charts": rep.charts, "problems": rep.problems,
+                   "seconds": round(rep.seconds, 3), "findings": summary_from_tables(results)})
+        return
     click.echo(f"{len(rep.charts)} chart files, {len(rep.tables)} tables in {rep.seconds:.1f} s")
     if rep.markdown is not None and rep.html is not None:
         click.echo(f"markdown: {rep.markdown}")
@@ -497,48 +461,62 @@ def report(results, output, formats, svg, resamples, progress):
 
 RUN_EPILOG = """\b
 Examples:
-  ttrsim run experiments/quickstart.yaml
+  ttrsim run quickstart                           # a packaged example, by name
   ttrsim run experiments/sweep.yaml --workers 8 --output results/globetrotter
   ttrsim run experiments/dask.yaml --backend dask --scheduler tcp://10.0.0.5:8786
-  ttrsim run experiments/quickstart.yaml --overwrite      # start the folder over
+  ttrsim run quickstart --overwrite               # start the folder over
+  ttrsim run quickstart --games 400 --json
 
 Running the same file again resumes an interrupted run (also after kill -9);
 a folder holding a different experiment is refused unless --overwrite.
 Ctrl-C stops cleanly and keeps every finished chunk.
-The file's schema: docs/experiments.md; examples: experiments/*.yaml.
+The file's schema: docs/experiments.md; the examples: `ttrsim examples`.
+The first run compiles the engine and strategies (once; `ttrsim warmup`
+does it ahead): a notice and a progress line say so.
 """
+
+
+MIN_TIMED_S = 0.2      # a run's play shorter than this gets no games/s (mostly timer noise)
 
 
 def _sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
-@main.command("run", epilog=RUN_EPILOG)
-@click.argument("file", metavar="FILE")
-@click.option("--output", "-o", metavar="DIR", help="results folder (default results/<name>)")
-@click.option("--workers", "-w", type=click.IntRange(1, 1024), help="worker processes (default: the file's, "
-              "else every core)")
-@click.option("--backend", type=click.Choice(["local", "dask"]), help="local joblib processes or dask")
+@main.command("run", epilog=RUN_EPILOG, short_help="Run an experiment into a results folder.")
+@click.argument("file", type=ExperimentFile())
+@click.option("--output", "-o", metavar="DIR", help="Results folder (default results/<name>).")
+@click.option("--workers", "-w", type=click.IntRange(1, 1024), help="Worker processes (default: the file's, "
+              "else every core).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), help="Local joblib processes or Dask.")
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler tcp://HOST:PORT (implies --backend dask); "
-              "none starts a local Dask cluster")
-@click.option("--chunk-size", type=click.IntRange(1), help="games per chunk / part file")
-@click.option("--games", type=click.IntRange(1), help="games per sweep point (overrides the file)")
-@click.option("--seed", type=click.IntRange(0), help="experiment seed (overrides the file)")
-@click.option("--log/--no-log", default=None, help="turn-level logging (default: the file's)")
+              "none starts a local Dask cluster.")
+@click.option("--chunk-size", type=click.IntRange(1), help="Games per chunk / part file.")
+@click.option("--games", type=click.IntRange(1), help="Games per sweep point (overrides the file).")
+@click.option("--seed", type=click.IntRange(0), help="Experiment seed (overrides the file).")
+@click.option("--log/--no-log", default=None, help="Turn-level logging (default: the file's).")
 @click.option("--resume/--overwrite", default=True, show_default=True,
-              help="continue the folder's run, or delete its results and start over")
-@click.option("--progress/--no-progress", default=True, show_default=True, help="the progress bar")
-def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log, resume, progress):
-    """Run the experiment FILE (YAML) into a results folder of Parquet tables
-    (games, players, tickets, turns) with a manifest.json, then print the win
-    rates per strategy with 95% intervals and the results path."""
+              help="Continue the folder's run, or delete its results and start over.")
+@json_option("{path, status, games, games_run, seconds, compile_seconds, games_per_s, summary} (summary: one "
+             "row per sweep point and strategy as ttrsim.experiment.summary.summary_from_tables gives them: point, "
+             "values, strategy, games, wins, win_rate, low, high, mean_total, ...; games_per_s excludes the "
+             "compile time, null for a run too short to time).")
+@progress_option
+@extras_errors
+@watch_compiles
+def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log, resume, as_json, progress):
+    """Run the experiment FILE (a YAML file, or the name of a packaged example)
+    into a results folder of Parquet tables (games, players, tickets, turns)
+    with a manifest.json, then print the win rates per strategy with 95%
+    intervals and the results path."""
     from ttrsim.experiment.config import ExperimentError
     from ttrsim.experiment.runner import run_experiment
     extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log)) if v is not None}
     old = signal.signal(signal.SIGTERM, _sigterm) if _main_thread() else None
     try:
         result = run_experiment(file, output=output, workers=workers, backend=backend, scheduler=scheduler,
-                                chunk_size=chunk_size, overwrite=not resume, progress=progress,
+                                chunk_size=chunk_size, overwrite=not resume,
+                                progress=want_progress(progress, as_json),
                                 echo=lambda m: click.echo(m, err=True), **extra)
     except ExperimentError as e:
         raise click.ClickException(str(e).splitlines()[0]) from None
@@ -547,11 +525,21 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
     finally:
         if old is not None:
             signal.signal(signal.SIGTERM, old)
+    compile_s = compile_seconds()
+    play_s = max(result.seconds - compile_s, 0.0)
+    rate = result.games_run / play_s if play_s >= MIN_TIMED_S else None
+    if as_json:
+        echo_json({"path": result.path, "status": result.status, "games": result.games,
+                   "games_run": result.games_run, "seconds": round(result.seconds, 3),
+                   "compile_seconds": round(compile_s, 3), "games_per_s": rate and round(rate, 1),
+                   "summary": result.summary})
+        return
     if result.games_run == 0:
         click.echo(f"nothing to do: {result.path} already holds the complete experiment")
     else:
-        click.echo(f"{result.games_run:,} games in {result.seconds:.1f} s "
-                   f"({result.games_run / max(result.seconds, 1e-9):,.0f} games/s)")
+        compiled = f", after {compile_s:.0f} s compiling (first run only)" if compile_s >= 0.5 else ""
+        speed = f"{rate:,.0f} games/s" if rate else "too short to time"
+        click.echo(f"{result.games_run:,} games in {play_s:.1f} s ({speed}){compiled}")
     click.echo(result.summary_text)
     click.echo(f"results: {result.path}")
 
@@ -560,6 +548,9 @@ def _main_thread() -> bool:
     import threading
     return threading.current_thread() is threading.main_thread()
 
+
+for _command in (examples_cmd, strategies_cmd, warmup_cmd, cache_cmd):
+    main.add_command(_command)
 
 if __name__ == "__main__":   # pragma: no cover
     main()

@@ -1,0 +1,93 @@
+"""The package as pip installs it: every subpackage and data file in the wheel,
+the metadata, and (marked ``install``: minutes, CI runs it) the README's main
+job from the built wheel in a fresh virtualenv.
+
+The fresh virtualenv has no system site-packages, so pip installs the core
+dependencies from the package index (its download cache makes a second run
+quick); the extras (dask, pandas, scipy) are left out, which checks that the
+main job and the report need none of them. The compiled kernels come from
+the same cache as this checkout's (the cache folder is keyed by a hash of the
+sources, identical in the wheel), so the test times the install, not a cold
+compile; ``ttrsim warmup`` in a fresh cache folder times that.
+"""
+import os
+import subprocess
+import sys
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_every_subpackage_is_packaged():
+    """A folder with an __init__.py under ttrsim/ (or strategies/) missing from
+    pyproject's package list would be missing from the wheel."""
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    found = {".".join(("ttrsim",) + f.parent.relative_to(ROOT / "ttrsim").parts)
+             for f in (ROOT / "ttrsim").rglob("__init__.py")}
+    found |= {"ttrsim.strategies", "ttrsim.examples"}
+    assert found <= listed, sorted(found - listed)
+    dirs = PYPROJECT["tool"]["setuptools"]["package-dir"]
+    assert dirs["ttrsim.strategies"] == "strategies" and dirs["ttrsim.examples"] == "experiments"
+
+
+def test_metadata_and_extras():
+    project = PYPROJECT["project"]
+    assert project["license"] == {"text": "MIT"} and (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert project["requires-python"] and project["classifiers"] and project["urls"] and project["authors"]
+    core = {d.split(">")[0].split("[")[0] for d in project["dependencies"]}
+    assert not core & {"pandas", "dask", "scipy", "playwright", "pettingzoo", "gymnasium"}
+    assert {"dask", "pandas", "test", "browser", "env"} <= set(project["optional-dependencies"])
+
+
+def test_import_ttrsim_is_cheap_and_changes_no_numba_setting():
+    code = ("import sys, ttrsim, ttrsim.cli; assert 'numba' not in sys.modules, 'numba imported'; "
+            "import numba.core.config as c; import ttrsim.core; print(c.CACHE_DIR)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False, text=True, timeout=120,
+                         env={k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"})
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == ""                     # numba's own cache folder setting is untouched
+
+
+@pytest.mark.install
+def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
+    wheels = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+                   check=True, timeout=600)
+    wheel = next(wheels.glob("ttrsim-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/data/maps/usa.yaml", "ttrsim/strategies/planner.py",
+                   "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py"):
+        assert needed in names, needed
+    assert not any(n.startswith(("strategies/", "experiments/")) for n in names)
+
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True, system_site_packages=False)
+    bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True, timeout=1200)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    work = tmp_path / "work"
+    work.mkdir()
+
+    def ttrsim(*args):
+        res = subprocess.run([str(bin_dir / "ttrsim"), *args], cwd=work, env=env, capture_output=True,
+                             check=False, text=True, timeout=1800)
+        assert res.returncode == 0, f"ttrsim {' '.join(args)}:\n{res.stdout}\n{res.stderr}"
+        return res
+
+    where = subprocess.run([str(bin_dir / "python"), "-c", "import ttrsim, pandas"], env=env, capture_output=True,
+                           check=False, text=True, cwd=work)
+    assert "No module named 'pandas'" in where.stderr           # the core install has no pandas
+    run = ttrsim("run", "quickstart", "--games", "40", "--workers", "1")
+    assert f"results: {work / 'results' / 'quickstart'}" in run.stdout and "planner" in run.stdout
+    report = ttrsim("report", "results/quickstart", "--resamples", "20", "--no-svg")
+    assert (work / "results" / "quickstart" / "report" / "report.html").is_file(), report.stdout
+    assert "quickstart" in ttrsim("examples").stdout
+    ttrsim("examples", "custom_map", "--to", "mine")       # the example's map comes along from the package
+    assert sorted(p.name for p in (work / "mine").iterdir()) == ["custom_map.yaml", "usa.yaml"]

@@ -1,0 +1,187 @@
+"""Compiling visibly: the first run's notice and progress, and ``ttrsim warmup``.
+
+numba compiles a kernel the first time it is called with new argument types
+(and caches it on disk: :mod:`ttrsim.core.jitcache`). A command that may
+compile runs inside :func:`compiling`: before the first function compiles (at
+once if nothing is cached yet) it prints one line (what, that it happens once,
+about how long, where the cache is), then a progress bar per compiled function
+on a terminal, or a plain line every :data:`LINE_EVERY` functions otherwise.
+Nothing is printed when everything loads from the cache.
+
+:func:`warm_up` compiles what the commands use, one entry point after the
+other: the experiment runner's chunk loop (also with a Python strategy at the
+table), the compiled game loop (``bench``, ``play_finals``) and the Python
+``Game`` with the compiled strategies (``play``, ``fuzz``).
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from contextlib import contextmanager
+
+import click
+
+from .common import echo_err, echo_json, extras_errors, json_option, progress_option, table, want_progress
+
+LINE_EVERY = 10          # without a terminal: a line every this many compiled functions
+
+
+@contextmanager
+def compiling(progress: bool = True, echo=echo_err):
+    """Inside: a notice before the first compile, then progress per compiled
+    function (a bar if ``progress``, else plain lines); yields the
+    :class:`~ttrsim.core.jitcache.CompileWatch` (``seconds``, ``units``)."""
+    from ttrsim.core.jitcache import CompileWatch, cache_dir, compile_estimate
+
+    estimate = compile_estimate()
+    total = int(estimate["units"])
+    state = {"bar": None, "noticed": False}
+
+    def first():
+        if state["noticed"]:
+            return
+        state["noticed"] = True
+        echo(f"compiling the engine and strategies (first run only, about {estimate['seconds']:.0f} s for "
+             f"about {total} functions), cached in {cache_dir()}")
+        if progress:
+            from tqdm import tqdm
+            state["bar"] = tqdm(total=total, unit="fn", desc="compiling", file=sys.stderr, dynamic_ncols=True,
+                                leave=False)
+
+    def unit(name, done):
+        bar = state["bar"]
+        if bar is not None:
+            bar.total = max(bar.total, done)
+            bar.set_postfix_str(name.rsplit(".", 2)[-2] + "." + name.rsplit(".", 1)[-1], refresh=False)
+            bar.update(1)
+        elif done % LINE_EVERY == 0:
+            of = f" of about {total}" if done <= total else ""
+            echo(f"compiling: {done}{of} functions done ({name})")
+
+    if not cache_dir().is_dir():          # nothing cached yet: say so now, before the imports and the setup
+        first()
+    with CompileWatch(first, unit) as watch:
+        try:
+            yield watch
+        finally:
+            if state["bar"] is not None:
+                state["bar"].close()
+            if watch.units:
+                echo(f"compiled {watch.units} functions in {watch.seconds:.0f} s (cached for later runs)")
+
+
+def watch_compiles(fn):
+    """Run a command inside :func:`compiling` (progress as its ``--progress``
+    and ``--json`` options say); the command reads the watch with
+    :func:`compile_seconds`."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with compiling(want_progress(kwargs.get("progress"), kwargs.get("as_json", False))) as watch:
+            click.get_current_context().meta["ttrsim.compile"] = watch
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+def compile_seconds() -> float:
+    """Seconds the running command spent compiling so far (0 outside :func:`watch_compiles`)."""
+    watch = click.get_current_context().meta.get("ttrsim.compile")
+    return watch.seconds if watch is not None else 0.0
+
+
+def warm_up(progress: bool = True, echo=echo_err) -> dict:
+    """Compile (or load from the cache) every kernel the commands use; returns
+    the seconds, the functions compiled and the cache folder."""
+    import numpy as np
+
+    from ttrsim.core.board import build_board
+    from ttrsim.core.jitcache import cache_dir
+    from ttrsim.data.rules import get_rules
+    from ttrsim.experiment.config import load_experiment
+    from ttrsim.experiment.worker import point_spec
+    from ttrsim.experiment.worker import warm_up as warm_up_chunks
+    from ttrsim.play.loop import play_finals
+    from ttrsim.play.pyplay import play
+    from ttrsim.strategies import STRATEGY_NAMES, param_row
+
+    t0 = time.perf_counter()
+    with compiling(progress, echo) as watch:
+        lineups = (["random", "planner"], ["random", {"python": "ttrsim.strategies.python_example:GreedyLongest"}])
+        for lineup in lineups:                    # the runner's chunk loop, without and with a Python seat
+            exp = load_experiment({"name": "warmup", "rules": "usa", "players": 2, "lineup": lineup, "games": 2,
+                                   "log": True, "workers": 1})
+            warm_up_chunks(point_spec(exp, exp.points[0]))
+        b = build_board(get_rules("usa"))
+        ids = np.zeros(2, np.int64)
+        play_finals(b, 2, np.array([0], np.int64), ids, np.array([param_row("random")] * 2))   # the game loop
+        play("usa", 2, 0, [STRATEGY_NAMES[0]])                                                 # Game + strategies
+    return {"seconds": time.perf_counter() - t0, "compiled": watch.units, "compile_seconds": watch.seconds,
+            "cache": cache_dir()}
+
+
+# --------------------------------------------------------------------------- commands
+
+@click.command("warmup", short_help="Compile everything now (a first run does it otherwise).")
+@json_option("{seconds, compiled, compile_seconds, cache}.")
+@progress_option
+@extras_errors
+def warmup_cmd(as_json, progress):
+    """Compile the engine, the strategies and the game loops now (a first run
+    does it otherwise), or check that they load from the cache; print the
+    time taken and the cache folder.
+
+    \b
+    Examples:
+      ttrsim warmup
+      NUMBA_CACHE_DIR=/tmp/ttrsim-cache ttrsim warmup --json
+    """
+    out = warm_up(want_progress(progress, as_json))
+    if as_json:
+        echo_json({**out, "seconds": round(out["seconds"], 3), "compile_seconds": round(out["compile_seconds"], 3)})
+        return
+    what = f"compiled {out['compiled']} functions" if out["compiled"] else "everything loaded from the cache"
+    click.echo(f"warm: {what} in {out['seconds']:.1f} s; cache: {out['cache']}")
+
+
+@click.command("cache", short_help="List or clear the compiled-code cache folders.")
+@click.option("--clear", is_flag=True, help="Remove the cache folders of other ttrsim sources (older versions).")
+@click.option("--all", "everything", is_flag=True, help="With --clear: remove the current folder too.")
+@json_option("{base, folders} (each folder: path, bytes, modified, current); with --clear {base, removed}.")
+def cache_cmd(clear, everything, as_json):
+    """List ttrsim's compiled-kernel cache folders (one per version of the
+    sources, under NUMBA_CACHE_DIR, XDG_CACHE_HOME/ttrsim or the platform's
+    cache folder), or remove the stale ones.
+
+    \b
+    Examples:
+      ttrsim cache
+      ttrsim cache --clear
+      ttrsim cache --clear --all        # the next run compiles again
+    """
+    from ttrsim.core.jitcache import cache_base, cache_folders, clear_stale
+
+    if everything and not clear:
+        raise click.UsageError("--all goes with --clear")
+    if clear:
+        gone = clear_stale(everything)
+        if as_json:
+            echo_json({"base": cache_base(), "removed": gone})
+            return
+        size = sum(f["bytes"] for f in gone)
+        click.echo(f"removed {len(gone)} cache folder{'s' if len(gone) != 1 else ''} ({size / 1e6:,.0f} MB) "
+                   f"from {cache_base()}")
+        return
+    folders = cache_folders()
+    if as_json:
+        echo_json({"base": cache_base(), "folders": folders})
+        return
+    click.echo(f"cache folders in {cache_base()}:")
+    rows = [[f["path"].name, f"{f['bytes'] / 1e6:,.0f} MB",
+             time.strftime("%Y-%m-%d %H:%M", time.localtime(f["modified"])),
+             "current" if f["current"] else "stale"] for f in folders]
+    for line in table(["folder", "size", "last written", ""], rows, right={1}):
+        click.echo("  " + line)
+    if not folders:
+        click.echo("  (none yet: the first run compiles)")
+    elif any(not f["current"] for f in folders):
+        click.echo("Remove the stale ones: ttrsim cache --clear")
