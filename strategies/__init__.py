@@ -43,7 +43,8 @@ def _registry():
     from . import destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
     entries = [(random_strategy.SPEC, random_strategy), (destination_hungry.SPEC, destination_hungry),
                (route_focus.SPEC, route_focus), (one_step.SPEC, one_step), (long_route.SPEC, long_route),
-               (greedy.SPEC, greedy), (planner.SPEC, planner), (planner.PASSENGER_HUNTER_SPEC, planner)]
+               (greedy.SPEC, greedy), (planner.SPEC, planner), (planner.PASSENGER_HUNTER_SPEC, planner),
+               (planner.CLASSIC_SPEC, planner)]
     return {s.name: s for s, _ in entries}, {s.name: module for s, module in entries}
 
 

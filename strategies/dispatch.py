@@ -30,6 +30,7 @@ LONG_ROUTE = STRATEGY_IDS["long_route"]
 GREEDY = STRATEGY_IDS["greedy"]
 PLANNER = STRATEGY_IDS["planner"]
 PASSENGER_HUNTER = STRATEGY_IDS["passenger_hunter"]
+PLANNER_CLASSIC = STRATEGY_IDS["planner_classic"]
 
 # by registry id: whether the strategy picks its claims from the legal list
 # (``StrategySpec.lists_claims``); listing every payment of every route is most
@@ -70,7 +71,8 @@ def choose(strategy_id, b, s, m, legal, n_legal, params):
         a = long_route.choose(b, s, m, legal, n_legal, params)
     elif strategy_id == GREEDY:
         a = greedy.choose(b, s, m, legal, n_legal, params)
-    elif strategy_id == PLANNER or strategy_id == PASSENGER_HUNTER:   # one kernel, two parameter sets
+    elif strategy_id == PLANNER or strategy_id == PASSENGER_HUNTER or strategy_id == PLANNER_CLASSIC:
+        # one kernel, three parameter sets
         a = planner.choose(b, s, m, legal, n_legal, params)
     else:
         raise ValueError("unknown strategy id")

@@ -279,3 +279,69 @@ def path_end_within(b, cost, loc_a, loc_b, limit, dist, prev, done):
     _init_search(b, dist, prev, done)
     _seed_location(b, loc_a, dist)
     return _dijkstra_core(b, cost, dist, prev, done, loc_b, limit)
+
+
+@njit(cache=True)
+def all_pairs_distances(b, cost, D):
+    """``D[u, v]``: the cheapest path between nodes ``u`` and ``v`` over
+    ``cost`` (negative = impassable), INF if none (Floyd-Warshall; cheap on
+    maps of a few dozen nodes)."""
+    n = b.n_nodes
+    for i in range(n):
+        for j in range(n):
+            D[i, j] = INF
+        D[i, i] = 0.0
+    for r in range(cost.shape[0]):
+        c = cost[r]
+        if c >= 0:
+            u = b.route_a[r]
+            v = b.route_b[r]
+            if c < D[u, v]:
+                D[u, v] = c
+                D[v, u] = c
+    for k in range(n):
+        for i in range(n):
+            dik = D[i, k]
+            if dik >= INF:
+                continue
+            for j in range(n):
+                x = dik + D[k, j]
+                if x < D[i, j]:
+                    D[i, j] = x
+
+
+@njit(cache=True)
+def location_distance(b, D, loc_a, loc_b):
+    """The cheapest entry of ``D`` (:func:`all_pairs_distances`) between any
+    node of location ``loc_a`` and any node of ``loc_b``."""
+    d = INF
+    for i in range(b.loc_node_start[loc_a], b.loc_node_start[loc_a + 1]):
+        for j in range(b.loc_node_start[loc_b], b.loc_node_start[loc_b + 1]):
+            d = min(d, D[b.loc_nodes[i], b.loc_nodes[j]])
+    return d
+
+
+@njit(cache=True)
+def distance_to_routes(b, cost, in_set, dist, prev, done):
+    """``dist[v]``: the cheapest path over ``cost`` from node ``v`` to an end of
+    any route with ``in_set[r]``; returns False (and INF everywhere) when the
+    set is empty."""
+    _init_search(b, dist, prev, done)
+    any_route = False
+    for r in range(in_set.shape[0]):
+        if in_set[r]:
+            dist[b.route_a[r]] = 0.0
+            dist[b.route_b[r]] = 0.0
+            any_route = True
+    if any_route:
+        dijkstra_run(b, cost, dist, prev, done, -1)
+    return any_route
+
+
+@njit(cache=True)
+def location_to_routes(b, dist, loc):
+    """The nearest node of location ``loc`` in ``dist`` (:func:`distance_to_routes`)."""
+    d = INF
+    for i in range(b.loc_node_start[loc], b.loc_node_start[loc + 1]):
+        d = min(d, dist[b.loc_nodes[i]])
+    return d

@@ -145,18 +145,26 @@ from .graph_search import COST_TRAINS, payable_routes, route_cost_for
 from .planner_cards import draw_choice, second_draw
 from .planner_claims import claim_completes, claim_pick, pay_choice, pay_harm
 from .planner_params import (  # noqa: F401  (the registry's entries)
+    CLASSIC_SPEC,
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
     P_DRAW_MIN_OPP,
     P_DRAW_MIN_TRAINS,
     P_DRAW_OVER_CLAIM,
     P_DRAW_PLAN_LEFT,
+    P_DRAW_VALUE0,
+    P_DRAW_VALUE_EV,
+    P_DRAW_VALUE_SLACK,
     P_END_TRAINS,
     P_FREE_MIN_LEN,
     P_LOCO_PAY,
+    P_PACE,
     P_PASS_WEIGHT,
     P_PLAY_PACE,
     P_SPARE_TRAINS,
+    P_TICKET_EV,
+    P_TK_LEFT_FACTOR,
+    P_TK_TURNS_FACTOR,
     PASSENGER_HUNTER_SPEC,
     SPEC,
 )
@@ -174,7 +182,7 @@ from .planner_plan import (
     plan_turns,
     turns_left,
 )
-from .planner_tickets import keep_choice, mix_choice
+from .planner_tickets import draw_value, keep_choice, mix_choice
 
 
 @njit(cache=True)
@@ -229,6 +237,17 @@ def play_choice(b, s, m, legal, n_legal, params, me):
         a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
         return a
 
+    by_value = params[me, P_TICKET_EV] > 0
+    if by_value and not near_end and s.tk_len[0] > 0 and ticket_mix_action(b, s, legal, n_legal, 0) >= 0:
+        slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
+        if n_plan > 0:
+            slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, in_plan, want, needs)
+            card_needs(b, s, s.hand[me], in_plan, want, needs)
+        # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
+        if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 > 0:
+            if draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done) > 0:
+                return ticket_mix_action(b, s, legal, n_legal, 0)
+
     if n_plan > 0:
         best_r, best_v = claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore, passengers,
                                     dist, prev, done)
@@ -271,7 +290,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
                 return best_a
         if da >= 0:
             return da
-    elif (need_trains <= params[me, P_DRAW_PLAN_LEFT] and not near_end
+    elif (not by_value and need_trains <= params[me, P_DRAW_PLAN_LEFT] and not near_end
           and s.trains[me] >= params[me, P_DRAW_MIN_TRAINS]
           and min_trains_others(s, me) >= params[me, P_DRAW_MIN_OPP]):
         n_long = int(params[me, P_DRAW_LONG]) if s.trains[me] >= params[me, P_DRAW_LONG_TRAINS] else 0

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-MAX_PARAMS = 32
+MAX_PARAMS = 64
 
 
 @dataclass(frozen=True)
