@@ -242,6 +242,10 @@ BAD_MAPS = {
     "passengers_unknown.yaml": "passengers[Denver]: unknown city or country 'Denver'",
     "passengers_negative.yaml": "passengers[Boston]: count -1 must be a non-negative integer",
     "alias_bomb.yaml": "line 20: the alias *c makes aliases repeat more than 1000 values; expected at most 1000",
+    "city_without_routes.yaml": "cities[Denver]: reached by no route but tickets[1] (Boston-Denver) ends there; "
+                                "expected at least one route to every city",
+    "disconnected.yaml": "routes: the routes form 2 networks that no route joins (Atlanta's and Chicago's); "
+                         "expected one connected network, so that every ticket can be completed",
 }
 
 
