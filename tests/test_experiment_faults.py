@@ -264,6 +264,8 @@ def test_the_manifest_records_the_chunk_size_used_and_marks_killed_runs(referenc
     r = go(small(), out, chunk_size=50)
     assert r.manifest["execution"]["chunk_size"] == 20 and r.manifest["runs"][-1]["chunk_games"] == 20
     assert [x["status"] for x in r.manifest["runs"]] == ["killed", "complete"]
+    three = go(small(players=3, lineup=["random", "route_focus", "random"], games=12, chunk_size=5), tmp_path / "3")
+    assert three.manifest["execution"]["chunk_size"] == 6          # 5 asked, whole blocks of 3 used
 
 
 # --------------------------------------------------------------------------- read-only folder, full disk
@@ -321,7 +323,7 @@ def test_a_full_disk_is_one_line_and_the_run_resumes_when_there_is_room(referenc
 def test_dask_without_workers_says_so_and_gives_up_after_the_timeout(tmp_path):
     distributed = pytest.importorskip("distributed")
     import logging
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0",
                                   silence_logs=logging.ERROR) as cluster:
         notes = []
         start = time.perf_counter()

@@ -299,10 +299,12 @@ def test_cli_run_prints_the_summary_and_the_path(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     assert "win rate" in res.output and "95% interval" in res.output
     assert res.output.strip().endswith(f"results: {tmp_path / 'results' / 'cli'}")
-    res = CliRunner().invoke(run, [str(f), "--no-progress", "--games", "9"])
+    res = CliRunner().invoke(run, [str(f), "--no-progress", "--seed", "43"])
     assert res.exit_code == 1 and "holds a different experiment" in res.output
-    res = CliRunner().invoke(run, [str(f), "--no-progress", "--games", "9", "--overwrite"])
-    assert res.exit_code == 0 and "9 games" in res.output
+    res = CliRunner().invoke(run, [str(f), "--no-progress", "--games", "9"])           # grows
+    assert res.exit_code == 0 and "growing from 6 to 9 games per point" in res.output and "9 games" in res.output
+    res = CliRunner().invoke(run, [str(f), "--no-progress", "--seed", "43", "--overwrite"])
+    assert res.exit_code == 0 and res.output.startswith("6 games in ")
 
 
 def test_python_api_returns_path_summary_and_tables(tmp_path):

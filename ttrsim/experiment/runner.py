@@ -236,11 +236,13 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
             if previous is not None:
                 echo(f"note: took over the lock of a run that ended without releasing it "
                      f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
+            signals.closing = True      # setting the folder up: a signal is acted on as the run starts
             try:
                 manifest, grown = _open_folder(exp, folder, path_or_dict, overwrite, echo)
+                r = _Run(exp, folder, manifest, grown, progress, echo, signals)
             except OSError as e:
                 raise _write_error(exp, e, "run the same command again once it is fixed") from e
-            return _Run(exp, folder, manifest, grown, progress, echo, signals).run()
+            return r.run()
         finally:
             lock.release()
 
@@ -507,6 +509,8 @@ class _Run:
         bar = None
         status, error = "failed", None
         try:
+            signals.closing = False
+            signals.check()
             if self._next_chunk_exists():
                 if exp.backend == "local":
                     warm_up(self.specs[0])

@@ -172,7 +172,9 @@ class Experiment:
         return hashlib.sha1(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()[:16]
 
     def execution(self) -> dict:
-        return {"workers": self.workers, "chunk_size": self.chunk_size, "backend": self.backend,
+        """How a run plays (never changes the results); ``chunk_size`` is the
+        one used, in whole seed blocks (a resume keeps its folder's)."""
+        return {"workers": self.workers, "chunk_size": self.chunk_games, "backend": self.backend,
                 "scheduler": self.scheduler, "output": str(self.output), "python_time_limit": self.python_time_limit,
                 "worker_timeout": self.worker_timeout}
 
