@@ -345,6 +345,13 @@ def test_validate_map_command_refuses_an_alias_bomb_in_one_line(tmp_path, monkey
     assert r.stdout == "" and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("name", ["city_without_routes.yaml", "disconnected.yaml"])
+def test_validate_map_command_fails_on_a_map_whose_tickets_cannot_all_be_completed(name):
+    r = CliRunner().invoke(main, ["validate-map", str(BAD / name)])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
+    assert r.stderr.splitlines() == [f"{name}: {BAD_MAPS[name]}", f"Error: {BAD / name}: invalid map (1 problem)"]
+
+
 def test_module_docstring_example():
     import doctest
 

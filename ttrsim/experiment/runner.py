@@ -15,10 +15,11 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
 * the run takes the folder's lock before it writes anything (a second run on
   the folder, also with ``overwrite``, is refused; the lock of a killed run is
-  taken over), and a new folder gets ``manifest.json`` first, then
-  ``map.json``, ``rules.json`` and the dimension tables, so every folder a
-  run touched is recognised by the next one; one holding only the leftovers of
-  a run killed before its manifest is cleared and started over;
+  taken over), then opens it (:mod:`ttrsim.experiment.opening`): a new
+  folder gets ``manifest.json`` first, then ``map.json``, ``rules.json`` and
+  the dimension tables, so every folder a run touched is recognised by the
+  next one; one holding only the leftovers of a run killed before its
+  manifest is cleared and started over;
 * resume: the same experiment on the same folder keeps the chunks the
   manifest lists whose part files check out (size, rows, tag) and plays the
   rest (part files without a manifest entry are deleted); a game's result
@@ -59,26 +60,13 @@ import numpy as np
 import polars as pl
 from tqdm import tqdm
 
-from ttrsim import GAMES_VERSION
 from ttrsim.play.game import IllegalAction
 from ttrsim.play.guard import StrategyError
 
 from .backends import make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
-from .folder import (
-    DIMS,
-    FORMAT,
-    MANIFEST,
-    MAP_FILE,
-    PART_FILES,
-    RULES_FILE,
-    Folder,
-    FolderLock,
-    check_part,
-    describe,
-    now,
-    versions,
-)
+from .folder import Folder, FolderLock, check_part, now
+from .opening import open_folder, write_error
 from .results import Results
 from .seating import Chunk, chunks_of_point
 from .stats import RateSums, widths_along
@@ -171,30 +159,6 @@ class _Point:
         self.games_done = 0
 
 
-_CHANGED = {MAP_FILE: f"{MAP_FILE} differs: the map file was edited since",
-            RULES_FILE: f"{RULES_FILE} differs: this ttrsim resolves the rules otherwise"}
-
-
-def _changes(old, new, path: str = "") -> list[str]:
-    """Where two identities (or configs) differ, as dotted paths, e.g.
-    ``seed``, ``points[1].rules.trains``."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        out = []
-        for k in sorted(set(old) | set(new), key=str):
-            out += _changes(old.get(k), new.get(k), f"{path}.{k}" if path else str(k))
-        return out
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [c for i, (a, b) in enumerate(zip(old, new)) for c in _changes(a, b, f"{path}[{i}]")]
-    return [] if old == new else [path]
-
-
-def _resolved_rules(data: dict | None):
-    """``rules.json`` without the words it was written with (preset overrides): the parameters."""
-    if data is None:
-        return None
-    return {"base": (data.get("base") or {}).get("params"), "points": [p.get("params") for p in data["points"]]}
-
-
 def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, scheduler=None, chunk_size=None,
                    overwrite: bool = False, progress: bool = True, echo=None, base_dir=None,
                    **overrides) -> RunResult:
@@ -231,141 +195,20 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
             exp.output.mkdir(parents=True, exist_ok=True)
             previous = lock.acquire(exp.source)
         except OSError as e:
-            raise _write_error(exp, e, "nothing was written") from e
+            raise write_error(exp, e, "nothing was written") from e
         try:
             if previous is not None:
                 echo(f"note: took over the lock of a run that ended without releasing it "
                      f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
             signals.closing = True      # setting the folder up: a signal is acted on as the run starts
             try:
-                manifest, grown = _open_folder(exp, folder, path_or_dict, overwrite, echo)
+                manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo)
                 r = _Run(exp, folder, manifest, grown, progress, echo, signals)
             except OSError as e:
-                raise _write_error(exp, e, "run the same command again once it is fixed") from e
+                raise write_error(exp, e, "run the same command again once it is fixed") from e
             return r.run()
         finally:
             lock.release()
-
-
-def _write_error(exp: Experiment, e: OSError, after: str = "") -> ExperimentError:
-    what = f"cannot write {e.filename}" if e.filename else "cannot write the results folder"
-    return ExperimentError(f"{exp.source}: output: {what} ({e.strerror or e}); expected a writable folder with "
-                           f"free space{'; ' + after if after else ''}")
-
-
-def _open_folder(exp: Experiment, folder: Folder, path_or_dict, overwrite: bool, echo) -> tuple[dict, int | None]:
-    """The folder's manifest, checked against the experiment, or a new folder
-    (the manifest written first); under the lock. Returns it and, when the run
-    grows, the games per point it held."""
-    m, described = describe(exp)
-    config, identity = exp.config(), exp.identity()
-    manifest = stored = None
-    if folder.manifest_path.exists():
-        try:
-            manifest = folder.read_manifest(exp.source)
-            stored = {name: folder.read_json(name, exp.source) for name in described}
-        except ExperimentError:
-            if not overwrite:
-                raise
-            manifest = None
-    elif any(f.name != "ttrsim.lock" for f in folder.root.iterdir()):
-        echo(f"note: {folder.root} holds the leftovers of a run killed before it wrote its manifest; "
-             "starting it over")
-        folder.remove_results()
-    tables = ["games", "players", "tickets"] + (["turns"] if exp.log else [])
-    grown = None
-    if manifest is not None and not overwrite:
-        grown = _check_same(exp, folder, manifest, identity, stored, described)
-        _resume(exp, folder, manifest, m, described, stored, tables, grown, echo)
-        return manifest, grown
-    # ---- a new folder (or one started over): the manifest first, so a kill from here on leaves a folder
-    # the next run recognises
-    if overwrite:
-        folder.remove_results()
-    manifest = {"format": FORMAT, "games_version": GAMES_VERSION, "tool": "ttrsim", "experiment": exp.source,
-                "experiment_path": None if isinstance(path_or_dict, dict) else str(Path(path_or_dict).resolve()),
-                "description": exp.description, "config": config, "identity": identity,
-                "config_hash": exp.config_hash(), "execution": exp.execution(), "versions": versions(),
-                "layout": {"block_size": exp.block_size, "chunk_games": exp.chunk_games, "stride": exp.stride,
-                           "games_per_point": exp.games, "tables": tables, "part_files": PART_FILES},
-                "status": "running", "created": now(), "points": {}, "chunks": {}, "runs": []}
-    folder.write_manifest(manifest)
-    folder.prepare(tables)
-    folder.write_description(exp, m, described)
-    return manifest, None
-
-
-def _check_same(exp, folder, manifest, identity, stored, described) -> int | None:
-    """Refuse (one line) a folder that holds another experiment; the games per
-    point it held when the run grows, else None."""
-    where = f"{exp.source}: output: {exp.output}"
-    if manifest.get("format") != FORMAT or "config" not in manifest:
-        raise ExperimentError(f"{where} holds a manifest of another format; expected a ttrsim results folder "
-                              "(use --overwrite to start over)")
-    if manifest.get("games_version", 1) != GAMES_VERSION:
-        raise ExperimentError(f"{where} was played by games version {manifest.get('games_version', 1)} (this "
-                              f"ttrsim plays version {GAMES_VERSION}: the same seeds give other games); expected a "
-                              "folder of this version to resume, or --overwrite to start over")
-    if "identity" in manifest:
-        diff = _changes(manifest["identity"], identity)
-    else:                          # a folder of an older ttrsim: its config as written
-        old, new = dict(manifest["config"]), exp.config()
-        old.pop("games"), new.pop("games")
-        diff = _changes(old, new)
-    if diff:
-        more = f" and {len(diff) - 3} more" if len(diff) > 3 else ""
-        raise ExperimentError(f"{where} holds a different experiment (changed: {', '.join(diff[:3])}{more}); "
-                              "expected the same experiment to resume, or --overwrite to start over")
-    changed = [_CHANGED[name] for name, data in described.items() if stored[name] is not None and (
-        stored[name] != data if name == MAP_FILE else _resolved_rules(stored[name]) != _resolved_rules(data))]
-    if changed:
-        raise ExperimentError(f"{where} was played with another map or rule set ({'; '.join(changed)}); expected "
-                              "the same map and rules to resume, or --overwrite to start over")
-    held, layout = int(manifest["config"]["games"]), manifest["layout"]
-    if exp.games < held:
-        raise ExperimentError(f"{exp.source}: games: {exp.games:,} per point are fewer than the {held:,} the folder "
-                              f"{exp.output} holds; expected at least {held:,} (a run grows, never shrinks), or "
-                              "--overwrite to start over")
-    if exp.games > held and len(exp.points) > 1 and exp.games > layout["stride"]:
-        raise ExperimentError(f"{exp.source}: games: {exp.games:,} per point do not fit the folder {exp.output}, "
-                              f"whose game ids are point x {layout['stride']:,} + number; expected at most "
-                              f"{layout['stride']:,}, or --overwrite to start over")
-    return held if exp.games > held else None
-
-
-def _resume(exp, folder, manifest, m, described, stored, tables, grown, echo):
-    """Bring a checked manifest up to this run: growth, description,
-    execution, runs killed earlier; the folder's missing files."""
-    if grown is not None:
-        echo(f"note: growing from {grown:,} to {exp.games:,} games per point: the {grown:,} played are kept and "
-             f"unchanged, games {grown:,} to {exp.games - 1:,} are played (the next seed blocks; a last chunk cut "
-             "short is played again whole)")
-        manifest["config"]["games"] = manifest["layout"]["games_per_point"] = exp.games
-        if len(exp.points) == 1:
-            manifest["layout"]["stride"] = exp.games        # one point: the ids are the game numbers
-        manifest.pop("summary", None)
-        manifest.pop("points_summary", None)
-    if exp.description != manifest.get("description"):
-        echo(f"note: new description recorded (was: {manifest.get('description')!r})")
-        manifest.setdefault("descriptions", []).append({"until": now(), "description": manifest.get("description")})
-        manifest["description"] = exp.description
-    for run in manifest["runs"]:
-        if run.get("status") == "running":       # we hold the lock: that run is dead
-            run["status"] = "killed"
-    per_chunk = manifest["layout"]["chunk_games"]
-    if per_chunk != exp.chunk_games:
-        echo(f"note: resuming with the folder's chunk size ({per_chunk} games), not {exp.chunk_games}")
-    now_v, then_v = versions(), manifest.get("versions", {})
-    if (now_v.get("ttrsim"), now_v.get("ttrsim_commit")) != (then_v.get("ttrsim"), then_v.get("ttrsim_commit")):
-        echo(f"note: the folder was started with ttrsim {then_v.get('ttrsim')} "
-             f"({then_v.get('ttrsim_commit', '?')}); resuming with {now_v.get('ttrsim')} "
-             f"({now_v.get('ttrsim_commit', '?')})")
-    manifest["execution"] = dict(exp.execution(), chunk_size=per_chunk)
-    manifest.setdefault("identity", exp.identity())
-    manifest.setdefault("config_hash", exp.config_hash())
-    folder.prepare(tables)
-    if None in stored.values() or not all((folder.root / "dims" / f"{d}.parquet").exists() for d in DIMS):
-        folder.write_description(exp, m, described)     # a folder of an older ttrsim, or killed while starting
 
 
 class _Run:
@@ -565,7 +408,7 @@ class _Run:
             error = ExperimentError(f"{exp.source}: {e}")
             raise error from e
         except OSError as e:
-            error = _write_error(exp, e)
+            error = write_error(exp, e)
             raise error from e
         except BrokenProcessPool as e:
             error = ExperimentError(f"{exp.source}: a worker process died ({_first_line(e)}; killed for lack of "
