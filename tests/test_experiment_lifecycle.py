@@ -78,7 +78,7 @@ def resume_and_compare(out: Path, reference: dict):
     assert all(run["status"] != "running" for run in r.manifest["runs"])
 
 
-@pytest.mark.parametrize("moment", ["before the manifest", "just after the manifest", "after the first chunk"])
+@pytest.mark.parametrize("moment", ["before the manifest", "after the first chunk"])
 def test_kill_9_at_any_moment_then_resume_gives_identical_tables(moment, reference, tmp_path):
     out = tmp_path / "out"
     proc = start(tmp_path, out)
@@ -117,12 +117,14 @@ def test_workers_end_with_their_main_process(backend, tmp_path):
     if backend == "dask":
         pytest.importorskip("distributed")
     out = tmp_path / "out"
-    proc = start(tmp_path, out, workers=2, backend=backend, games=20000, chunk_size=200)
+    # a local pool of 2 workers; a local Dask cluster of 1 (a nanny and its worker)
+    proc = start(tmp_path, out, workers=2 if backend == "local" else 1, backend=backend, games=20000,
+                 chunk_size=200)
     if not wait_for(proc, out, "after the first chunk"):
         pytest.skip("the run ended before its first chunk was recorded")
     workers = psutil.Process(proc.pid).children(recursive=True)
     assert len(workers) >= 2
     proc.kill()                                    # the main process only, not its group
     proc.wait(timeout=30)
-    gone, alive = psutil.wait_procs(workers, timeout=15)
+    _, alive = psutil.wait_procs(workers, timeout=15)
     assert not alive, [(p.pid, p.name()) for p in alive]
