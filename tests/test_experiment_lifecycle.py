@@ -39,13 +39,26 @@ MOMENTS = {
 }
 
 
-def start(tmp_path: Path, out: Path, **kw) -> subprocess.Popen:
+@pytest.fixture
+def procs():
+    """The `ttrsim run` processes a test started: killed at its end if still running."""
+    started = []
+    yield started
+    for p in started:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def start(procs: list, tmp_path: Path, out: Path, **kw) -> subprocess.Popen:
     f = tmp_path / "life.yaml"
     f.write_text(json.dumps(dict(EXP, **kw)))
     env = dict(os.environ, TTRSIM_MANIFEST_INTERVAL="0",
                PYTHONPATH=os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    return subprocess.Popen([sys.executable, "-m", "ttrsim", "run", str(f), "--output", str(out), "--no-progress"],
-                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    procs.append(subprocess.Popen([sys.executable, "-m", "ttrsim", "run", str(f), "--output", str(out),
+                                   "--no-progress"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, env=env))
+    return procs[-1]
 
 
 def wait_for(proc: subprocess.Popen, out: Path, moment: str) -> bool:
@@ -66,6 +79,8 @@ def parts(path: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
+    """The tables of an uninterrupted run (made in this process, which also
+    fills the compiled-code cache the runs started here load)."""
     r = run_experiment(EXP, output=tmp_path_factory.mktemp("ref") / "ref", progress=False, echo=False)
     return parts(r.path)
 
@@ -79,9 +94,9 @@ def resume_and_compare(out: Path, reference: dict):
 
 
 @pytest.mark.parametrize("moment", ["before the manifest", "after the first chunk"])
-def test_kill_9_at_any_moment_then_resume_gives_identical_tables(moment, reference, tmp_path):
+def test_kill_9_at_any_moment_then_resume_gives_identical_tables(moment, reference, tmp_path, procs):
     out = tmp_path / "out"
-    proc = start(tmp_path, out)
+    proc = start(procs, tmp_path, out)
     if not wait_for(proc, out, moment):
         pytest.skip(f"the run ended before {moment}")
     proc.kill()
@@ -92,9 +107,9 @@ def test_kill_9_at_any_moment_then_resume_gives_identical_tables(moment, referen
 @pytest.mark.parametrize("sig, moment", [(signal.SIGTERM, "starting"), (signal.SIGINT, "before the manifest"),
                                          (signal.SIGTERM, "just after the manifest"),
                                          (signal.SIGINT, "after the first chunk")])
-def test_a_signal_at_an_early_moment_stops_the_run_at_once(sig, moment, reference, tmp_path):
+def test_a_signal_at_an_early_moment_stops_the_run_at_once(sig, moment, reference, tmp_path, procs):
     out = tmp_path / "out"
-    proc = start(tmp_path, out)
+    proc = start(procs, tmp_path, out)
     if not wait_for(proc, out, moment):
         pytest.skip(f"the run ended before {moment}")
     os.kill(proc.pid, sig)
@@ -113,12 +128,12 @@ def test_a_signal_at_an_early_moment_stops_the_run_at_once(sig, moment, referenc
 
 
 @pytest.mark.parametrize("backend", ["local", "dask"])
-def test_workers_end_with_their_main_process(backend, tmp_path):
+def test_workers_end_with_their_main_process(backend, reference, tmp_path, procs):
     if backend == "dask":
         pytest.importorskip("distributed")
     out = tmp_path / "out"
     # a local pool of 2 workers; a local Dask cluster of 1 (a nanny and its worker)
-    proc = start(tmp_path, out, workers=2 if backend == "local" else 1, backend=backend, games=20000,
+    proc = start(procs, tmp_path, out, workers=2 if backend == "local" else 1, backend=backend, games=20000,
                  chunk_size=200)
     if not wait_for(proc, out, "after the first chunk"):
         pytest.skip("the run ended before its first chunk was recorded")

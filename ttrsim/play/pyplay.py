@@ -22,7 +22,10 @@ compiled game of the same seed.
 Experiments seat a Python strategy by its class (``{python: "module:Class",
 params: {...}}``, :func:`load_strategy_class`); the runner plays games with a
 Python seat with :func:`play_logged_py`, which records the same tables as the
-compiled loop.
+compiled loop, every call of a Python strategy under a time limit and any
+failure one line (:mod:`ttrsim.play.guard`); :func:`first_difference` replays
+a game to check that a strategy is deterministic. The docs and the schema of
+the observation: ``docs/strategies.md`` ("The observation").
 """
 from __future__ import annotations
 
