@@ -37,7 +37,8 @@ def test_the_catalogue_covers_every_kind_of_mistake():
                  "players_rule_set", "lineup_size", "games_zero", "games_negative", "unwritable_output",
                  "python_unknown_module", "python_unknown_class", "python_no_choose", "python_unknown_parameter",
                  "python_parameter_value", "alias_bomb_sweep", "alias_bomb_strategy_param", "alias_bomb_python_param",
-                 "alias_bomb_rule_override", "alias_bomb_map", "alias_recursive", "nested_too_deep"):
+                 "alias_bomb_rule_override", "alias_bomb_map", "alias_recursive", "nested_too_deep", "output_outside",
+                 "name_too_long", "name_far_too_long", "python_constructor_hangs", "python_time_limit_zero"):
         assert kind in names
 
 

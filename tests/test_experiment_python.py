@@ -3,7 +3,6 @@ a Python seat are stepped in Python and recorded by the same compiled per-step
 logger as the compiled loop, so GreedyLongest (Python) gives exactly the tables
 of its compiled twin greedy. Small runs: a Python game takes about 1/30 s."""
 import json
-import shutil
 from pathlib import Path
 
 import polars as pl
@@ -11,9 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from ttrsim.experiment import worker
-from ttrsim.experiment.config import load_experiment
+from ttrsim.experiment.config import ExperimentError, load_experiment
 from ttrsim.experiment.runner import run_experiment
-from ttrsim.play.game import IllegalAction
 
 GREEDY_PY = "ttrsim.strategies.python_example:GreedyLongest"
 
@@ -154,7 +152,9 @@ def test_module_beside_the_experiment_and_an_illegal_action(tmp_path):
     f.write_text(json.dumps({"name": "cheat", "players": 2, "games": 2, "workers": 1,
                              "lineup": [{"python": "ttrsim_test_cheater:Cheater", "params": {"after": 3},
                                          "label": "cheater"}, "random"]}))
-    with pytest.raises(IllegalAction, match=r"^strategy cheater \(seat [01]\) returned 9999 in the game of seed "
-                                            r"\d+, turn \d+; expected one of its \d+ legal actions$"):
+    with pytest.raises(ExperimentError, match=r"^cheat\.yaml: strategy cheater \(seat [01]\) returned 9999 in the "
+                                              r"game of seed \d+, turn \d+; expected one of its \d+ legal actions; "
+                                              r"the run stopped: 0 games kept in .*; run the same command again to "
+                                              r"resume$"):
         run(f, tmp_path / "out")
-    shutil.rmtree(tmp_path / "out")
+    assert json.loads((tmp_path / "out" / "manifest.json").read_text())["status"] == "failed"

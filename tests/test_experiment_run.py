@@ -143,7 +143,7 @@ def test_resume_after_ctrl_c_and_kill_9_equals_an_uninterrupted_run(tmp_path):
     assert m["status"] == "running" and first < len(m["chunks"]) < 40
     r = run_experiment(f, output=out, progress=False, echo=False)
     assert r.status == "complete" and r.games == 1200 and 0 < r.games_run < 1200
-    assert [run["status"] for run in r.manifest["runs"]] == ["interrupted", "running", "complete"]
+    assert [run["status"] for run in r.manifest["runs"]] == ["interrupted", "killed", "complete"]
     assert_same_tables(reference.path, out)
 
 
@@ -152,14 +152,14 @@ def test_a_changed_experiment_is_refused_unless_overwrite(reference, tmp_path):
     run_experiment(exp(games=6), output=out, progress=False, echo=False)
     before = sorted(p.name for p in (out / "games").iterdir())
     with pytest.raises(ExperimentError, match=r"^<dict>: output: .* holds a different experiment \(changed: "
-                                              r"games\); expected the same experiment to resume, or "
+                                              r"seed\); expected the same experiment to resume, or "
                                               r"--overwrite to start over$"):
-        run_experiment(exp(games=9), output=out, progress=False, echo=False)
+        run_experiment(exp(games=6, seed=43), output=out, progress=False, echo=False)
     assert sorted(p.name for p in (out / "games").iterdir()) == before
     # execution settings are not part of the experiment
     assert run_experiment(exp(games=6, workers=2, chunk_size=3), output=out, progress=False,
                           echo=False).games_run == 0
-    r = run_experiment(exp(games=9), output=out, overwrite=True, progress=False, echo=False)
+    r = run_experiment(exp(games=9, seed=43), output=out, overwrite=True, progress=False, echo=False)
     assert r.games == 9 and tables(out, ["games"])["games"].height == 9
 
 
@@ -299,10 +299,12 @@ def test_cli_run_prints_the_summary_and_the_path(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     assert "win rate" in res.output and "95% interval" in res.output
     assert res.output.strip().endswith(f"results: {tmp_path / 'results' / 'cli'}")
-    res = CliRunner().invoke(run, [str(f), "--no-progress", "--games", "9"])
+    res = CliRunner().invoke(run, [str(f), "--no-progress", "--seed", "43"])
     assert res.exit_code == 1 and "holds a different experiment" in res.output
-    res = CliRunner().invoke(run, [str(f), "--no-progress", "--games", "9", "--overwrite"])
-    assert res.exit_code == 0 and "9 games" in res.output
+    res = CliRunner().invoke(run, [str(f), "--no-progress", "--games", "9"])           # grows
+    assert res.exit_code == 0 and "growing from 6 to 9 games per point" in res.output and "9 games" in res.output
+    res = CliRunner().invoke(run, [str(f), "--no-progress", "--seed", "43", "--overwrite"])
+    assert res.exit_code == 0 and res.output.startswith("6 games in ")
 
 
 def test_python_api_returns_path_summary_and_tables(tmp_path):

@@ -242,6 +242,10 @@ BAD_MAPS = {
     "passengers_unknown.yaml": "passengers[Denver]: unknown city or country 'Denver'",
     "passengers_negative.yaml": "passengers[Boston]: count -1 must be a non-negative integer",
     "alias_bomb.yaml": "line 20: the alias *c makes aliases repeat more than 1000 values; expected at most 1000",
+    "city_without_routes.yaml": "cities[Denver]: reached by no route but tickets[1] (Boston-Denver) ends there; "
+                                "expected at least one route to every city",
+    "disconnected.yaml": "routes: the routes form 2 networks that no route joins (Atlanta's and Chicago's); "
+                         "expected one connected network, so that every ticket can be completed",
 }
 
 
@@ -339,6 +343,13 @@ def test_validate_map_command_refuses_an_alias_bomb_in_one_line(tmp_path, monkey
     assert r.stderr.splitlines() == [f"alias_bomb.yaml: {BAD_MAPS['alias_bomb.yaml']}",
                                      f"Error: {BAD / 'alias_bomb.yaml'}: invalid map (1 problem)"]
     assert r.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["city_without_routes.yaml", "disconnected.yaml"])
+def test_validate_map_command_fails_on_a_map_whose_tickets_cannot_all_be_completed(name):
+    r = CliRunner().invoke(main, ["validate-map", str(BAD / name)])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
+    assert r.stderr.splitlines() == [f"{name}: {BAD_MAPS[name]}", f"Error: {BAD / name}: invalid map (1 problem)"]
 
 
 def test_module_docstring_example():

@@ -140,7 +140,7 @@ def random_map(rng, name="random"):
     loc_nodes = {c: {c} for c in cities}
     loc_nodes.update({c: set(pts) for c, pts in countries.items()})
 
-    pairs = []
+    pairs = [(cities[i - 1], cities[i]) for i in range(1, n_cities)]   # one network (map validator)
     for p in points:                                  # every border point is used (map validator)
         pairs.append((p, cities[int(rng.integers(n_cities))]))
     for _ in range(int(rng.integers(0, 12))):

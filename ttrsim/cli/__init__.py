@@ -465,22 +465,21 @@ Examples:
   ttrsim run experiments/sweep.yaml --workers 8 --output results/globetrotter
   ttrsim run experiments/dask.yaml --backend dask --scheduler tcp://10.0.0.5:8786
   ttrsim run quickstart --overwrite               # start the folder over
+  ttrsim run quickstart --games 40000             # grow a finished run
   ttrsim run quickstart --games 400 --json
 
-Running the same file again resumes an interrupted run (also after kill -9);
-a folder holding a different experiment is refused unless --overwrite.
-Ctrl-C stops cleanly and keeps every finished chunk.
-The file's schema: docs/experiments.md; the examples: `ttrsim examples`.
-The first run compiles the engine and strategies (once; `ttrsim warmup`
-does it ahead): a notice and a progress line say so.
+Running the same file again resumes an interrupted run (also after kill -9)
+or grows a finished one to more games; a folder holding a different
+experiment is refused unless --overwrite, and so is a folder another run is
+writing. Ctrl-C (exit code 130) or SIGTERM (143) stops at once and keeps
+every finished chunk. The file's schema and the run's life:
+docs/experiments.md; what is guaranteed: docs/reliability.md; the examples:
+`ttrsim examples`. The first run compiles the engine and strategies (once;
+`ttrsim warmup` does it ahead): a notice and a progress line say so.
 """
 
 
 MIN_TIMED_S = 0.2      # a run's play shorter than this gets no games/s (mostly timer noise)
-
-
-def _sigterm(signum, frame):
-    raise KeyboardInterrupt
 
 
 @main.command("run", epilog=RUN_EPILOG, short_help="Run an experiment into a results folder.")
@@ -492,9 +491,14 @@ def _sigterm(signum, frame):
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler tcp://HOST:PORT (implies --backend dask); "
               "none starts a local Dask cluster.")
 @click.option("--chunk-size", type=click.IntRange(1), help="Games per chunk / part file.")
-@click.option("--games", type=click.IntRange(1), help="Games per sweep point (overrides the file).")
+@click.option("--games", type=click.IntRange(1), help="Games per sweep point (overrides the file; more than the "
+              "folder holds grows it).")
 @click.option("--seed", type=click.IntRange(0), help="Experiment seed (overrides the file).")
 @click.option("--log/--no-log", default=None, help="Turn-level logging (default: the file's).")
+@click.option("--python-time-limit", type=click.FloatRange(0, 86400, min_open=True), metavar="SECONDS",
+              help="Seconds a Python strategy may take per decision or constructor (default: the file's, else 10).")
+@click.option("--worker-timeout", type=click.FloatRange(0, 86400, min_open=True), metavar="SECONDS",
+              help="Seconds to wait for a Dask worker while none is connected (default: the file's, else 60).")
 @click.option("--resume/--overwrite", default=True, show_default=True,
               help="Continue the folder's run, or delete its results and start over.")
 @json_option("{path, status, games, games_run, seconds, compile_seconds, games_per_s, summary} (summary: one "
@@ -504,27 +508,35 @@ def _sigterm(signum, frame):
 @progress_option
 @extras_errors
 @watch_compiles
-def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log, resume, as_json, progress):
+def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log, python_time_limit, worker_timeout,
+        resume, as_json, progress):
     """Run the experiment FILE (a YAML file, or the name of a packaged example)
     into a results folder of Parquet tables (games, players, tickets, turns)
     with a manifest.json, then print the win rates per strategy with 95%
     intervals and the results path."""
-    from ttrsim.experiment.config import ExperimentError
-    from ttrsim.experiment.runner import run_experiment
-    extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log)) if v is not None}
-    old = signal.signal(signal.SIGTERM, _sigterm) if _main_thread() else None
+    caught = []
+
+    def stop(signum, frame):          # until the runner takes the signals over (importing it takes seconds)
+        caught.append(signum)
+        raise KeyboardInterrupt
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
     try:
+        from ttrsim.experiment.config import ExperimentError
+        from ttrsim.experiment.runner import run_experiment
+        extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log),
+                                   ("python_time_limit", python_time_limit), ("worker_timeout", worker_timeout))
+                 if v is not None}
         result = run_experiment(file, output=output, workers=workers, backend=backend, scheduler=scheduler,
                                 chunk_size=chunk_size, overwrite=not resume,
                                 progress=want_progress(progress, as_json),
                                 echo=lambda m: click.echo(m, err=True), **extra)
+    except KeyboardInterrupt as e:          # Ctrl-C: 130, SIGTERM: 143
+        sys.exit(128 + getattr(e, "signum", caught[0] if caught else signal.SIGINT))
     except ExperimentError as e:
         raise click.ClickException(str(e).splitlines()[0]) from None
-    except KeyboardInterrupt:
-        sys.exit(130)
     finally:
-        if old is not None:
-            signal.signal(signal.SIGTERM, old)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     compile_s = compile_seconds()
     play_s = max(result.seconds - compile_s, 0.0)
     rate = result.games_run / play_s if play_s >= MIN_TIMED_S else None

@@ -1,24 +1,36 @@
 """Where chunks run: in this process, on a local process pool, or on Dask.
 
 Every backend has ``submit(fn, *args) -> future``, ``wait_any(futures) ->
-finished futures`` and ``close(kill)``; :func:`make_backend` picks one for an
-experiment:
+finished futures`` (it returns at least every ``WAIT_TICK`` seconds, maybe
+with nothing finished, so that the run can look at its signals) and
+``close(kill)``; :func:`make_backend` picks one for an experiment:
 
 * ``local`` with one worker: :class:`InlineBackend` (chunks run in this process);
 * ``local``: :class:`LocalBackend`, joblib's loky process pool (``workers``
   processes), kept warm between calls;
 * ``dask``: :class:`DaskBackend`, a ``distributed`` cluster at ``scheduler``, or
   a ``LocalCluster`` of ``workers`` processes started for the run.
+
+Worker processes started for the run (the local pool, a LocalCluster's
+workers and nannies) watch this process and end when it is gone
+(:func:`ttrsim.experiment.worker.watch_parent`), also after ``kill -9``. A
+Dask cluster with no worker connected is said once, waited for, and given up
+after ``worker_timeout`` seconds with a one-line error.
 """
 from __future__ import annotations
 
 import logging
+import os
+import time
 from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import wait as cf_wait
 
 from joblib.externals.loky import get_reusable_executor
 
 from .config import Experiment, ExperimentError
+from .worker import watch_parent
+
+WAIT_TICK = 0.25      # seconds: the longest wait_any blocks
 
 
 class _Done:
@@ -42,6 +54,7 @@ class _Done:
 class InlineBackend:
     """``workers: 1`` on the local backend: chunks run in this process."""
     name = "local"
+    parent = None                     # no worker process to watch this one
 
     def submit(self, fn, *args):
         return _Done(fn, args)
@@ -54,17 +67,20 @@ class InlineBackend:
 
 
 class LocalBackend:
-    """joblib's loky process pool (reused between runs, so workers stay warm)."""
+    """joblib's loky process pool (reused between runs, so workers stay warm);
+    each worker watches this process from its start."""
     name = "local"
 
     def __init__(self, workers: int):
-        self.executor = get_reusable_executor(max_workers=workers, timeout=300)
+        self.parent = os.getpid()
+        self.executor = get_reusable_executor(max_workers=workers, timeout=300, initializer=watch_parent,
+                                              initargs=(self.parent,))
 
     def submit(self, fn, *args):
         return self.executor.submit(fn, *args)
 
     def wait_any(self, futures):
-        return cf_wait(list(futures), return_when=FIRST_COMPLETED).done
+        return cf_wait(list(futures), timeout=WAIT_TICK, return_when=FIRST_COMPLETED).done
 
     def close(self, kill=False):
         if kill:
@@ -72,30 +88,62 @@ class LocalBackend:
 
 
 class DaskBackend:
-    """A Dask ``distributed`` cluster: the given scheduler or a LocalCluster."""
+    """A Dask ``distributed`` cluster: the given scheduler or a LocalCluster
+    (whose nannies and workers watch this process)."""
     name = "dask"
 
-    def __init__(self, workers: int, scheduler: str | None):
+    def __init__(self, workers: int, scheduler: str | None, worker_timeout: float, echo):
         # imported here: distributed takes seconds to import and only this backend needs it
         from distributed import Client, LocalCluster, wait
         self._wait = wait
         self.cluster = None
+        self.parent = None
+        self.worker_timeout, self.echo = worker_timeout, echo
+        self.idle_since = None           # when no worker was first seen connected
         if scheduler:
             try:
                 self.client = Client(scheduler, timeout="20s")
             except OSError as e:
                 raise ExperimentError(f"scheduler: cannot reach the Dask scheduler at {scheduler} ({e}); "
                                       "expected a running scheduler address") from None
+            self.address = scheduler
         else:
+            self.parent = os.getpid()
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                         dashboard_address=None, silence_logs=logging.ERROR)
             self.client = Client(self.cluster)
+            self.address = self.cluster.scheduler_address
+            for nanny in (True, False):
+                self.client.run(watch_parent, self.parent, nanny=nanny)
 
     def submit(self, fn, *args):
         return self.client.submit(fn, *args, pure=False)
 
     def wait_any(self, futures):
-        return self._wait(list(futures), return_when="FIRST_COMPLETED").done
+        try:
+            done = self._wait(list(futures), timeout=WAIT_TICK, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            done = set()
+        if not done:
+            self._check_workers()
+        return done
+
+    def _check_workers(self):
+        """Say when no worker is connected, and give up after ``worker_timeout`` seconds."""
+        if self.client.scheduler_info(n_workers=1).get("workers"):
+            if self.idle_since is not None:
+                self.echo("a Dask worker connected: running")
+            self.idle_since = None
+            return
+        t = time.monotonic()
+        if self.idle_since is None:
+            self.idle_since = t
+            self.echo(f"waiting for a Dask worker: none is connected to the scheduler at {self.address} "
+                      f"(giving up after {self.worker_timeout:g} s)")
+        elif t - self.idle_since > self.worker_timeout:
+            raise ExperimentError(f"scheduler: no Dask worker connected to {self.address} for "
+                                  f"{self.worker_timeout:g} s; expected running workers (start some with "
+                                  f"'dask worker {self.address}', or raise worker_timeout)")
 
     def close(self, kill=False):
         try:
@@ -105,9 +153,10 @@ class DaskBackend:
                 self.cluster.close()
 
 
-def make_backend(exp: Experiment):
+def make_backend(exp: Experiment, echo):
+    """The backend of an experiment; ``echo`` prints its notes."""
     if exp.backend == "dask":
-        return DaskBackend(exp.workers, exp.scheduler)
+        return DaskBackend(exp.workers, exp.scheduler, exp.worker_timeout, echo)
     if exp.workers == 1:
         return InlineBackend()
     return LocalBackend(exp.workers)

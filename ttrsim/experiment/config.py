@@ -64,4 +64,6 @@ def load_experiment(path_or_dict, overrides: dict | None = None, base_dir=None) 
             doc[key] = value
             if key == "games":          # a number of games given over the file replaces its stop rule
                 doc.pop("stop", None)
-    return Validator(source, base).validate(doc)
+    # an experiment file's own output must lie inside the current folder; a flag or the API may name any folder
+    output_given = isinstance(path_or_dict, dict) or (overrides or {}).get("output") is not None
+    return Validator(source, base, output_given).validate(doc)

@@ -13,7 +13,16 @@ describe the games (the map and the rules they were played with).
 reads them instead of the map file and today's presets, so a folder copied to
 another machine, or made before its map file was edited, is reported on the
 map and rules its games were played with. Every file is written to a
-temporary name and renamed (``os.replace``), so a file is always whole.
+temporary name of its own process (``<name>.<pid>.tmp``) and renamed
+(``os.replace``), so a file is always whole. Every part file carries its
+experiment's config hash, chunk and games in its Parquet metadata
+(:func:`part_tag`), and :func:`check_part` checks a part file against its
+manifest entry (size, rows, tag) without reading its data.
+
+A run holds the folder's lock (:class:`FolderLock`, ``ttrsim.lock``: an
+exclusive ``flock`` with the owner's pid, host and start time inside) from
+before its first write to its end: a second run on the folder is refused, and
+the lock of a run that died is free again (the system releases it).
 
 >>> from ttrsim.data.rules import get_rules
 >>> m = load_map("germany")
@@ -28,10 +37,12 @@ True
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import platform
 import shutil
+import socket
 import subprocess
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
@@ -50,6 +61,8 @@ from .config import Experiment, ExperimentError
 MANIFEST = "manifest.json"
 MAP_FILE = "map.json"
 RULES_FILE = "rules.json"
+LOCK = "ttrsim.lock"
+TAG = b"ttrsim"                 # the Parquet metadata key of a part file's tag
 FORMAT = 1
 TABLES = ("games", "players", "tickets", "turns")
 DIMS = ("routes", "tickets", "strategies", "points")
@@ -109,10 +122,14 @@ class Folder:
         return self.read_json(MANIFEST, source, "a ttrsim manifest")
 
     def write_atomic(self, path: Path, data: bytes):
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
     def write_json(self, name: str, data: dict):
         self.write_atomic(self.root / name, json.dumps(data, indent=1, default=str).encode())
@@ -139,6 +156,19 @@ class Folder:
         for name, data in described.items():
             self.write_json(name, data)
 
+    def leftovers_only(self) -> bool:
+        """The folder holds nothing but what a ttrsim run writes before its
+        manifest (the lock, temporary files, empty or part-file table folders,
+        description files): the remains of a run killed before it started."""
+        for f in self.root.iterdir():
+            if f.name in (LOCK, MAP_FILE, RULES_FILE) or (f.name.endswith(".tmp") and f.is_file()):
+                continue
+            if f.name not in self.TABLE_DIRS or not f.is_dir():
+                return False
+            if any(not (g.is_file() and (g.name.endswith((".parquet", ".tmp")))) for g in f.iterdir()):
+                return False
+        return True
+
     def clean_strays(self, keep: set[str]):
         """Delete temporary files and part files of chunks the manifest does not list."""
         for t in self.TABLE_DIRS:
@@ -153,13 +183,109 @@ class Folder:
                         f.unlink()
 
     def remove_results(self):
-        """Delete ttrsim's own files (tables, dims, manifest and description files), nothing else."""
+        """Delete ttrsim's own files (tables, dims, manifest, description and
+        temporary files), nothing else (not the lock)."""
         for t in self.TABLE_DIRS:
             shutil.rmtree(self.root / t, ignore_errors=True)
-        for name in (MANIFEST, MAP_FILE, RULES_FILE):
-            for f in (self.root / name, self.root / (name + ".tmp")):
-                if f.exists():
-                    f.unlink()
+        for f in self.root.iterdir():
+            if f.name in (MANIFEST, MAP_FILE, RULES_FILE) or (f.name.endswith(".tmp") and f.is_file()):
+                f.unlink()
+
+
+class FolderLock:
+    """The lock of a results folder (``ttrsim.lock``): an exclusive ``flock``
+    held while a run writes, with the owner's pid, host and start time inside.
+    The system releases it when its process dies, so the lock of a killed run
+    is simply taken over; the file is deleted on release."""
+
+    def __init__(self, root: Path):
+        self.path = Path(root) / LOCK
+        self.fd = None
+
+    def acquire(self, source: str = "<dict>") -> dict | None:
+        """Take the lock, or ExperimentError naming its owner when a live run
+        holds it. Returns what the file said of an earlier owner that is gone
+        (a run killed with the lock), else None."""
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                owner = _owner(_read_fd(fd))
+                os.close(fd)
+                raise ExperimentError(f"{source}: output: {self.path.parent} is in use by another ttrsim run "
+                                      f"({owner}); expected one run at a time per folder: wait for it to end or "
+                                      "stop it") from None
+            try:
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:                       # else the owner deleted the file as we opened it: take the new one
+                break
+            os.close(fd)
+        previous = _read_fd(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": now()}).encode(), 0)
+        self.fd = fd
+        return previous
+
+    def release(self):
+        if self.fd is not None:
+            self.path.unlink(missing_ok=True)
+            os.close(self.fd)
+            self.fd = None
+
+
+def _read_fd(fd) -> dict | None:
+    try:
+        data = json.loads(os.pread(fd, 4096, 0) or b"null")
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _owner(info: dict | None) -> str:
+    if not info:
+        return "its owner is starting"
+    return f"pid {info.get('pid')} on {info.get('host')}, started {info.get('started')}"
+
+
+# --------------------------------------------------------------------------- part files
+
+
+def part_tag(config_hash: str, key: str, lo: int, hi: int) -> dict:
+    """The tag of a part file: the experiment's config hash, the chunk and its games."""
+    return {"config": config_hash, "chunk": key, "games": [int(lo), int(hi)]}
+
+
+def check_part(path: Path, record: dict, table: str, config_hash: str | None) -> str | None:
+    """Why part file ``path`` of ``table`` does not hold what the manifest's
+    chunk ``record`` says (None when it does): missing, another size, not
+    Parquet (truncated or damaged), another row count, or tagged for another
+    experiment (``config_hash``) or chunk. Reads the footer only. A part file
+    without a tag (written before tags) is checked by size and rows."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return "missing"
+    want = (record.get("bytes") or {}).get(table)
+    if want is not None and size != want:
+        return f"{size} bytes, not {want}"
+    try:
+        meta = pq.read_metadata(path)
+    except (OSError, pa.ArrowException):
+        return "not a whole Parquet file"
+    rows = (record.get("rows") or {}).get(table)
+    if rows is not None and meta.num_rows != rows:
+        return f"{meta.num_rows} rows, not {rows}"
+    raw = (meta.metadata or {}).get(TAG)
+    if raw is not None:
+        tag = json.loads(raw)
+        if config_hash is not None and tag.get("config") != config_hash:
+            return "written by another experiment"
+        if tag.get("games") != [record.get("lo"), record.get("hi")]:
+            return "holds other games"
+    return None
 
 
 # --------------------------------------------------------------------------- description files

@@ -19,7 +19,10 @@ of games never loads a whole table. Columns and names are described in
 
 A folder whose run is not complete (interrupted, failed, still running) opens
 fine: the statistics cover the chunks finished so far, ``res.complete`` is
-False and ``res.note`` says so in one line.
+False and ``res.note`` says so in one line. Every part file is checked
+against the manifest (size, rows, the experiment's tag:
+:func:`ttrsim.experiment.folder.check_part`); a chunk with a missing, damaged
+or foreign part file is left out of every table, and the note says so.
 """
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ import polars as pl
 from ttrsim.data.maps import MapData
 from ttrsim.data.rules import RuleSet
 
-from .folder import DIMS, MANIFEST, MAP_FILE, RULES_FILE, TABLES, map_from_json, rule_set_from_json
+from .folder import DIMS, MANIFEST, MAP_FILE, RULES_FILE, TABLES, check_part, map_from_json, rule_set_from_json
 
 __all__ = ["Results", "ResultsError", "TABLES", "DIMS"]
 
@@ -85,9 +88,10 @@ class Results:
         return cls.from_manifest(path, _read_json(path, MANIFEST))
 
     @classmethod
-    def from_manifest(cls, path, manifest: dict) -> "Results":
+    def from_manifest(cls, path, manifest: dict, check: bool = True) -> "Results":
         """The folder ``path`` as ``manifest`` describes it (the runner passes the
-        manifest it holds in memory)."""
+        manifest it holds in memory, and ``check=False``: it has just checked
+        or written every part file)."""
         path = Path(path)
         try:
             cfg, layout = manifest["config"], manifest["layout"]
@@ -97,14 +101,19 @@ class Results:
             raise ResultsError(f"{path}: {MANIFEST} is unreadable ({type(e).__name__}: {e})") from None
         map_data, rules = _description(path)
         chunks = manifest.get("chunks") or {}
-        files: dict[str, list[str]] = {}
-        missing = 0
-        for table in TABLES:
-            listed = [path / table / f"part-{key}.parquet" for key in sorted(chunks)]
-            present = [str(f) for f in listed if f.is_file()]
-            if table != "turns" or cfg.get("log"):
-                missing += len(listed) - len(present)
-            files[table] = present
+        tables = [t for t in TABLES if t != "turns" or cfg.get("log")]
+        files: dict[str, list[str]] = {t: [] for t in TABLES}
+        missing = damaged = 0
+        for key in sorted(chunks):
+            parts = {t: path / t / f"part-{key}.parquet" for t in tables}
+            why = [check_part(f, chunks[key], t, manifest.get("config_hash")) if check else
+                   None if f.is_file() else "missing" for t, f in parts.items()]
+            if any(why):
+                missing += "missing" in why
+                damaged += "missing" not in why
+                continue
+            for t, f in parts.items():
+                files[t].append(str(f))
         if not files["games"] or not files["players"]:
             raise ResultsError(f"{path}: no part files (the run has no finished chunk yet)")
         notes = []
@@ -114,7 +123,10 @@ class Results:
             planned = int(layout.get("games_per_point", 0)) * len(cfg.get("points") or [0])
             notes.append(f"run status is '{status}'; {games:,} of {planned:,} games")
         if missing:
-            notes.append(f"{missing} part files listed in the manifest are missing")
+            notes.append(f"{missing} chunks listed in the manifest miss part files (left out)")
+        if damaged:
+            notes.append(f"{damaged} chunks have damaged part files or ones of another experiment (left out; "
+                         "running the experiment again replays them)")
         note = f"{path}: " + "; ".join(notes) if notes else None
         return cls(path, manifest, files, note, map_data, rules)
 

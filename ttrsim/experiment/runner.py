@@ -4,25 +4,38 @@
 chunks of every sweep point (whole seed blocks, ``chunk_size`` games), and runs
 them on a backend (:mod:`ttrsim.experiment.backends`: in this process, a local
 process pool or Dask). A worker plays a chunk (:mod:`ttrsim.experiment.worker`)
-and returns its tables as Parquet bytes; this process writes every part file
-atomically into the results folder (:mod:`ttrsim.experiment.folder`), then
-records the chunk in ``manifest.json`` (also written atomically). Memory stays
-bounded: at most ``2 x workers`` chunks are in flight. The summary at the end
-is read back from the folder (:mod:`ttrsim.experiment.summary`), exactly as the
-report reads it.
+and returns its tables as Parquet bytes tagged with the experiment's config
+hash; this process writes every part file atomically into the results folder
+(:mod:`ttrsim.experiment.folder`), then records the chunk in ``manifest.json``
+(also written atomically). Memory stays bounded: at most ``2 x workers``
+chunks are in flight. The summary at the end is read back from the folder
+(:mod:`ttrsim.experiment.summary`), exactly as the report reads it.
 
-A new folder gets ``map.json`` and ``rules.json`` first: the map and the
-resolved rules of every sweep point the games are played with, so the folder
-describes itself.
+The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
-Resume: running the same experiment on the same folder skips the chunks the
-manifest lists and recomputes the rest (part files without a manifest entry,
-e.g. after ``kill -9``, are deleted first); a game's result depends only on the
-experiment seed and its number, so the tables end up identical to an
-uninterrupted run. A different experiment in the folder is refused unless
-``overwrite``, and so is the same experiment whose map file or resolved rules
-changed since the folder was started (``map.json`` / ``rules.json`` differ).
-Ctrl-C stops cleanly: finished chunks stay, the manifest says ``interrupted``.
+* the run takes the folder's lock before it writes anything (a second run on
+  the folder, also with ``overwrite``, is refused; the lock of a killed run is
+  taken over), then opens it (:mod:`ttrsim.experiment.opening`): a new
+  folder gets ``manifest.json`` first, then ``map.json``, ``rules.json`` and
+  the dimension tables, so every folder a run touched is recognised by the
+  next one; one holding only the leftovers of a run killed before its
+  manifest is cleared and started over;
+* resume: the same experiment on the same folder keeps the chunks the
+  manifest lists whose part files check out (size, rows, tag) and plays the
+  rest (part files without a manifest entry are deleted); a game's result
+  depends only on the experiment seed and its number, so the tables end up
+  identical to an uninterrupted run. Runs the manifest still calls
+  ``running`` were killed: they are marked ``killed``;
+* the experiment is compared resolved (:meth:`Experiment.identity`): writing a
+  default out changes nothing, anything else is refused unless
+  ``overwrite``, and so is a map file edited or rules resolved otherwise since
+  (``map.json`` / ``rules.json``); ``games`` may grow (more seed blocks, the
+  earlier games unchanged), never shrink; a new ``description`` is recorded;
+* SIGINT and SIGTERM stop the run at once (:class:`Interrupted`, exit code
+  128 + the signal's number in the CLI): finished chunks stay, the manifest
+  says ``interrupted``. A Python strategy's error, a full disk or a dead
+  worker stop it with one line (:class:`ExperimentError`), the manifest says
+  ``failed``, and running again resumes.
 
 Sequential stop: the chunks of a point with a stop rule are committed in
 order; after each chunk the win-rate interval of the named strategy
@@ -35,8 +48,11 @@ games, never on workers, chunking or backend.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,11 +60,13 @@ import numpy as np
 import polars as pl
 from tqdm import tqdm
 
-from ttrsim import GAMES_VERSION
+from ttrsim.play.game import IllegalAction
+from ttrsim.play.guard import StrategyError
 
 from .backends import make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
-from .folder import FORMAT, MAP_FILE, PART_FILES, RULES_FILE, Folder, describe, now, versions
+from .folder import Folder, FolderLock, check_part, now
+from .opening import open_folder, write_error
 from .results import Results
 from .seating import Chunk, chunks_of_point
 from .stats import RateSums, widths_along
@@ -57,6 +75,45 @@ from .worker import point_spec, run_chunk, truncate, warm_up
 
 # seconds between manifest writes (a killed run redoes the chunks finished since the last one)
 MANIFEST_INTERVAL = float(os.environ.get("TTRSIM_MANIFEST_INTERVAL", "1.0"))
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by a signal: ``signum`` is SIGINT (Ctrl-C) or SIGTERM."""
+
+    def __init__(self, signum: int = signal.SIGINT):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class _Signals:
+    """SIGINT and SIGTERM raise :class:`Interrupted` in the main thread while
+    a run is on (the previous handlers come back at the end). The signal is
+    also remembered, so that a stop swallowed by someone's ``except`` is
+    still made at the run's next look (:meth:`check`), and deferred while the
+    run saves its state (``closing``)."""
+
+    def __init__(self):
+        self.signum, self.closing, self.previous = None, False, {}
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.previous[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+
+    def _handle(self, signum, frame):
+        if self.signum is None:
+            self.signum = signum
+        if not self.closing:
+            raise Interrupted(signum)
+
+    def check(self):
+        if self.signum is not None and not self.closing:
+            raise Interrupted(self.signum)
 
 
 @dataclass
@@ -102,30 +159,23 @@ class _Point:
         self.games_done = 0
 
 
-_CHANGED = {MAP_FILE: f"{MAP_FILE} differs: the map file was edited since",
-            RULES_FILE: f"{RULES_FILE} differs: this ttrsim resolves the rules otherwise"}
-
-
-def _config_diff(old: dict, new: dict) -> list[str]:
-    keys = sorted(set(old) | set(new))
-    return [k for k in keys if old.get(k) != new.get(k)]
-
-
 def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, scheduler=None, chunk_size=None,
                    overwrite: bool = False, progress: bool = True, echo=None, base_dir=None,
                    **overrides) -> RunResult:
-    """Run (or resume) an experiment; returns a :class:`RunResult` with the
-    results path and the win-rate summary.
+    """Run (or resume, or grow) an experiment; returns a :class:`RunResult`
+    with the results path and the win-rate summary.
 
     ``path_or_dict``: an experiment YAML file or the same content as a dict.
     ``output``, ``workers``, ``backend``, ``scheduler``, ``chunk_size`` and any
     other top-level experiment key given as a keyword (``games=...``,
-    ``seed=...``, ``log=...``) override the file. ``overwrite`` starts the folder
-    over when it holds results (a different experiment is otherwise refused).
-    ``echo`` prints messages (default: ``print`` to stderr; ``False`` = silent).
-    Raises :class:`ExperimentError` (one line) before writing anything when the
-    experiment is bad; Ctrl-C leaves the finished chunks and re-raises
-    ``KeyboardInterrupt``.
+    ``seed=...``, ``log=...``, ``python_time_limit=...``) override the file.
+    ``overwrite`` starts the folder over when it holds results (a different
+    experiment is otherwise refused). ``echo`` prints messages (default:
+    ``print`` to stderr; ``False`` = silent). Raises :class:`ExperimentError`
+    (one line) before writing anything when the experiment is bad, and after
+    saving the finished chunks when a strategy fails, the disk is full or a
+    worker dies; SIGINT or SIGTERM (in the main thread) saves the finished
+    chunks and raises :class:`Interrupted`.
     """
     if echo is None:
         echo = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
@@ -134,83 +184,44 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     over = dict(overrides)
     over.update(output=os.fspath(output) if output is not None else None, workers=workers, backend=backend,
                 scheduler=scheduler, chunk_size=chunk_size)
-    exp = load_experiment(path_or_dict, over, base_dir=base_dir)
-    folder = Folder(exp.output)
-    m, described = describe(exp)
-    try:
-        manifest = folder.read_manifest(exp.source) if exp.output.exists() else None
-        stored = {name: folder.read_json(name, exp.source) for name in described} if manifest else {}
-    except ExperimentError:
-        if not overwrite:
-            raise
-        manifest, stored = {}, {}
-    config = exp.config()
-    if manifest is not None and not overwrite:
-        if manifest.get("format") != FORMAT or "config" not in manifest:
-            raise ExperimentError(f"{exp.source}: output: {exp.output} holds a manifest of another format; "
-                                  "expected a ttrsim results folder (use --overwrite to start over)")
-        if manifest.get("games_version", 1) != GAMES_VERSION:
-            raise ExperimentError(f"{exp.source}: output: {exp.output} was played by games version "
-                                  f"{manifest.get('games_version', 1)} (this ttrsim plays version {GAMES_VERSION}: "
-                                  "the same seeds give other games); expected a folder of this version to resume, "
-                                  "or --overwrite to start over")
-        if manifest["config"] != config:
-            diff = ", ".join(_config_diff(manifest["config"], config))
-            raise ExperimentError(f"{exp.source}: output: {exp.output} holds a different experiment (changed: "
-                                  f"{diff}); expected the same experiment to resume, or --overwrite to start over")
-        changed = [_CHANGED[name] for name, data in described.items() if stored[name] not in (None, data)]
-        if changed:
-            raise ExperimentError(f"{exp.source}: output: {exp.output} was played with another map or rule set "
-                                  f"({'; '.join(changed)}); expected the same map and rules to resume, or "
-                                  "--overwrite to start over")
-    # ---- from here on, the folder is written
-    if manifest is not None and overwrite:
-        folder.remove_results()
-        manifest = None
-    tables = ["games", "players", "tickets"] + (["turns"] if exp.log else [])
-    if manifest is None:
-        per_chunk = exp.chunk_games
-        manifest = {"format": FORMAT, "games_version": GAMES_VERSION, "tool": "ttrsim", "experiment": exp.source,
-                    "experiment_path": None if isinstance(path_or_dict, dict) else str(Path(path_or_dict).resolve()),
-                    "description": exp.description,
-                    "config": config, "execution": exp.execution(), "versions": versions(),
-                    "layout": {"block_size": exp.block_size, "chunk_games": per_chunk, "stride": exp.stride,
-                               "games_per_point": exp.games, "tables": tables, "part_files": PART_FILES},
-                    "status": "running", "created": now(), "points": {}, "chunks": {}, "runs": []}
-        folder.prepare(tables)
-        folder.write_description(exp, m, described)
-        folder.write_manifest(manifest)
-    else:
-        per_chunk = manifest["layout"]["chunk_games"]
-        if per_chunk != exp.chunk_games:
-            echo(f"note: resuming with the folder's chunk size ({per_chunk} games), not {exp.chunk_games}")
-        now_v, then_v = versions(), manifest.get("versions", {})
-        if (now_v.get("ttrsim"), now_v.get("ttrsim_commit")) != (then_v.get("ttrsim"), then_v.get("ttrsim_commit")):
-            echo(f"note: the folder was started with ttrsim {then_v.get('ttrsim')} "
-                 f"({then_v.get('ttrsim_commit', '?')}); resuming with {now_v.get('ttrsim')} "
-                 f"({now_v.get('ttrsim_commit', '?')})")
-        manifest["execution"] = exp.execution()
-        folder.prepare(tables)
-        if None in stored.values():          # a folder of an older ttrsim: add the description files
-            folder.write_description(exp, m, described)
-    return _Run(exp, folder, manifest, per_chunk, progress, echo).run()
+    with _Signals() as signals:
+        exp = load_experiment(path_or_dict, over, base_dir=base_dir)
+        folder = Folder(exp.output)
+        if exp.output.is_dir() and not folder.manifest_path.exists() and not folder.leftovers_only():
+            raise ExperimentError(f"{exp.source}: output: {exp.output} exists and is not a ttrsim results folder "
+                                  "(no manifest.json); expected a new or empty folder")
+        lock = FolderLock(exp.output)
+        try:
+            exp.output.mkdir(parents=True, exist_ok=True)
+            previous = lock.acquire(exp.source)
+        except OSError as e:
+            raise write_error(exp, e, "nothing was written") from e
+        try:
+            if previous is not None:
+                echo(f"note: took over the lock of a run that ended without releasing it "
+                     f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
+            signals.closing = True      # setting the folder up: a signal is acted on as the run starts
+            try:
+                manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo)
+                r = _Run(exp, folder, manifest, grown, progress, echo, signals)
+            except OSError as e:
+                raise write_error(exp, e, "run the same command again once it is fixed") from e
+            return r.run()
+        finally:
+            lock.release()
 
 
 class _Run:
-    def __init__(self, exp: Experiment, folder: Folder, manifest: dict, per_chunk: int, progress: bool, echo):
+    def __init__(self, exp: Experiment, folder: Folder, manifest: dict, grown: int | None, progress: bool, echo,
+                 signals: _Signals):
         self.exp, self.folder, self.manifest, self.echo = exp, folder, manifest, echo
-        self.progress = progress
+        self.progress, self.signals, self.grown = progress, signals, grown
+        per_chunk = manifest["layout"]["chunk_games"]
         self.points = [_Point(exp, p.index, per_chunk) for p in exp.points]
-        self.specs = [point_spec(exp, p) for p in exp.points]
+        self.specs = [point_spec(exp, p, manifest["config_hash"]) for p in exp.points]
         self.games_run = 0
         self.last_manifest_write = 0.0
-        # what earlier runs finished: chunks the manifest lists whose part files all exist
-        tables = manifest["layout"]["tables"]
-        for key, c in list(manifest["chunks"].items()):
-            if all(folder.part(t, key).exists() for t in tables):
-                self.points[c["point"]].done_keys.add(key)
-            else:
-                del manifest["chunks"][key]
+        self._keep_checked_chunks()
         for pt in self.points:
             info = manifest["points"].get(str(pt.index), {})
             if pt.stop is not None:
@@ -235,6 +246,30 @@ class _Run:
             else:
                 manifest["points"].pop(str(pt.index), None)
         folder.clean_strays(set().union(*(pt.done_keys for pt in self.points)))
+
+    def _keep_checked_chunks(self):
+        """Keep the chunks of earlier runs that are this run's chunks (the same
+        games) and whose part files check out (size, rows, tag); forget the
+        others, to be played again, and say why."""
+        manifest, tables = self.manifest, self.manifest["layout"]["tables"]
+        planned = {c.key: c for pt in self.points for c in pt.chunks}
+        damaged = []
+        for key, rec in list(manifest["chunks"].items()):
+            c, pt = planned.get(key), self.points[rec["point"]] if rec["point"] < len(self.points) else None
+            if c is None or c.lo != rec["lo"] or not (c.hi == rec["hi"] or (pt.stop is not None and c.hi > rec["hi"])):
+                del manifest["chunks"][key]        # the smaller run's last chunk, when the run grows
+                continue
+            why = next((f"{t}/part-{key}.parquet: {w}" for t in tables
+                        if (w := check_part(self.folder.part(t, key), rec, t, manifest["config_hash"]))), None)
+            if why is None:
+                pt.done_keys.add(key)
+            else:
+                damaged.append(why)
+                del manifest["chunks"][key]
+        if damaged:
+            self.echo(f"note: {len(damaged)} chunk{'s are' if len(damaged) > 1 else ' is'} played again, "
+                      f"{'their' if len(damaged) > 1 else 'its'} part files damaged or missing ({damaged[0]}"
+                      f"{', ...' if len(damaged) > 1 else ''})")
 
     # ---- planning
     def _next_chunk(self) -> Chunk | None:
@@ -301,22 +336,32 @@ class _Run:
 
     # ---- the loop
     def run(self) -> RunResult:
-        exp = self.exp
+        exp, signals = self.exp, self.signals
         start = time.perf_counter()
-        run_info = {"started": now(), "workers": exp.workers, "backend": exp.backend,
-                    "scheduler": exp.scheduler, "games": 0, "seconds": 0.0, "status": "running"}
+        run_info = {"started": now(), "pid": os.getpid(), "workers": exp.workers, "backend": exp.backend,
+                    "scheduler": exp.scheduler, "chunk_games": self.manifest["layout"]["chunk_games"],
+                    "games": 0, "seconds": 0.0, "status": "running"}
+        if self.grown is not None:
+            run_info["grown_from"] = self.grown
         self.manifest["runs"].append(run_info)
         self.manifest["status"] = "running"
+        self.folder.write_manifest(self.manifest)
         done_before = sum(pt.games_done for pt in self.points)
         backend = None
         inflight: dict = {}
         bar = None
-        status = "failed"
+        status, error = "failed", None
         try:
+            signals.closing = False
+            signals.check()
             if self._next_chunk_exists():
                 if exp.backend == "local":
                     warm_up(self.specs[0])
-                backend = make_backend(exp)
+                signals.check()
+                backend = make_backend(exp, self.echo)
+                for spec in self.specs:
+                    spec["parent"] = backend.parent
+                signals.check()
                 bar = tqdm(total=self._planned_total(), initial=done_before, unit="game", unit_scale=True,
                            disable=not self.progress, desc=exp.name, smoothing=0.05, file=sys.stderr,
                            dynamic_ncols=True)
@@ -326,7 +371,8 @@ class _Run:
                         c = self._next_chunk()
                         if c is None:
                             break
-                        inflight[backend.submit(run_chunk, self.specs[c.point], c.lo, c.hi)] = c
+                        inflight[backend.submit(run_chunk, self.specs[c.point], c)] = c
+                        signals.check()
                     if not inflight:
                         break
                     for fut in backend.wait_any(inflight):
@@ -353,47 +399,79 @@ class _Run:
                                     del inflight[f]
                             bar.total = self._planned_total()
                             bar.refresh()
+                    signals.check()
             status = "complete"
         except KeyboardInterrupt:
             status = "interrupted"
             raise
+        except (StrategyError, IllegalAction) as e:
+            error = ExperimentError(f"{exp.source}: {e}")
+            raise error from e
+        except OSError as e:
+            error = write_error(exp, e)
+            raise error from e
+        except BrokenProcessPool as e:
+            error = ExperimentError(f"{exp.source}: a worker process died ({_first_line(e)}; killed for lack of "
+                                    "memory?); expected workers that live to the end of their chunks")
+            raise error from e
+        except ExperimentError as e:      # the Dask backend: no worker
+            error = e
+            raise
+        except Exception as e:
+            if type(e).__name__ != "KilledWorker":
+                raise
+            error = ExperimentError(f"{exp.source}: a Dask worker died playing a chunk ({_first_line(e)}); "
+                                    "expected workers that live to the end of their chunks")
+            raise error from e
         finally:
+            signals.closing = True
             for f in inflight:
                 f.cancel()
-            if backend is not None:
-                backend.close(kill=status != "complete")
             if bar is not None:
                 bar.close()
+            if backend is not None:
+                backend.close(kill=status != "complete")
             seconds = time.perf_counter() - start
             run_info.update(ended=now(), games=self.games_run, seconds=round(seconds, 3), status=status,
                             games_per_s=round(self.games_run / seconds, 1) if seconds > 0 else None)
             self.manifest["status"] = status
             result = self._finish(status, seconds)
-            self.folder.write_manifest(self.manifest)
-            if status == "interrupted":
-                self.echo(f"interrupted: {result.games:,} games kept in {self.folder.root}; "
-                          "run the same command again to resume")
+            kept = f"{result.games:,} games kept in {self.folder.root}"
+            try:
+                self.folder.write_manifest(self.manifest)
+            except OSError:
+                kept += " (as of the last manifest written)"
+            if error is not None:
+                error.args = (f"{error.args[0]}; the run stopped: {kept}; run the same command again to resume",)
+            elif status == "interrupted":
+                self.echo(f"interrupted: {kept}; run the same command again to resume")
+            signals.closing = False
+        signals.check()              # a signal while the complete run saved its summary still stops
         return result
 
     def _next_chunk_exists(self) -> bool:
         return any(not pt.finished and any(c.key not in pt.done_keys for c in pt.chunks) for pt in self.points)
 
     def _finish(self, status: str, seconds: float) -> RunResult:
-        """The summary, read back from the folder as the manifest now lists it
-        (none after a failure: the error is what matters then)."""
+        """The summary of a complete run, read back from the folder as the
+        manifest now lists it (none of a stopped one: it is not returned)."""
         games = sum(pt.games_done for pt in self.points)
         rows, text = [], ""
-        if games and status != "failed":
-            res = Results.from_manifest(self.folder.root, self.manifest)
+        if games and status == "complete":
+            res = Results.from_manifest(self.folder.root, self.manifest, check=False)
             rows, ends = summary_from_tables(res), ends_by_point(res)
             text = format_summary(rows, ends)
-            if status == "complete":
-                self.manifest["summary"] = rows
-                self.manifest["points_summary"] = {
-                    str(pt.index): {"games": pt.games_done, "stopped_at": pt.stopped_at, "ends": ends[pt.index]}
-                    for pt in self.points}
+            self.manifest["summary"] = rows
+            self.manifest["points_summary"] = {
+                str(pt.index): {"games": pt.games_done, "stopped_at": pt.stopped_at, "ends": ends[pt.index]}
+                for pt in self.points}
         return RunResult(path=self.folder.root, status=status, games=games, games_run=self.games_run,
                          seconds=seconds, summary=rows, summary_text=text, manifest=self.manifest)
 
 
-__all__ = ["run_experiment", "RunResult", "ExperimentError", "EXECUTION_KEYS"]
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+__all__ = ["run_experiment", "RunResult", "Interrupted", "ExperimentError", "EXECUTION_KEYS"]

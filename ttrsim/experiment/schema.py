@@ -4,19 +4,22 @@ config (:class:`Experiment` with its :class:`Entrant`, :class:`StopRule` and
 after :mod:`ttrsim.experiment.validator` has checked a file."""
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ttrsim.data.rules import get_rules
 
-from .seating import chunk_games
+from .seating import chunk_games, game_stride
 
 BACKENDS = ("local", "dask")
 PLAYERS_RANGE = (2, 5)
 MAX_GAME_IDS = 2 ** 32 - 1
 DEFAULT_CHUNK = 2000
 DEFAULT_MIN_GAMES = 1000
+DEFAULT_TIME_LIMIT = 10.0       # python_time_limit (ttrsim.play.guard.DEFAULT_TIME_LIMIT)
+DEFAULT_WORKER_TIMEOUT = 60.0   # worker_timeout
 
 # every top-level key, with a one-line description (docs/experiments.md has the long form)
 KEYS = {
@@ -38,12 +41,14 @@ KEYS = {
     "chunk_size": "games per chunk / part file (default 2000, rounded to whole blocks)",
     "backend": "local (joblib processes) or dask",
     "scheduler": "dask scheduler address tcp://HOST:PORT; none starts a local Dask cluster",
-    "output": "results folder (default results/<name>, relative to the current folder)",
+    "output": "results folder (default results/<name>); in the file: a folder inside the current folder",
+    "python_time_limit": "seconds a Python strategy may take for one decision or its constructor (default 10)",
+    "worker_timeout": "seconds to wait for a Dask worker while none is connected (default 60)",
 }
 ENTRANT_KEYS = ("strategy", "python", "params", "label")
 STOP_KEYS = ("strategy", "width", "min_games", "max_games")
 # execution settings: they never change results, so resuming may change them
-EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output")
+EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output", "python_time_limit", "worker_timeout")
 
 
 class ExperimentError(ValueError):
@@ -81,6 +86,7 @@ class Point:
     values: dict            # sweep key -> value ({} without a sweep)
     rule_overrides: dict    # all rule overrides of this point (map as a resolved path)
     entrant_params: tuple   # per entrant, its parameter overrides at this point
+    full_params: tuple = ()  # per entrant, every parameter's value at this point (defaults filled in)
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,8 @@ class Experiment:
     backend: str
     scheduler: str | None
     output: Path
+    python_time_limit: float = DEFAULT_TIME_LIMIT
+    worker_timeout: float = DEFAULT_WORKER_TIMEOUT
     python_path: tuple = ()  # folders searched for Python strategy modules (not part of the config)
 
     @property
@@ -117,8 +125,9 @@ class Experiment:
 
     @property
     def stride(self) -> int:
-        """Game ids of point p are ``p * stride + n``."""
-        return self.games
+        """Game ids of point p are ``p * stride + n`` (in a new folder;
+        :func:`ttrsim.experiment.seating.game_stride`)."""
+        return game_stride(self.games, len(self.points))
 
     @property
     def chunk_games(self) -> int:
@@ -141,9 +150,33 @@ class Experiment:
                         "entrant_params": list(p.entrant_params)} for p in self.points],
         })
 
+    def identity(self) -> dict:
+        """What decides the games, resolved: :meth:`config` without ``games``
+        (a run may grow) and with every point's rule parameters and every
+        entrant's parameters written out, defaults included. Writing a default
+        out (``map: usa``, ``rule_overrides: {max_turns: 1000}``) leaves it
+        unchanged; a later ttrsim whose defaults changed changes it."""
+        c = self.config()
+        del c["games"]
+        c["points"] = [{"point": p.index, "values": _jsonable(p.values),
+                        "rules": _jsonable(self.rules_for(p).params()), "params": _jsonable(list(p.full_params))}
+                       for p in self.points]
+        for key in ("map", "rule_overrides"):
+            del c[key]           # in every point's rules
+        for e in c["entrants"]:
+            del e["params"]      # in every point's params
+        return c
+
+    def config_hash(self) -> str:
+        """A short hash of :meth:`identity`: every part file is tagged with it."""
+        return hashlib.sha1(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()[:16]
+
     def execution(self) -> dict:
-        return {"workers": self.workers, "chunk_size": self.chunk_size, "backend": self.backend,
-                "scheduler": self.scheduler, "output": str(self.output)}
+        """How a run plays (never changes the results); ``chunk_size`` is the
+        one used, in whole seed blocks (a resume keeps its folder's)."""
+        return {"workers": self.workers, "chunk_size": self.chunk_games, "backend": self.backend,
+                "scheduler": self.scheduler, "output": str(self.output), "python_time_limit": self.python_time_limit,
+                "worker_timeout": self.worker_timeout}
 
     def rules_for(self, point: Point):
         return get_rules(self.rules, point.rule_overrides)
@@ -153,6 +186,6 @@ class Experiment:
         return get_rules(self.rules, {**self.rule_overrides, **({"map": self.map} if self.map else {})})
 
 
-def _jsonable(d: dict) -> dict:
+def _jsonable(d):
     """Round-trip through JSON (int keys of a scoring table become text)."""
     return json.loads(json.dumps(d, sort_keys=True, default=list))

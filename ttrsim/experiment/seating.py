@@ -21,7 +21,7 @@ block), a SplitMix64 hash on Python ints (never ``hash()``), so a game depends
 only on the experiment seed and its number, never on workers, chunks or
 backend. The seed is the same for every sweep point (common random numbers
 across the grid too). Game ids are unique in a results folder:
-``game = point * stride + n`` with ``stride`` the games (at most) per point.
+``game = point * stride + n`` (:func:`game_stride`: room for a sweep to grow).
 
 >>> design("rotate", 3, 3)
 ((0, 1, 2), (2, 0, 1), (1, 2, 0))
@@ -29,6 +29,8 @@ across the grid too). Game ids are unique in a results folder:
 12
 >>> block_seed(1, 0) == int(block_seeds(1, np.array([0]))[0])
 True
+>>> game_stride(2000, 1), game_stride(2000, 4), game_stride(10_000, 4)
+(2000, 100000, 100000)
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 SEATINGS = ("rotate", "fixed", "permute", "round_robin")
+MAX_GAME_IDS = 2 ** 32 - 1       # game ids are uint32
 M64 = (1 << 64) - 1
 _GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
@@ -119,6 +122,23 @@ def chunk_games(chunk_size: int, block_size: int) -> int:
 
 def chunks_of_point(point: int, games: int, per_chunk: int) -> list[Chunk]:
     return [Chunk(point, k, lo, min(games, lo + per_chunk)) for k, lo in enumerate(range(0, games, per_chunk))]
+
+
+def game_stride(games: int, points: int) -> int:
+    """The game-id stride of a new results folder (ids of point p are ``p *
+    stride + n``). One point: its games (its ids are its game numbers, so it
+    can grow to any size; a folder records the stride of its latest run).
+    Several: the smallest power of ten at least ten times the games, so that
+    a sweep can grow at least tenfold; smaller powers of ten (at least the
+    games) when the ids would exceed uint32."""
+    if points <= 1:
+        return games
+    stride = 10
+    while stride < 10 * games:
+        stride *= 10
+    while stride > games and points * stride > MAX_GAME_IDS:
+        stride //= 10
+    return max(stride, games)
 
 
 def game_arrays(seed: int, block_size: int, lo: int, hi: int):

@@ -18,6 +18,7 @@ the second card of a locomotive draw, ...) are nulls. ``docs/experiments.md`` do
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pyarrow as pa
@@ -259,10 +260,13 @@ def turns_table(ctx: ChunkContext, game_ids, turns: np.ndarray) -> pa.Table:
     return pa.table(cols, schema=SCHEMAS["turns"])
 
 
-def to_parquet_bytes(table: pa.Table) -> bytes:
+def to_parquet_bytes(table: pa.Table, tag: dict | None = None) -> bytes:
     """Parquet (zstd) with dictionary pages only for the name columns (numbers
     compress smaller and faster plain) and min/max statistics for game and point
-    (enough to skip row groups when filtering by game)."""
+    (enough to skip row groups when filtering by game). ``tag`` goes into the
+    file's metadata under ``ttrsim`` (:func:`ttrsim.experiment.folder.part_tag`)."""
+    if tag is not None:
+        table = table.replace_schema_metadata({"ttrsim": json.dumps(tag, sort_keys=True)})
     sink = pa.BufferOutputStream()
     names = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
     pq.write_table(table, sink, compression=COMPRESSION, compression_level=1, use_dictionary=names,

@@ -3,7 +3,8 @@ into a frozen :class:`~ttrsim.experiment.schema.Experiment`, or fails at the
 first problem with one line ``<file>: <field>: <what is wrong; what was
 expected>`` (:class:`~ttrsim.experiment.schema.ExperimentError`).
 
-Nothing is written: the output folder is only checked to be creatable.
+Nothing is written: the output folder is only checked to be creatable (and,
+when the file names it, to lie inside the current folder).
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from .schema import (
     BACKENDS,
     DEFAULT_CHUNK,
     DEFAULT_MIN_GAMES,
+    DEFAULT_TIME_LIMIT,
+    DEFAULT_WORKER_TIMEOUT,
     ENTRANT_KEYS,
     KEYS,
     MAX_GAME_IDS,
@@ -36,6 +39,8 @@ from .schema import (
 from .seating import SEATINGS, design
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+NAME_MAX, PATH_MAX = 255, 4096       # bytes of a file name and of a path (Linux, macOS and Windows allow no more)
+_LONGEST_INSIDE = 64                 # the longest path inside a results folder: <table>/part-....parquet.<tmp>
 _LABEL_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_+-]*$")
 
 
@@ -44,9 +49,12 @@ class Validator:
     relative map paths and Python strategy files start from. (The strategies, the
     board and Python strategies are imported where used: they load compiled code.)"""
 
-    def __init__(self, source: str, base: Path):
+    def __init__(self, source: str, base: Path, output_given: bool = True):
         self.source = source
         self.base = base
+        self.output_given = output_given      # False: the file's own output (kept inside the current folder)
+        self.time_limit = DEFAULT_TIME_LIMIT
+        self.python_full: dict = {}           # (class, params) -> every constructor argument
         # Python strategy modules: importable, or files in the experiment's folder or the current folder
         self.python_path = tuple(dict.fromkeys((str(base), os.getcwd())))
         self.classes: dict = {}
@@ -68,6 +76,11 @@ class Validator:
             self.fail(where, f"expected {what}, got {kind(v)}")
         return v.strip()
 
+    def seconds(self, where, v, what):
+        if not is_number(v) or not 0 < v <= 86400:
+            self.fail(where, f"expected {what}, a number of seconds in (0, 86400], got {kind(v)}")
+        return float(v)
+
     def mapping(self, where, v, what="a mapping"):
         if not isinstance(v, dict):
             self.fail(where, f"expected {what}, got {kind(v)}")
@@ -86,6 +99,9 @@ class Validator:
         name = self.string("name", doc["name"], "a name of letters, digits, _ . -")
         if not _NAME_RE.match(name):
             self.fail("name", f"expected letters, digits, _ . - (a folder name), got {name!r}")
+        if len(name) > NAME_MAX:
+            self.fail("name", f"{len(name)} characters are more than a folder name may have; expected at most "
+                              f"{NAME_MAX}")
         description = doc.get("description") or ""
         if not isinstance(description, str):
             self.fail("description", f"expected text, got {kind(description)}")
@@ -111,6 +127,10 @@ class Validator:
                 self.fail(f"rule_overrides.{k}", f"unknown rule parameter{did_you_mean(k, PARAM_BY_NAME)}")
         self.rules(preset, rule_overrides, "rule_overrides")
 
+        self.time_limit = self.seconds("python_time_limit", doc.get("python_time_limit", DEFAULT_TIME_LIMIT),
+                                       "a time limit in seconds for a Python strategy's decision")
+        worker_timeout = self.seconds("worker_timeout", doc.get("worker_timeout", DEFAULT_WORKER_TIMEOUT),
+                                      "seconds to wait for a Dask worker")
         if "players" not in doc:
             self.fail("players", f"missing; expected the number of players, {PLAYERS_RANGE[0]}..{PLAYERS_RANGE[1]}")
         players = self.int_in("players", doc["players"], *PLAYERS_RANGE, what="a player count")
@@ -183,12 +203,11 @@ class Validator:
 
         out = doc.get("output")
         if out is None:
-            output = Path("results") / name
+            written = os.path.join("results", name)
         else:
-            output = Path(self.string("output", os.fspath(out) if isinstance(out, os.PathLike) else out,
-                                      "a folder path"))
-        output = Path(os.path.abspath(output))
-        self.check_output(output)
+            written = self.string("output", os.fspath(out) if isinstance(out, os.PathLike) else out, "a folder path")
+        output = Path(os.path.abspath(written))
+        self.check_output(output, written)
 
         return Experiment(
             name=name, description=description, source=self.source, rules=preset, map=map_name,
@@ -196,6 +215,7 @@ class Validator:
             seatings=seatings, games=games, games_requested=games_requested, stop=stop, seed=seed,
             sweep=tuple((k, tuple(v)) for k, v in sweep), points=tuple(points), log=log, workers=workers,
             chunk_size=chunk, backend=backend, scheduler=scheduler, output=output,
+            python_time_limit=self.time_limit, worker_timeout=worker_timeout,
             python_path=self.python_path if any(e.python for e in entrants) else ())
 
     # ---- parts
@@ -298,17 +318,22 @@ class Validator:
                 self.fail(where, str(e))
         return self.classes[ref]
 
-    def python_params(self, where, ref, params):
-        """The constructor of Python strategy ``ref`` must accept ``params`` (JSON-like values)."""
+    def python_params(self, where, ref, params) -> dict:
+        """The constructor of Python strategy ``ref`` must accept ``params``
+        (JSON-like values) within the time limit; returns every constructor
+        argument (defaults filled in, as JSON values)."""
         from ttrsim.play.pyplay import StrategyLoadError, check_strategy_params
         try:
-            json.dumps(params)
+            key = (ref, json.dumps(params, sort_keys=True))
         except (TypeError, ValueError):
             self.fail(where, "expected values that are numbers, text, true/false, lists or mappings")
-        try:
-            check_strategy_params(self.classes[ref], ref, params)
-        except StrategyLoadError as e:
-            self.fail(f"{where}.{e.param}" if e.param and where.endswith(".params") else where, str(e))
+        if key not in self.python_full:
+            try:
+                full = check_strategy_params(self.classes[ref], ref, params, self.time_limit)
+            except StrategyLoadError as e:
+                self.fail(f"{where}.{e.param}" if e.param and where.endswith(".params") else where, str(e))
+            self.python_full[key] = json.loads(json.dumps(full, sort_keys=True, default=repr))
+        return self.python_full[key]
 
     def stop(self, value, entrants, block) -> StopRule:
         self.mapping("stop", value, "a mapping {strategy, width, min_games, max_games}")
@@ -393,8 +418,10 @@ class Validator:
                     eparams[e_i][parts[2]] = float(v)
             rules = self.rules(preset, ro, "sweep" if sweep else "rule_overrides")
             self.players_fit(rules, players, "players")
-            points.append(Point(index=i, values=values, rule_overrides=ro,
-                                entrant_params=tuple(eparams)))
+            points.append(Point(index=i, values=values, rule_overrides=ro, entrant_params=tuple(eparams),
+                                full_params=tuple(self.python_params("sweep", e.strategy, p) if e.python else
+                                                  _compiled_params(e.strategy, p)
+                                                  for e, p in zip(entrants, eparams))))
         return points
 
     def players_fit(self, rules, players, where):
@@ -414,8 +441,21 @@ class Validator:
             self.fail(where, f"{players} players need {need} train cards to deal but rule set "
                              f"'{rules.preset}' has {n_cards}; expected fewer players")
 
-    def check_output(self, output: Path):
-        """The folder must be creatable and writable (nothing is created here)."""
+    def check_output(self, output: Path, written: str):
+        """The folder must be creatable and writable (nothing is created here),
+        its path not too long for the file system, and inside the current
+        folder when the file names it (``written``: the path as the file gives it)."""
+        cwd = Path.cwd()
+        if not self.output_given and os.path.commonpath([output, cwd]) != str(cwd):
+            self.fail("output", f"{written!r} is outside the current folder {cwd}; expected a folder inside it "
+                                "(a folder elsewhere is given on the command line: --output DIR)")
+        for part in output.parts:
+            if len(os.fsencode(part)) > NAME_MAX:
+                self.fail("output", f"the folder name {part[:20]}... has {len(os.fsencode(part))} bytes, more than "
+                                    f"the file system allows; expected at most {NAME_MAX}")
+        if len(os.fsencode(str(output))) + _LONGEST_INSIDE > PATH_MAX:
+            self.fail("output", f"the path of {str(output)[:40]}... is too long for the file system; expected at "
+                                f"most {PATH_MAX - _LONGEST_INSIDE} bytes")
         p = output
         while not p.exists():
             if p.parent == p:
@@ -425,6 +465,10 @@ class Validator:
             self.fail("output", f"{output} cannot be created: {p} is not a folder; expected a writable folder path")
         if not os.access(p, os.W_OK | os.X_OK):
             self.fail("output", f"{output} is not writable ({p} is read-only); expected a writable folder path")
-        if output.exists() and any(output.iterdir()) and not (output / "manifest.json").exists():
-            self.fail("output", f"{output} exists and is not a ttrsim results folder (no manifest.json); "
-                                "expected a new or empty folder")
+
+
+def _compiled_params(strategy: str, overrides: dict) -> dict:
+    """Every parameter of a compiled strategy with its value (defaults filled in)."""
+    from ttrsim.strategies import REGISTRY, param_row
+    row = param_row(strategy, overrides)
+    return {p.name: float(row[i]) for i, p in enumerate(REGISTRY[strategy].params)}

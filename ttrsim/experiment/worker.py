@@ -7,13 +7,18 @@ Arrow tables whenever it fills, and returns each table as Parquet bytes with
 the per-block win sums of every entrant (for the stop rule). Games whose
 seating has a Python strategy are stepped in Python (:func:`_play_python`) and
 recorded exactly like the compiled loop; the other games of the chunk still run
-compiled, in game order. A worker process keeps the board, state and log of
-the points it has seen (``_CTX``).
+compiled, in game order; the first of them is played twice, to catch a Python
+strategy that is not deterministic. A worker process keeps the board, state
+and log of the points it has seen (``_CTX``), and ends itself when the run's
+main process is gone (:func:`watch_parent`). Every part file is tagged with
+the experiment's config hash, the chunk and its games
+(:func:`ttrsim.experiment.folder.part_tag`).
 """
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 
 import numpy as np
@@ -28,12 +33,14 @@ from ttrsim.data.maps import load_map
 from ttrsim.data.rules import get_rules
 from ttrsim.play.chunk import N_EXTRA, play_chunk, record_end
 from ttrsim.play.game import Game
-from ttrsim.play.pyplay import load_strategy_class, play_logged_py
+from ttrsim.play.guard import StrategyError, watching
+from ttrsim.play.pyplay import build_seats, first_difference, load_strategy_class, play_logged_py
 from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_has_room
 from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
 
 from .config import Experiment
-from .seating import game_arrays
+from .folder import part_tag
+from .seating import Chunk, game_arrays
 from .tables import (
     ChunkContext,
     from_parquet_bytes,
@@ -46,12 +53,40 @@ from .tables import (
 
 TURN_CAPACITY = 1 << 18          # turn rows per flush (about 21 MB of int32)
 OFFER_CAPACITY = 1 << 16
+SLICE = 256                      # games per call of the compiled loop (a signal waits for at most one call)
+PARENT_CHECK = 0.5               # seconds between a worker's looks at the run's main process
 
 _CTX: dict = {}
+_WATCHED: list = []
 
 
-def point_spec(exp: Experiment, point) -> dict:
-    """Everything a worker needs to play chunks of one sweep point (picklable)."""
+def watch_parent(pid: int | None):
+    """End this process (exit code 1) as soon as process ``pid``, the run's
+    main process, is gone: a thread looks every ``PARENT_CHECK`` seconds. For
+    the worker processes of a local pool or a local Dask cluster (and its
+    nannies), so that a run killed with ``kill -9`` leaves none behind.
+    Nothing when ``pid`` is None or this very process; once per process."""
+    if pid is None or pid == os.getpid() or _WATCHED == [os.getpid(), pid]:
+        return
+    _WATCHED[:] = [os.getpid(), pid]
+
+    def watch():
+        while True:
+            time.sleep(PARENT_CHECK)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:       # alive, another user's
+                pass
+
+    threading.Thread(target=watch, name="ttrsim-parent-watch", daemon=True).start()
+
+
+def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None = None) -> dict:
+    """Everything a worker needs to play chunks of one sweep point (picklable):
+    ``config_hash`` tags its part files, ``parent`` is the pid a worker process
+    watches (:func:`watch_parent`)."""
     ents = exp.entrants
     # a Python seat has compiled id 0 and a zero parameter row, never read: its games run in Python
     ids = np.array([[0 if ents[e].python else strategy_id(ents[e].strategy) for e in seats]
@@ -67,8 +102,9 @@ def point_spec(exp: Experiment, point) -> dict:
     return {"key": key, "point": point.index, "rules": exp.rules, "rule_overrides": point.rule_overrides,
             "players": exp.players, "seatings": np.array(exp.seatings, np.int64), "ids": ids, "params": params,
             "labels": [e.label for e in ents], "log": exp.log, "seed": exp.seed,
-            "block_size": exp.block_size, "stride": exp.stride,
-            "python": python if any(python) else None, "python_path": list(exp.python_path)}
+            "block_size": exp.block_size, "stride": exp.stride, "config_hash": config_hash, "parent": parent,
+            "python": python if any(python) else None, "python_path": list(exp.python_path),
+            "time_limit": exp.python_time_limit}
 
 
 def _context(spec: dict):
@@ -94,11 +130,13 @@ def _context(spec: dict):
     return ctx
 
 
-def run_chunk(spec: dict, lo: int, hi: int) -> dict:
-    """Play games ``lo..hi-1`` of a sweep point; return the tables as Parquet
-    bytes, row counts, per-block win sums ``W`` and games ``C`` ``[blocks,
-    entrants]`` and timings."""
+def run_chunk(spec: dict, chunk: Chunk) -> dict:
+    """Play the games ``lo..hi-1`` of a chunk of a sweep point; return the
+    tables as tagged Parquet bytes, row counts, per-block win sums ``W`` and
+    games ``C`` ``[blocks, entrants]`` and timings."""
     t0 = time.perf_counter()
+    watch_parent(spec["parent"])
+    lo, hi = chunk.lo, chunk.hi
     ctx = _context(spec)
     tc = ctx["tables"]
     log = ctx["log"]
@@ -112,6 +150,7 @@ def run_chunk(spec: dict, lo: int, hi: int) -> dict:
     # games whose seating has a Python seat are stepped in Python, the rest run compiled, in game order
     py_game = _python_seatings(spec)[seating]
     i, play_s, conv_s = 0, 0.0, 0.0
+    checked = False                  # the first Python game is played twice (determinism)
     while i < n:
         log.n_turns[0] = 0
         log.n_offers[0] = 0
@@ -119,11 +158,12 @@ def run_chunk(spec: dict, lo: int, hi: int) -> dict:
         j = i
         while j < n:
             if py_game[j]:
-                if not _play_python(ctx, spec, j, seeds, seating, log, results, extra, meta):
+                if not _play_python(ctx, spec, j, seeds, seating, log, results, extra, meta, not checked):
                     break                                   # the log is full: flush it
+                checked = True
                 j += 1
                 continue
-            end = j + int(np.argmax(py_game[j:])) if py_game[j:].any() else n
+            end = min(j + int(np.argmax(py_game[j:])) if py_game[j:].any() else n, j + SLICE)
             k = play_chunk(ctx["board"], ctx["state"], j, seeds[:end], seating, spec["ids"], spec["params"],
                            ctx["legal"], log, results, extra, meta, spec["log"])
             full = k < end
@@ -156,7 +196,8 @@ def run_chunk(spec: dict, lo: int, hi: int) -> dict:
     C = np.zeros((nb, E))
     np.add.at(W, (rows, ent.ravel()), share.ravel())
     np.add.at(C, (rows, ent.ravel()), 1.0)
-    data = {name: to_parquet_bytes(tab) for name, tab in tables.items()}
+    tag = part_tag(spec["config_hash"], chunk.key, lo, hi)
+    data = {name: to_parquet_bytes(tab, tag) for name, tab in tables.items()}
     conv_s += time.perf_counter() - t
     return {"lo": lo, "hi": hi, "first_block": int(blocks[0]), "data": data,
             "rows": {name: tab.num_rows for name, tab in tables.items()}, "W": W, "C": C,
@@ -171,19 +212,32 @@ def _python_seatings(spec: dict) -> np.ndarray:
     return np.array([any(python[e] is not None for e in seats) for seats in spec["seatings"]], bool)
 
 
-def _play_python(ctx: dict, spec: dict, i: int, seeds, seating, log, results, extra, meta) -> bool:
+def _play_python(ctx: dict, spec: dict, i: int, seeds, seating, log, results, extra, meta, check: bool) -> bool:
     """Play game ``i`` of the chunk stepping in Python (a fresh instance of each
-    Python strategy for the game), recorded exactly like the compiled loop;
-    False (nothing played) when the log has no room for another game."""
+    Python strategy for the game, each call within the time limit), recorded
+    exactly like the compiled loop; False (nothing played) when the log has no
+    room for another game. ``check``: play it again with fresh instances and
+    require the same decisions (else a :class:`StrategyError`)."""
     g = ctx["game"]
     if not log_has_room(g.board, log, spec["players"], spec["log"]):
         return False
-    k = int(seating[i])
+    k, seed, limit = int(seating[i]), int(seeds[i]), spec["time_limit"]
     seats = spec["seatings"][k]
-    objs = [None if ctx["classes"][e] is None else ctx["classes"][e](**spec["python"][e][1]) for e in seats]
-    play_logged_py(g, i, int(seeds[i]), objs, spec["ids"][k], spec["params"][k], log, spec["log"],
-                   ctx["hand_before"], ctx["pass_before"], [spec["labels"][e] for e in seats])
-    record_end(g.state, i, results, extra, meta)
+    labels = [spec["labels"][e] for e in seats]
+    strategies = [None if ctx["classes"][e] is None else (ctx["classes"][e], spec["python"][e][1]) for e in seats]
+    ids, params = spec["ids"][k], spec["params"][k]
+    with watching():
+        actions = play_logged_py(g, i, seed, build_seats(strategies, labels, seed, limit), ids, params, log,
+                                 spec["log"], ctx["hand_before"], ctx["pass_before"], labels, limit)
+        record_end(g.state, i, results, extra, meta)
+        differs = check and first_difference(g, seed, build_seats(strategies, labels, seed, limit), ids, params,
+                                             actions, labels, limit)
+    if differs:
+        p, turn = differs
+        raise StrategyError(f"strategy {labels[p]} (seat {p}) is not deterministic: the game of seed {seed} played "
+                            f"again with fresh instances went otherwise at turn {turn}; expected decisions that "
+                            "depend only on the game (seed a random generator from a parameter: "
+                            "docs/strategies.md)", "is not deterministic")
     return True
 
 
@@ -194,8 +248,9 @@ def truncate(result: dict, n_blocks: int, spec: dict) -> dict:
     data, rows = {}, {}
     for name, raw in result["data"].items():
         tab = from_parquet_bytes(raw)
+        tag = dict(json.loads(tab.schema.metadata[b"ttrsim"]), games=[result["lo"], hi])
         tab = tab.filter(pc.less(tab["game"], cutoff))
-        data[name], rows[name] = to_parquet_bytes(tab), tab.num_rows
+        data[name], rows[name] = to_parquet_bytes(tab, tag), tab.num_rows
     return dict(result, hi=hi, data=data, rows=rows, W=result["W"][:n_blocks], C=result["C"][:n_blocks])
 
 
@@ -207,4 +262,4 @@ def warm_up(spec: dict):
     for want in (False, True):
         k = np.flatnonzero(py == want)
         if len(k):
-            run_chunk(spec, int(k[0]), int(k[0]) + 1)
+            run_chunk(spec, Chunk(spec["point"], 0, int(k[0]), int(k[0]) + 1))

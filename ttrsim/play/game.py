@@ -13,6 +13,8 @@ user-written strategies.
 """
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from ttrsim.core.actions import action_name, legal_buffer
@@ -34,7 +36,7 @@ from ttrsim.core.state import (
     allocate_state,
     copy_state,
 )
-from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES
+from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES, ROUTE_COLOUR_NAMES
 from ttrsim.data.maps import load_map
 from ttrsim.data.rules import RulesError, RuleSet, get_rules
 
@@ -117,15 +119,25 @@ class Game:
 
     def observation(self, seat: int | None = None) -> dict:
         """What ``seat`` (default: the seat to act) may see: public information
-        plus its own hand and tickets (R5.3: other tickets are secret)."""
+        plus its own hand, tickets and ticket offer (R5.3: other tickets are
+        secret). Every key, its type and meaning: ``docs/strategies.md``
+        (`The observation`); routes and tickets are read-only records
+        (:meth:`records`), shared by every observation of the game.
+
+        >>> obs = Game("usa", 2, seed=1).observation()
+        >>> obs["phase"], len(obs["offer"]), sorted(obs["offer"][0])
+        ('setup-keep', 3, ['from', 'id', 'points', 'to'])
+        >>> r = obs["routes"][3]
+        >>> r["from"], r["to"], r["length"], r["colour"], obs["route_owner"][3]
+        ('Atlanta', 'New Orleans', 4, 'orange', -1)
+        """
         s, m = self.state, self.map
         seat = self.player if seat is None else seat
         n = self.n_players
-        route_labels, ticket_labels = self._labels()
-        owner = s.route_owner.tolist()
+        routes, tickets = self.records()
         holder = s.ticket_holder
         cards = s.hand.sum(axis=1).tolist()
-        tickets = np.bincount(holder[holder >= 0], minlength=n).tolist()
+        held = np.bincount(holder[holder >= 0], minlength=n).tolist()
         passengers = s.pass_player.tolist()
         trains, score = s.trains.tolist(), s.score.tolist()
         obs = {
@@ -138,15 +150,15 @@ class Game:
             "deck_size": int(s.meta[M_DECK_N]),
             "discard": {CARD_NAMES[k]: v for k, v in enumerate(s.discard.tolist()) if v},
             "tickets_left": s.tk_len.tolist(),
-            "routes": {route_labels[r]: o for r, o in enumerate(owner) if o >= 0},
-            "route_owner": owner,                         # by route id, -1 free
+            "routes": routes,
+            "route_owner": s.route_owner.tolist(),
             "route_lengths": m.route_len.tolist(),
-            "players": [{"seat": p, "trains": trains[p], "score": score[p], "cards": cards[p], "tickets": tickets[p],
+            "players": [{"seat": p, "trains": trains[p], "score": score[p], "cards": cards[p], "tickets": held[p],
                          "passengers": {PASSENGER_NAMES[c]: v for c, v in enumerate(passengers[p]) if v}}
                         for p in range(n)],
             "hand": {CARD_NAMES[k]: v for k, v in enumerate(s.hand[seat].tolist()) if v},
-            "tickets": [ticket_labels[t] for t in np.flatnonzero(holder == seat).tolist()],
-            "offer": [ticket_labels[t] for t in s.offer[seat, :s.offer_n[seat]].tolist()],
+            "tickets": [tickets[t] for t in np.flatnonzero(holder == seat).tolist()],
+            "offer": [tickets[t] for t in s.offer[seat, :s.offer_n[seat]].tolist()],
         }
         if self.board.pass_setup.sum():
             obs["passengers_on_board"] = {
@@ -158,16 +170,27 @@ class Game:
             obs["ticket_piles"] = list(self.rules.ticket_decks)
         return obs
 
-    def _labels(self) -> tuple:
-        """Route and ticket labels of the map (built once per game object)."""
-        labels = self.__dict__.get("_label_cache")
-        if labels is None:
+    def records(self) -> tuple:
+        """The map's routes and tickets as read-only records, by id (built once
+        per game object): a route ``{id, from, to, from_place, to_place,
+        length, colour, group}``, a ticket ``{id, from, to, points}``."""
+        records = self.__dict__.get("_records")
+        if records is None:
             m = self.map
-            labels = self._label_cache = (tuple(m.route_label(r) for r in range(m.n_routes)),
-                                          tuple(self.ticket_label(t) for t in range(m.n_tickets)))
-        return labels
+            place = [m.location_names[loc] for loc in m.node_loc.tolist()]
+            routes = tuple(MappingProxyType({
+                "id": r, "from": m.node_names[a], "to": m.node_names[b], "from_place": place[a],
+                "to_place": place[b], "length": int(m.route_len[r]), "colour": ROUTE_COLOUR_NAMES[m.route_colour[r]],
+                "group": int(m.route_group[r])})
+                for r, (a, b) in enumerate(zip(m.route_a.tolist(), m.route_b.tolist())))
+            tickets = tuple(MappingProxyType({
+                "id": t, "from": m.location_names[m.ticket_a[t]], "to": m.location_names[m.ticket_b[t]],
+                "points": int(m.ticket_points[t])}) for t in range(m.n_tickets))
+            records = self._records = (routes, tickets)
+        return records
 
     def ticket_label(self, t: int) -> str:
+        """``'Köln-Saarbrücken 4'``: a ticket's places and points."""
         m = self.map
         return (f"{m.location_names[m.ticket_a[t]]}-{m.location_names[m.ticket_b[t]]} "
                 f"{int(m.ticket_points[t])}")

@@ -22,7 +22,10 @@ compiled game of the same seed.
 Experiments seat a Python strategy by its class (``{python: "module:Class",
 params: {...}}``, :func:`load_strategy_class`); the runner plays games with a
 Python seat with :func:`play_logged_py`, which records the same tables as the
-compiled loop.
+compiled loop, every call of a Python strategy under a time limit and any
+failure one line (:mod:`ttrsim.play.guard`); :func:`first_difference` replays
+a game to check that a strategy is deterministic. The docs and the schema of
+the observation: ``docs/strategies.md`` ("The observation").
 """
 from __future__ import annotations
 
@@ -35,10 +38,11 @@ from typing import Callable, Protocol, Sequence
 import numpy as np
 
 from ttrsim.core.actions import legal_buffer
-from ttrsim.core.engine import legal_actions
+from ttrsim.core.engine import apply_action, legal_actions
 from ttrsim.core.state import M_PHASE, M_PLAYER, M_TURN, PH_OVER, GameState, copy_state
 
 from .game import Game, IllegalAction
+from .guard import DEFAULT_TIME_LIMIT, StrategyError, call, watching
 
 
 class PythonStrategy(Protocol):
@@ -159,10 +163,12 @@ def load_strategy_class(ref: str, search_path: Sequence[str] = ()) -> type:
     return obj
 
 
-def check_strategy_params(cls: type, ref: str, params: dict) -> None:
+def check_strategy_params(cls: type, ref: str, params: dict, time_limit: float = DEFAULT_TIME_LIMIT) -> dict:
     """Check that the constructor of ``cls`` (named ``ref``) accepts ``params``
     as keyword arguments: known names (with a suggestion for a typo), no
-    missing required one, and ``cls(**params)`` succeeds. Raises
+    missing required one, and ``cls(**params)`` succeeds within ``time_limit``
+    seconds. Returns every constructor argument with its value (the defaults
+    filled in; ``params`` when the signature cannot be read). Raises
     :class:`StrategyLoadError` (``param`` set for an unknown name)."""
     import difflib
 
@@ -182,14 +188,26 @@ def check_strategy_params(cls: type, ref: str, params: dict) -> None:
                         f"; expected one of: {', '.join(named)}" if named else "; it takes no parameters"
                     raise StrategyLoadError(f"unknown parameter of '{ref}': '{k}'{hint}", k)
         try:
-            sig.bind(**params)
+            bound = sig.bind(**params)
         except TypeError as e:
             raise StrategyLoadError(f"{ref}: {_one_line(e)}; expected the parameters of its constructor") from None
+        bound.apply_defaults()
+        params_in_full = dict(bound.arguments)
+        for k, p in sig.parameters.items():
+            if p.kind == inspect.Parameter.VAR_KEYWORD:          # **kwargs: its names, as given
+                params_in_full.update(params_in_full.pop(k, {}))
+            elif p.kind == inspect.Parameter.VAR_POSITIONAL:
+                params_in_full.pop(k, None)
+    else:
+        params_in_full = dict(params)
     try:
-        cls(**params)
-    except Exception as e:  # noqa: BLE001 (any error of the user's constructor)
-        raise StrategyLoadError(f"{ref}({_call_args(params)}) failed ({type(e).__name__}: {_one_line(e)}); "
-                                "expected parameters its constructor accepts") from None
+        with watching():
+            call(cls, (), time_limit, lambda: (ref, "in its constructor"), params)
+    except StrategyError as e:
+        raise StrategyLoadError(f"{ref}({_call_args(params)}) failed ({e.what}); expected parameters its "
+                                "constructor accepts" + (" within python_time_limit" if e.what.startswith("took")
+                                                         else "")) from None
+    return params_in_full
 
 
 def _one_line(e: BaseException) -> str:
@@ -204,53 +222,103 @@ def _call_args(params: dict) -> str:
 # --------------------------------------------------------------------------- the runner's Python-stepped loop
 
 
+def build_seats(strategies: Sequence, labels: Sequence[str], seed: int,
+                time_limit: float = DEFAULT_TIME_LIMIT) -> list:
+    """Fresh strategy objects for the game of ``seed``: ``strategies[p]`` is a
+    ``(class, parameters)`` pair, built as ``class(**parameters)`` within
+    ``time_limit`` seconds, or ``None`` for a compiled seat. A constructor
+    that raises, exits or takes too long is a :class:`StrategyError`."""
+    return [None if x is None else
+            call(x[0], (), time_limit, lambda p=p: (_who(labels, p, x[0]), f"in its constructor for the game of "
+                                                                          f"seed {seed}"), x[1])
+            for p, x in enumerate(strategies)]
+
+
 def play_logged_py(game: Game, index: int, seed: int, seats: Sequence, strategy_ids: np.ndarray,
                    params: np.ndarray, log, with_turns: bool, hand_before: np.ndarray,
-                   pass_before: np.ndarray, labels: Sequence[str] = ()) -> None:
+                   pass_before: np.ndarray, labels: Sequence[str] = (),
+                   time_limit: float = DEFAULT_TIME_LIMIT) -> list[int]:
     """The Python-stepped twin of :func:`ttrsim.play.turnlog.play_logged`: play game
     ``seed`` on ``game`` (its board and state) recording ticket offers and (if
-    ``with_turns``) turns into ``log`` under game index ``index``. ``seats[p]``
-    is a Python strategy object, or ``None`` for the compiled strategy
-    ``strategy_ids[p]`` (parameters ``params[p]``; the compiled seats share a
-    strategy memory made for the game and reset from ``seed``, as in the
-    compiled loop). Every action is recorded
-    and applied by the same compiled :func:`ttrsim.play.turnlog.log_step` as in the
-    compiled loop, so the same decisions give the same log rows.
-    Raises :class:`ttrsim.play.game.IllegalAction` when a Python seat returns an
-    action that is not legal (``labels[p]`` names it in the message)."""
+    ``with_turns``) turns into ``log`` under game index ``index``; returns the
+    actions played. ``seats[p]`` is a Python strategy object, or ``None`` for
+    the compiled strategy ``strategy_ids[p]`` (parameters ``params[p]``; the
+    compiled seats share a strategy memory made for the game and reset from
+    ``seed``, as in the compiled loop). Every action is recorded and applied by
+    the same compiled :func:`ttrsim.play.turnlog.log_step` as in the compiled
+    loop, so the same decisions give the same log rows.
+
+    A Python seat's ``choose`` runs within ``time_limit`` seconds
+    (:func:`ttrsim.play.guard.call`): one that raises, exits or takes too long
+    is a :class:`StrategyError`, one that returns anything but a legal action
+    an :class:`ttrsim.play.game.IllegalAction`, each one line naming the
+    strategy (``labels[p]``), the game seed and the turn."""
+    from .turnlog import log_finish, log_step
+
+    b, s = game.board, game.state
+    row = -1
+    first_offer = int(log.n_offers[0])
+    actions = []
+    for a in _decisions(game, seed, seats, strategy_ids, params, labels, time_limit):
+        row = log_step(b, s, index, a, log, with_turns, row, hand_before, pass_before)
+        actions.append(a)
+    log_finish(b, s, log, first_offer)
+    return actions
+
+
+def first_difference(game: Game, seed: int, seats: Sequence, strategy_ids: np.ndarray, params: np.ndarray,
+                     actions: Sequence[int], labels: Sequence[str] = (),
+                     time_limit: float = DEFAULT_TIME_LIMIT) -> tuple[int, int] | None:
+    """Play the game of ``seed`` again with ``seats`` (fresh objects) and
+    compare its decisions with ``actions`` (what :func:`play_logged_py`
+    returned): ``None`` when they are the same, else ``(seat, turn)`` of the
+    first decision that differs (a Python seat's: the compiled ones are
+    deterministic). The runner's cheap check of a strategy's determinism."""
+    for i, a in enumerate(_decisions(game, seed, seats, strategy_ids, params, labels, time_limit)):
+        if i >= len(actions) or a != actions[i]:
+            return game.player, game.turn
+        apply_action(game.board, game.state, a)
+    return None
+
+
+def _decisions(game: Game, seed: int, seats: Sequence, strategy_ids: np.ndarray, params: np.ndarray,
+               labels: Sequence[str], time_limit: float):
+    """Deal the game of ``seed`` and yield the action of every decision (the
+    caller applies it before asking for the next)."""
     from ttrsim.strategies.dispatch import choose, legal_for
     from ttrsim.strategies.memory import allocate_memory, reset_memory
-
-    from .turnlog import log_finish, log_step
 
     b, s, buf = game.board, game.state, game._buf
     m = allocate_memory(b, s.hand.shape[0])
     game.reset(seed)
     reset_memory(m, seed)
-    row = -1
-    first_offer = int(log.n_offers[0])
     meta = s.meta
     while meta[M_PHASE] != PH_OVER:
         p = int(meta[M_PLAYER])
         seat = seats[p]
         if seat is None:
             n = legal_for(strategy_ids[p], b, s, buf)
-            a = int(choose(strategy_ids[p], b, s, m, buf, n, params))
-        else:
-            n = legal_actions(b, s, buf)
-            legal = buf[:n].tolist()
-            raw = seat.choose(game.observation(p), legal)
-            try:
-                a = operator.index(raw)
-            except TypeError:
-                a = None
-            if a is None or a not in legal:
-                raise IllegalAction(_illegal(raw, labels[p] if p < len(labels) else type(seat).__name__, p, seed,
-                                             int(meta[M_TURN]), n))
-        row = log_step(b, s, index, a, log, with_turns, row, hand_before, pass_before)
-    log_finish(b, s, log, first_offer)
+            yield int(choose(strategy_ids[p], b, s, m, buf, n, params))
+            continue
+        n = legal_actions(b, s, buf)
+        legal = buf[:n].tolist()
+        raw = call(seat.choose, (game.observation(p), legal), time_limit,
+                   lambda: (_who(labels, p, type(seat)), f"in the game of seed {seed}, turn {int(meta[M_TURN])}"))
+        try:
+            a = operator.index(raw)
+        except TypeError:
+            a = None
+        if a is None or a not in legal:
+            raise IllegalAction(f"{_who(labels, p, type(seat))} returned {_shown(raw)} in the game of seed {seed}, "
+                                f"turn {int(meta[M_TURN])}; expected one of its {n} legal actions")
+        yield a
 
 
-def _illegal(raw, who: str, seat: int, seed: int, turn: int, n: int) -> str:
-    return (f"strategy {who} (seat {seat}) returned {raw!r} in the game of seed {seed}, turn {turn}; "
-            f"expected one of its {n} legal actions")
+def _who(labels: Sequence[str], p: int, cls: type) -> str:
+    return f"strategy {labels[p] if p < len(labels) else cls.__name__} (seat {p})"
+
+
+def _shown(value) -> str:
+    """A returned value for a message: its repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -19,7 +19,9 @@ ticket is met at any of its nodes (``location_nodes``).
 
 Loading checks the whole file and raises ``MapError`` listing every problem found,
 one line each: ``<file>: <entry>: <what is wrong; what was expected>``. The YAML is
-read by :mod:`ttrsim.data.yamlfile` (a key given twice is reported per entry).
+read by :mod:`ttrsim.data.yamlfile` (a key given twice is reported per entry). A map
+whose tickets could never be completed is rejected: every city and border point
+must be reached by a route, and the routes must form one connected network.
 
 Modules: ``mapdata`` (MapData, MapError), ``loader`` (finding, reading, top-level
 fields, building), ``places`` (cities, countries, passengers), ``rows`` (routes,

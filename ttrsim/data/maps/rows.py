@@ -163,4 +163,39 @@ def _check_duplicate_tickets(routes, tickets, names, problems):
             seen[key] = row
 
 
-CROSS_ROW_CHECKS = (_check_self_loops, _check_groups, _check_border_points_used, _check_duplicate_tickets)
+def _check_network(routes, tickets, names, problems):
+    """Every city is reached by a route and the routes form one network (a
+    country's border points are one place, as for its tickets), so every
+    ticket can be completed. Checked only on an otherwise valid map."""
+    if routes is None or problems:
+        return
+    parent = list(range(len(names.locations)))
+
+    def root(x):
+        while parent[x] != x:
+            parent[x] = x = parent[parent[x]]
+        return x
+
+    reached = set()
+    for row in routes:
+        a, b = names.node_loc[row.cells["a"]], names.node_loc[row.cells["b"]]
+        reached.update((a, b))
+        parent[root(a)] = root(b)
+    for city, loc in names.locations.items():
+        if loc not in reached and city not in names.country_points:   # a country's border points: checked above
+            ends = next((t.entry for t in tickets or [] if loc in (t.cells["a"], t.cells["b"])), None)
+            problems.add(f"cities[{city}]", "reached by no route" + (f" but {ends} ends there" if ends else "")
+                         + "; expected at least one route to every city")
+    networks = {}
+    for name, loc in names.locations.items():
+        if loc in reached:
+            networks.setdefault(root(loc), name)
+    if len(networks) > 1:
+        first = list(networks.values())
+        problems.add("routes", f"the routes form {len(first)} networks that no route joins ({first[0]}'s and "
+                               f"{first[1]}'s{' and more' if len(first) > 2 else ''}); expected one connected "
+                               "network, so that every ticket can be completed")
+
+
+CROSS_ROW_CHECKS = (_check_self_loops, _check_groups, _check_border_points_used, _check_duplicate_tickets,
+                    _check_network)
