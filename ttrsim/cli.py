@@ -166,8 +166,10 @@ def main():
 @click.option("--set", "sets", multiple=True, metavar="PARAM=VALUE",
               help="Override a rule parameter (repeatable), e.g. --set globetrotter_points=15.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final score table and the end reason.")
+@click.option("--render", "render_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also draw the final position (claimed routes, face-up row, scores) to FILE (.png, .svg or .pdf).")
 @library_errors
-def play(rules_name, players, seed, strategy, sets, quiet):
+def play(rules_name, players, seed, strategy, sets, quiet, render_path):
     """Play one game with compiled strategies and narrate it turn by turn.
 
     The game is exactly the one the compiled game loop (ttrsim.play.loop.play_game)
@@ -183,13 +185,17 @@ def play(rules_name, players, seed, strategy, sets, quiet):
       ttrsim play --rules germany --players 4 --seed 7
       ttrsim play --rules usa-1910 --players 3 --seed 12 --quiet
       ttrsim play --rules usa --set globetrotter_points=15 --seed 1
+      ttrsim play --players 4 --strategy planner --quiet --render board.png
     """
     from ttrsim.play.narrate import play_narrated
 
     check_players(players)
     strategies = [s.strip() for s in strategy.split(",") if s.strip()]
-    play_narrated(rules_name, players, seed, strategies or ["random"], parse_overrides(sets),
-                  out=click.echo, quiet=quiet)
+    game = play_narrated(rules_name, players, seed, strategies or ["random"], parse_overrides(sets),
+                         out=click.echo, quiet=quiet)
+    if render_path:
+        game.render(render_path)
+        click.echo(f"board drawn to {render_path}")
 
 
 # --------------------------------------------------------------------------- rules
