@@ -205,3 +205,41 @@ def test_render_text_and_image(tmp_path):
     assert (tmp_path / "b.png").stat().st_size > 1000
     with pytest.raises(ValueError, match="render mode"):
         g.render(mode="human")
+
+
+def test_play_command_draws_the_final_position(tmp_path):
+    from click.testing import CliRunner
+
+    from ttrsim.cli import main
+
+    r = CliRunner().invoke(main, ["play", "--seed", "2", "--quiet", "--render", str(tmp_path / "b.png")])
+    assert r.exit_code == 0 and (tmp_path / "b.png").stat().st_size > 1000, r.output
+    r = CliRunner().invoke(main, ["play", "--quiet", "--render", str(tmp_path / "b.txt")])
+    assert r.exit_code != 0 and "expected a .png, .svg or .pdf" in r.output and "Traceback" not in r.output
+
+
+def test_training_example_runs_and_its_policy_seats_deterministically(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    import train_linear_policy as example
+
+    pol = example.train(n_envs=8, batch_games=2, seconds=2, log=lambda line: None)
+    pol.save(tmp_path / "w.npz")
+    games = [play("usa", 2, seed=4, seats=[example.LinearPolicy(str(tmp_path / "w.npz")), "greedy"])
+             for _ in range(2)]
+    assert games[0].over and games[0].history == games[1].history
+    with pytest.raises(ValueError, match="train them first"):
+        example.LinearPolicy(str(tmp_path / "missing.npz"))
+
+
+@pytest.mark.parametrize("name", ["ttrsim.env", "ttrsim.env.encoding", "ttrsim.env.vector", "ttrsim.env.policy",
+                                  "ttrsim.env.bench", "ttrsim.env.aec", "ttrsim.env.single", "ttrsim.play.render"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    if name in ("ttrsim.env.aec", "ttrsim.env.single"):
+        pytest.importorskip("pettingzoo")
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

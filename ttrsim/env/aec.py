@@ -24,16 +24,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ttrsim.play.game import Game
-
 from .encoding import encode_obs, to_engine, write_mask
+from .single import check_render_mode, deal, observation_spaces
 from .vector import final_rewards, make_board, reward_mode
-
-
-def observation_spaces(layout):
-    """The Box of the observation vector and of the action mask."""
-    return (spaces.Box(0.0, layout.obs_high, dtype=np.float32),
-            spaces.Box(0, 1, (layout.n_actions,), dtype=np.int8))
 
 
 class TicketToRideAEC(AECEnv):
@@ -42,11 +35,10 @@ class TicketToRideAEC(AECEnv):
     def __init__(self, rules="usa", players: int = 4, reward: str = "win", render_mode: str | None = None,
                  overrides: dict | None = None):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        check_render_mode(self)
         self.rules, self.board, self.layout = make_board(rules, players, overrides)
         self.mode = reward_mode(reward)
-        self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(players)]
         obs_box, mask_box = observation_spaces(self.layout)
         self._obs_space = spaces.Dict({"observation": obs_box, "action_mask": mask_box})
@@ -65,10 +57,7 @@ class TicketToRideAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is None:
             seed = int(self._seeds.integers(2 ** 31))
-        if self.game is None:
-            self.game = Game(self.rules, len(self.possible_agents), seed)
-        else:
-            self.game.reset(seed)
+        self.game = deal(self.game, self.rules, len(self.possible_agents), seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -66,7 +66,7 @@ def bench_game(rules: str = "usa", players: int = 4, seconds: float = 5.0) -> di
 
 def bench_aec(rules: str = "usa", players: int = 4, seconds: float = 5.0) -> dict:
     """The PettingZoo AEC env with random legal actions from its mask."""
-    from .aec import aec_env
+    from . import aec_env
 
     env = aec_env(rules=rules, players=players)
     env.reset(seed=0)
@@ -74,7 +74,6 @@ def bench_aec(rules: str = "usa", players: int = 4, seconds: float = 5.0) -> dic
     steps, seed = 0, 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        agent = env.agent_selection
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             seed += 1
@@ -82,7 +81,6 @@ def bench_aec(rules: str = "usa", players: int = 4, seconds: float = 5.0) -> dic
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         steps += 1
-        del agent
     return _rate("AEC env (PettingZoo)", steps, time.process_time() - start)
 
 

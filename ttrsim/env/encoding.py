@@ -199,6 +199,13 @@ class Layout:
                 for (n, off, size, shape, high), (_, _, doc) in zip(self.fields, OBS_FIELDS)]
 
 
+@njit(cache=True, inline="always")
+def _rel(p, seat, P):
+    """Seat ``p`` relative to ``seat`` (0 = itself); seat -1 (no one) gives P - 1 - seat."""
+    j = p - seat
+    return j + P if j < 0 else j
+
+
 @njit(cache=True)
 def encode_obs(b, s, seat, lay, out):
     """Write what seat ``seat`` may see of the game ``s`` into ``out`` (float32,
@@ -208,20 +215,17 @@ def encode_obs(b, s, seat, lay, out):
     out[:] = 0
     meta = s.meta
     P = meta[M_NPLAYERS]
-    rel = np.empty(P, np.int64)                 # relative seat of each seat
-    for p in range(P):
-        rel[p] = p - seat if p >= seat else p - seat + P
     phase = meta[M_PHASE]
     out[lay[O_PHASE] + phase] = 1
     out[lay[O_SEAT] + seat] = 1
     if phase != PH_OVER:
-        out[lay[O_TO_ACT] + rel[meta[M_PLAYER]]] = 1
+        out[lay[O_TO_ACT] + _rel(meta[M_PLAYER], seat, P)] = 1
     out[lay[O_LAST_ROUND]] = meta[M_COUNTDOWN] >= 0
     out[lay[O_TURN]] = meta[M_TURN]
     owner = s.route_owner
     o = lay[O_ROUTES]
     for r in range(owner.shape[0]):        # branch-free: a free route (-1) writes a 0 in its own block
-        out[o + r * P + rel[owner[r]]] = owner[r] >= 0
+        out[o + r * P + _rel(owner[r], seat, P)] = owner[r] >= 0
     faceup = s.faceup
     o = lay[O_FACEUP]
     for i in range(faceup.shape[0]):
@@ -234,13 +238,13 @@ def encode_obs(b, s, seat, lay, out):
         out[o + k] = discard[k]
         out[oh + k] = hand[seat, k]
         for p in range(P):
-            out[oc + rel[p]] += hand[p, k]
+            out[oc + _rel(p, seat, P)] += hand[p, k]
     holder = s.ticket_holder
     T = holder.shape[0]
     o, ot = lay[O_HELD], lay[O_TICKETS]
     for t in range(T):                     # branch-free as the routes
         h = holder[t]
-        out[o + rel[h]] += h >= 0
+        out[o + _rel(h, seat, P)] += h >= 0
         out[ot + t] = h == seat
     o = lay[O_OFFER]
     for i in range(s.offer_n[seat]):
@@ -248,13 +252,14 @@ def encode_obs(b, s, seat, lay, out):
     for d in range(s.tk_len.shape[0]):
         out[lay[O_PILES] + d] = s.tk_len[d]
     for p in range(P):
-        out[lay[O_TRAINS] + rel[p]] = s.trains[p]
-        out[lay[O_SCORE] + rel[p]] = s.score[p]
+        j = _rel(p, seat, P)
+        out[lay[O_TRAINS] + j] = s.trains[p]
+        out[lay[O_SCORE] + j] = s.score[p]
     if lay[L_PASSENGERS]:
         C = N_PASSENGER_COLOURS
         for p in range(P):
             for c in range(C):
-                out[lay[O_PASS_SEAT] + rel[p] * C + c] = s.pass_player[p, c]
+                out[lay[O_PASS_SEAT] + _rel(p, seat, P) * C + c] = s.pass_player[p, c]
         for loc in range(s.pass_loc.shape[0]):
             for c in range(C):
                 out[lay[O_PASS_BOARD] + loc * C + c] = s.pass_loc[loc, c]

@@ -34,7 +34,8 @@ class PolicyStrategy:
     seat may see), ``mask`` int8[n_actions] (1 = legal), the action an env
     action index; or ``"module:name"`` naming such a callable. The game's
     Python loop tells it the game before the first move (:meth:`start`); the
-    tensors are written by the same kernels as the environments'."""
+    tensors are written by the same kernels as the environments', into the
+    same two arrays every call (copy them to keep them)."""
 
     def __init__(self, policy):
         if isinstance(policy, str):

@@ -30,9 +30,27 @@ from ttrsim.strategies import param_row, strategy_id
 from ttrsim.strategies.dispatch import choose, legal_for
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 
-from .aec import observation_spaces
 from .encoding import encode_obs, to_engine, write_mask
 from .vector import final_rewards, make_board, reward_mode
+
+
+def observation_spaces(layout):
+    """The Box of the observation vector and of the action mask."""
+    return (gym.spaces.Box(0.0, layout.obs_high, dtype=np.float32),
+            gym.spaces.Box(0, 1, (layout.n_actions,), dtype=np.int8))
+
+
+def check_render_mode(env) -> None:
+    if env.render_mode is not None and env.render_mode not in env.metadata["render_modes"]:
+        raise ValueError(f"render_mode must be one of {env.metadata['render_modes']} or None, got {env.render_mode!r}")
+
+
+def deal(game: Game | None, rules, players: int, seed: int) -> Game:
+    """``game`` reset to seed ``seed``, or a new Game if there is none yet."""
+    if game is None:
+        return Game(rules, players, seed)
+    game.reset(seed)
+    return game
 
 
 @njit(cache=True)
@@ -61,9 +79,8 @@ class TicketToRideEnv(gym.Env):
         names[seat] = "random"
         self.strategy_ids = np.array([strategy_id(n) for n in names], np.int64)
         self.params = np.array([param_row(n) for n in names])
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
+        check_render_mode(self)
         self.seat, self.mode, self.illegal_reward = seat, reward_mode(reward), float(illegal_reward)
         self.observation_space, _ = observation_spaces(self.layout)
         self.action_space = gym.spaces.Discrete(self.layout.n_actions)
@@ -76,10 +93,7 @@ class TicketToRideEnv(gym.Env):
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(2 ** 31))
-        if self.game is None:
-            self.game = Game(self.rules, len(self._rewards), seed)
-        else:
-            self.game.reset(seed)
+        self.game = deal(self.game, self.rules, len(self._rewards), seed)
         reset_memory(self.memory, seed)
         self._illegal = False
         return self._advance()

@@ -1,6 +1,8 @@
 """A game position drawn as a picture or written as text: the board from the
 map's coordinates with claimed routes in seat colours, the face-up row and
 each seat's score (:meth:`ttrsim.play.game.Game.render`, ``ttrsim play --render``).
+:func:`track_segments` also draws the report's board maps (so this module
+loads no compiled code at import).
 
 >>> from ttrsim.play.game import Game
 >>> g = Game("usa", 3, seed=4)
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ttrsim.core.state import M_COUNTDOWN, M_DECK_N
 from ttrsim.data.ids import CARD_NAMES, COLOUR_NAMES, GRAY
 
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")     # seat 0..4
@@ -54,6 +55,8 @@ def _headline(game) -> str:
 
 def text_board(game) -> str:
     """The position as text: a headline, the face-up row, then one line per seat."""
+    from ttrsim.core.state import M_COUNTDOWN, M_DECK_N
+
     s = game.state
     faceup = " ".join(CARD_NAMES[c] if c >= 0 else "-" for c in s.faceup.tolist())
     lines = [_headline(game), f"face-up: {faceup}; deck {int(s.meta[M_DECK_N])}, discards {int(s.discard.sum())}"
@@ -70,6 +73,7 @@ def text_board(game) -> str:
 
 def board_figure(game, width: float = 11.0):
     """A matplotlib Figure of the position (no pyplot state is touched)."""
+    from ttrsim.core.state import M_DECK_N
     from matplotlib.collections import LineCollection
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
