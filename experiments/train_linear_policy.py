@@ -49,7 +49,7 @@ class Linear:
         self.rng = np.random.default_rng(0) if rng is None else rng
 
     @classmethod
-    def zeros(cls, layout, fields=FEATURES) -> "Linear":
+    def zeros(cls, layout, fields=FEATURES) -> Linear:
         cols = np.concatenate([np.arange(off, off + size) for name, off, size, _, _ in layout.fields if name in fields])
         return cls(np.zeros((layout.n_actions, len(cols)), np.float32), np.zeros(layout.n_actions, np.float32),
                    cols, (1.0 / layout.obs_high[cols]).astype(np.float32))
@@ -73,7 +73,7 @@ class Linear:
         np.savez_compressed(path, W=self.W, b=self.b, cols=self.cols, scale=self.scale)
 
     @classmethod
-    def load(cls, path) -> "Linear":
+    def load(cls, path) -> Linear:
         d = np.load(path)
         return cls(d["W"], d["b"], d["cols"], d["scale"])
 

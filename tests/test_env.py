@@ -175,11 +175,11 @@ def test_gymnasium_check_env(rules):
 
     env = gym_env(rules, players=3, opponents="greedy")
     check_env(env, skip_render_check=True)
-    obs, info = env.reset(seed=1)
+    _, info = env.reset(seed=1)
     rng = np.random.default_rng(0)
     done = False
     while not done:
-        obs, reward, done, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        _, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
     assert reward in (-1.0, 1.0) and "final" in info
 
 
@@ -188,9 +188,9 @@ def test_gym_env_ends_on_an_illegal_action():
     from ttrsim.env import gym_env
 
     env = gym_env("usa", players=2)
-    obs, info = env.reset(seed=3)
+    _, info = env.reset(seed=3)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    obs, reward, term, trunc, info = env.step(bad)
+    _, reward, term, _, info = env.step(bad)
     assert (reward, term, info["illegal_action"]) == (-1.0, True, True)
 
 

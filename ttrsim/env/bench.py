@@ -29,7 +29,7 @@ def bench_vector(rules: str = "usa", players: int = 4, n_envs: int = 1024, secon
     """The batch env with uniformly random legal actions chosen in numpy."""
     env = VectorEnv(rules, players, n_envs)
     rng = np.random.default_rng(0)
-    obs, mask = env.reset(np.arange(n_envs))
+    _, mask = env.reset(np.arange(n_envs))
     env.step(random_actions(mask, rng, env.n_legal))          # compile outside the clock
     steps = games = 0
     in_step = 0.0
@@ -37,7 +37,7 @@ def bench_vector(rules: str = "usa", players: int = 4, n_envs: int = 1024, secon
     while time.process_time() - start < seconds:
         actions = random_actions(mask, rng, env.n_legal)
         t = time.process_time()
-        obs, mask, rewards, dones = env.step(actions)
+        _, mask, _, dones = env.step(actions)
         in_step += time.process_time() - t
         steps += n_envs
         games += int(dones.sum())

@@ -73,10 +73,11 @@ def text_board(game) -> str:
 
 def board_figure(game, width: float = 11.0):
     """A matplotlib Figure of the position (no pyplot state is touched)."""
-    from ttrsim.core.state import M_DECK_N
     from matplotlib.collections import LineCollection
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
+
+    from ttrsim.core.state import M_DECK_N
 
     m, s = game.map, game.state
     seg = track_segments(m)
