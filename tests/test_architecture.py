@@ -12,8 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # bottom to top; a module may import its own layer and the ones below
-LAYERS = ("ttrsim.data", "ttrsim.core", "ttrsim.strategies", "ttrsim.play", "ttrsim.experiment", "ttrsim.report",
-          "ttrsim.cli")
+LAYERS = ("ttrsim.data", "ttrsim.core", "ttrsim.strategies", "ttrsim.play", "ttrsim.env", "ttrsim.experiment",
+          "ttrsim.report", "ttrsim.cli")
 MAX_LINES = 600
 
 

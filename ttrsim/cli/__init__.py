@@ -103,11 +103,13 @@ def main():
 @click.option("--set", "sets", multiple=True, metavar="PARAM=VALUE",
               help="Override a rule parameter (repeatable), e.g. --set globetrotter_points=15.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final score table and the end reason.")
+@click.option("--render", "render_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also draw the final position (claimed routes, face-up row, scores) to FILE (.png, .svg or .pdf).")
 @json_option("the game record: rules, players, seed, strategies, overrides, actions (turn, seat, action, text) "
              "and result (seats with their score breakdown, winners, end, turns).")
 @library_errors
 @watch_compiles
-def play(rules_name, players, seed, strategies, sets, quiet, as_json):
+def play(rules_name, players, seed, strategies, sets, quiet, as_json, render_path):
     """Play one game with compiled strategies and narrate it turn by turn.
 
     The game is exactly the one the compiled game loop (ttrsim.play.loop.play_game)
@@ -124,6 +126,7 @@ def play(rules_name, players, seed, strategies, sets, quiet, as_json):
       ttrsim play --rules usa-1910 --players 3 --seed 12 --quiet
       ttrsim play --rules usa --set globetrotter_points=15 --seed 1
       ttrsim play --rules usa --players 3 --strategy planner,greedy,random --json
+      ttrsim play --players 4 --strategy planner --quiet --render board.png
     """
     overrides = parse_overrides(sets)
     get_rules(rules_name, overrides)          # an unknown parameter or a bad value is a usage error
@@ -132,7 +135,10 @@ def play(rules_name, players, seed, strategies, sets, quiet, as_json):
         return
     from ttrsim.play.narrate import play_narrated
 
-    play_narrated(rules_name, players, seed, strategies, overrides, out=click.echo, quiet=quiet)
+    game = play_narrated(rules_name, players, seed, strategies, overrides, out=click.echo, quiet=quiet)
+    if render_path:
+        game.render(render_path)
+        click.echo(f"board drawn to {render_path}")
 
 
 def game_record(rules_name: str, players: int, seed: int, strategies: list[str], overrides: dict) -> dict:

@@ -4,7 +4,7 @@ Numba checks a cached function against its own file only, so a compiled
 caller (the game loop) would keep running a stale copy of an edited callee in
 another file (a rule helper, a strategy). ttrsim's kernels are therefore cached
 in a folder keyed by a hash of every source the compiled code is made of
-(``ttrsim/data``, ``ttrsim/core``, ``ttrsim/play`` and the built-in
+(``ttrsim/data``, ``ttrsim/core``, ``ttrsim/play``, ``ttrsim/env`` and the built-in
 strategies): an edit anywhere compiles afresh into a new folder.
 
 This is done with a numba cache locator that claims only ttrsim's own files,
@@ -43,7 +43,7 @@ from numba.core import caching
 from numba.core import event as numba_event
 
 # the folders whose sources compiled code is made of, relative to the package
-_COMPILED = ("data", "core", "play")
+_COMPILED = ("data", "core", "play", "env")
 
 
 def cache_base() -> Path:

@@ -195,6 +195,21 @@ class Game:
         return (f"{m.location_names[m.ticket_a[t]]}-{m.location_names[m.ticket_b[t]]} "
                 f"{int(m.ticket_points[t])}")
 
+    def render(self, path=None, mode: str = "rgb_array"):
+        """Draw the position (:mod:`ttrsim.play.render`): ``mode="rgb_array"``
+        returns the picture as uint8 [height, width, 3], or writes it to
+        ``path`` if given (png, svg or pdf by its suffix); ``mode="ansi"``
+        returns it as text."""
+        from . import render
+
+        if mode == "ansi":
+            return render.text_board(self)
+        if mode != "rgb_array":
+            raise ValueError(f"render mode must be 'rgb_array' or 'ansi', got {mode!r}")
+        if path is not None:
+            return render.save_board(self, path)
+        return render.board_image(self)
+
     def result(self) -> dict:
         """The final score breakdown per seat, the winner seat(s) and the end reason."""
         if not self.over:

@@ -8,7 +8,10 @@ A Python strategy is any object with one method::
 ``observation`` is :meth:`ttrsim.play.game.Game.observation` for the acting seat
 (public information plus its own hand, tickets and ticket offer);
 ``legal_actions`` are action ints (codec in :mod:`ttrsim.core.actions`;
-:func:`ttrsim.core.actions.action_name` names them). Compiled seats choose exactly as
+:func:`ttrsim.core.actions.action_name` names them). A strategy may also have
+``start(game, seat)``: it is told the :class:`ttrsim.play.game.Game` and its
+seat before the game's first move (:class:`ttrsim.env.PolicyStrategy` reads
+its tensors from it). Compiled seats choose exactly as
 in :func:`ttrsim.play.loop.play_game`, so an all-compiled game here equals the
 compiled game of the same seed.
 
@@ -86,6 +89,7 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
     buf = legal_buffer(g.board)
     m = allocate_memory(g.board, n_players)
     reset_memory(m, seed)
+    start_seats(g, seats)
     if on_start:
         on_start(g)
     before = copy_state(g.state) if on_step else None
@@ -102,6 +106,14 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
             on_step(before, a, after)
             before = after
     return g
+
+
+def start_seats(game: Game, seats: Sequence) -> None:
+    """Call ``start(game, seat)`` of every Python seat that has it."""
+    for p, seat in enumerate(seats):
+        start = getattr(seat, "start", None)
+        if callable(start):
+            start(game, p)
 
 
 # --------------------------------------------------------------------------- classes named in experiments
@@ -292,6 +304,7 @@ def _decisions(game: Game, seed: int, seats: Sequence, strategy_ids: np.ndarray,
     m = allocate_memory(b, s.hand.shape[0])
     game.reset(seed)
     reset_memory(m, seed)
+    start_seats(game, seats)
     meta = s.meta
     while meta[M_PHASE] != PH_OVER:
         p = int(meta[M_PLAYER])

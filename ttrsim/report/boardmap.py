@@ -28,6 +28,8 @@ from matplotlib import patheffects
 from matplotlib.collections import LineCollection
 from matplotlib.colors import Normalize
 
+from ttrsim.play.render import track_segments
+
 from .charts.figures import as_polars, floats, new_figure, percent_axis
 
 __all__ = ["board_map", "track_segments", "VALUES", "PAIR_VALUES"]
@@ -48,30 +50,6 @@ PAIR_VALUES = {
     "multi_rate": ("Double/triple routes: more than one track claimed", "games with 2+ tracks claimed (%)",
                    "viridis_r", True),
 }
-
-
-def track_segments(m, spacing: float | None = None) -> np.ndarray:
-    """Line segments of every route, shape (routes, 2, 2) in board pixels:
-    the tracks of a parallel group are offset across their line by
-    ``spacing`` (default 0.9% of the board's larger side) so they do not overlap."""
-    xy = np.asarray(m.node_xy, dtype=float)
-    a = xy[np.asarray(m.route_a, dtype=int)]
-    b = xy[np.asarray(m.route_b, dtype=int)]
-    if spacing is None:
-        span = xy.max(axis=0) - xy.min(axis=0)
-        spacing = 0.009 * float(max(span.max(), 1.0))
-    d = b - a
-    length = np.hypot(d[:, 0], d[:, 1])
-    length[length == 0] = 1.0
-    normal = np.column_stack([-d[:, 1], d[:, 0]]) / length[:, None]
-    group = np.asarray(m.route_group, dtype=int)
-    offset = np.zeros(m.n_routes)
-    for g in np.unique(group):
-        members = np.flatnonzero(group == g)
-        if len(members) > 1:
-            offset[members] = (np.arange(len(members)) - (len(members) - 1) / 2) * spacing
-    shift = normal * offset[:, None]
-    return np.stack([a + shift, b + shift], axis=1)
 
 
 def board_map(m, routes, value: str = "claim_rate", subtitle: str | None = None, city_labels: bool = True,

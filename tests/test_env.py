@@ -1,0 +1,245 @@
+"""The environments of ttrsim.env (docs/env.md): the tensors match the engine
+(mask = legal actions, observation within its bounds and fair), the batch env,
+the PettingZoo AEC env, Game and a seated policy play identical games from the
+same seeds and actions, PettingZoo's api_test and Gymnasium's check_env pass
+for every preset, and a board renders."""
+import numpy as np
+import pytest
+
+from ttrsim.core.state import copy_state
+from ttrsim.data.rules import preset_names
+from ttrsim.env import PolicyStrategy, VectorEnv, random_actions
+from ttrsim.env.encoding import Layout, encode_obs, to_engine, write_mask
+from ttrsim.play.game import Game, IllegalAction
+from ttrsim.play.pyplay import play
+
+PRESETS = preset_names()
+
+
+def first_legal(obs, mask):
+    return int(np.flatnonzero(mask)[-1])
+
+
+class LastLegal(PolicyStrategy):
+    """A policy seat for experiments (no constructor arguments)."""
+
+    def __init__(self):
+        super().__init__(first_legal)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_mask_is_the_legal_actions_and_obs_in_bounds(rules):
+    g = Game(rules, 3, seed=5)
+    lay = Layout(g.board, 3)
+    obs, mask = lay.empty_obs(), lay.empty_mask()
+    rng = np.random.default_rng(0)
+    while not g.over:
+        for seat in range(3):
+            encode_obs(g.board, g.state, seat, lay.lay, obs)
+            assert (obs >= 0).all() and (obs <= lay.obs_high).all()
+        n = write_mask(g.board, g.state, lay.lay, lay.route_act, lay.legal, mask)
+        legal = set(g.legal_actions())
+        acts = np.flatnonzero(mask)
+        assert n == len(acts) > 0
+        engine = {int(to_engine(g.board, g.state, lay.act_engine, a)) for a in acts}
+        assert engine <= legal                      # every env action is a legal engine action
+        g.apply(int(to_engine(g.board, g.state, lay.act_engine, int(rng.choice(acts)))))
+
+
+def test_observation_hides_other_seats_cards_tickets_and_offers():
+    g = Game("usa", 3, seed=2)
+    lay = Layout(g.board, 3)
+    a, b = lay.empty_obs(), lay.empty_obs()
+    encode_obs(g.board, g.state, 0, lay.lay, a)
+    s = copy_state(g.state)
+    hand = s.hand[1].copy()
+    s.hand[1] = np.roll(hand, 3)                   # other cards, same count
+    s.offer[2, :] = s.offer[2, ::-1]               # another offer order
+    encode_obs(g.board, s, 0, lay.lay, b)
+    assert (a == b).all()
+    encode_obs(g.board, s, 1, lay.lay, b)
+    assert (lay.field(b, "hand") == s.hand[1]).all()
+    assert lay.field(a, "seat")[0] == 1 and lay.field(b, "seat")[1] == 1
+
+
+def play_vector(rules, players, seeds, policy=None, rng_seed=0):
+    """Play the first game of every slot of a VectorEnv; (actions, finals, obs) per slot."""
+    env = VectorEnv(rules, players, n_envs=len(seeds))
+    obs, mask = env.reset(seeds)
+    rng = np.random.default_rng(rng_seed)
+    acts = [[] for _ in seeds]
+    seen = [[obs[i].copy()] for i in range(len(seeds))]
+    finals = [None] * len(seeds)
+    while any(f is None for f in finals):
+        actions = random_actions(mask, rng, env.n_legal) if policy is None else \
+            np.array([policy(obs[i], mask[i]) for i in range(len(seeds))])
+        obs, mask, rewards, dones = env.step(actions)
+        for i in range(len(seeds)):
+            if finals[i] is None:
+                acts[i].append(int(actions[i]))
+                if dones[i]:
+                    finals[i] = (env.final[i].copy(), rewards[i].copy())
+                else:
+                    seen[i].append(obs[i].copy())
+    return acts, finals, seen
+
+
+def test_batch_env_aec_env_and_game_play_identical_games():
+    pytest.importorskip("pettingzoo")
+    from ttrsim.env import aec_env
+
+    seeds = [11, 12, 13]
+    acts, finals, seen = play_vector("usa", 3, seeds)
+    env = aec_env("usa", 3, reward="win")
+    for seed, actions, (final, rewards), views in zip(seeds, acts, finals, seen):
+        env.reset(seed=seed)
+        g = Game("usa", 3, seed)
+        lay = env.layout
+        for a, view in zip(actions, views):
+            obs, *_ = env.last()
+            assert (obs["observation"] == view).all()
+            g.apply(int(to_engine(g.board, g.state, lay.act_engine, a)))
+            env.step(a)
+        assert g.over and env.game.over and g.history == env.game.history
+        assert (g.state.final == final).all() and (env.game.state.final == final).all()
+        assert [env.rewards[ag] for ag in env.possible_agents] == rewards.tolist()
+
+
+def test_batch_env_auto_resets_from_the_next_seed():
+    env = VectorEnv("usa", 2, n_envs=2)
+    obs, mask = env.reset([4, 9])
+    rng = np.random.default_rng(1)
+    while not env.dones[0]:
+        env.step(random_actions(mask, rng))
+    assert env.seeds[0] == 6                    # slot 0 plays seeds 4, 6, 8, ...
+    fresh = VectorEnv("usa", 2, n_envs=2)
+    fresh_obs, fresh_mask = fresh.reset([6, 1])
+    assert (obs[0] == fresh_obs[0]).all() and (mask[0] == fresh_mask[0]).all()
+
+
+def test_batch_env_rejects_an_illegal_action_and_moves_nothing():
+    env = VectorEnv("usa", 2, n_envs=2)
+    obs, mask = env.reset([1, 2])
+    before = obs.copy()
+    bad = np.array([int(np.flatnonzero(mask[0])[0]), int(np.flatnonzero(mask[1] == 0)[0])])
+    with pytest.raises(ValueError, match="not legal in game 1"):
+        env.step(bad)
+    assert (env.obs == before).all()
+    with pytest.raises(ValueError, match="n_envs"):
+        VectorEnv("usa", 2, n_envs=0)
+    with pytest.raises(ValueError, match="buffer obs"):
+        VectorEnv("usa", 2, n_envs=2, obs=np.zeros((2, 3), np.float32))
+    with pytest.raises(ValueError, match="reward must be one of"):
+        VectorEnv("usa", 2, n_envs=2, reward="points")
+
+
+def test_seated_policy_plays_the_batch_env_game():
+    acts, finals, _ = play_vector("usa", 2, [21], policy=first_legal)
+    g = play("usa", 2, seed=21, seats=[LastLegal(), PolicyStrategy(first_legal)])
+    assert (g.state.final == finals[0][0]).all() and len(g.history) == len(acts[0])
+
+
+def test_policy_returning_an_illegal_action_is_reported():
+    with pytest.raises(IllegalAction, match="returned -3 at turn 0"):
+        play("usa", 2, seed=1, seats=[PolicyStrategy(lambda obs, mask: -3), "random"])
+    with pytest.raises(ValueError, match="callable or 'module:name'"):
+        PolicyStrategy("no_colon")
+
+
+def test_policy_seats_in_an_experiment(tmp_path):
+    from ttrsim.experiment.runner import run_experiment
+
+    d = {"name": "policy", "rules": "usa", "players": 2, "games": 4, "seed": 1, "workers": 1,
+         "lineup": [{"python": "test_env:LastLegal", "label": "last_legal"}, "random"]}
+    r = run_experiment(d, output=tmp_path / "out", progress=False, echo=False)
+    players = r.scan("players").collect()
+    assert r.games == 4 and players.height == 8 and "last_legal" in r.summary_text
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_pettingzoo_api_test(rules):
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from ttrsim.env import aec_env
+
+    api_test(aec_env(rules, players=3), num_cycles=200)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_gymnasium_check_env(rules):
+    pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from ttrsim.env import gym_env
+
+    env = gym_env(rules, players=3, opponents="greedy")
+    check_env(env, skip_render_check=True)
+    _, info = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        _, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert reward in (-1.0, 1.0) and "final" in info
+
+
+def test_gym_env_ends_on_an_illegal_action():
+    pytest.importorskip("gymnasium")
+    from ttrsim.env import gym_env
+
+    env = gym_env("usa", players=2)
+    _, info = env.reset(seed=3)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, term, _, info = env.step(bad)
+    assert (reward, term, info["illegal_action"]) == (-1.0, True, True)
+
+
+def test_render_text_and_image(tmp_path):
+    g = Game("usa", 2, seed=1)
+    for _ in range(30):
+        g.apply(g.legal_actions()[-1])
+    assert g.render(mode="ansi").startswith("usa, 2 players, seed 1")
+    img = g.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    g.render(tmp_path / "b.png")
+    assert (tmp_path / "b.png").stat().st_size > 1000
+    with pytest.raises(ValueError, match="render mode"):
+        g.render(mode="human")
+
+
+def test_play_command_draws_the_final_position(tmp_path):
+    from click.testing import CliRunner
+
+    from ttrsim.cli import main
+
+    r = CliRunner().invoke(main, ["play", "--seed", "2", "--quiet", "--render", str(tmp_path / "b.png")])
+    assert r.exit_code == 0 and (tmp_path / "b.png").stat().st_size > 1000, r.output
+    r = CliRunner().invoke(main, ["play", "--quiet", "--render", str(tmp_path / "b.txt")])
+    assert r.exit_code != 0 and "expected a .png, .svg or .pdf" in r.output and "Traceback" not in r.output
+
+
+def test_training_example_runs_and_its_policy_seats_deterministically(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    import train_linear_policy as example
+
+    pol = example.train(n_envs=8, batch_games=2, seconds=2, log=lambda line: None)
+    pol.save(tmp_path / "w.npz")
+    games = [play("usa", 2, seed=4, seats=[example.LinearPolicy(str(tmp_path / "w.npz")), "greedy"])
+             for _ in range(2)]
+    assert games[0].over and games[0].history == games[1].history
+    with pytest.raises(ValueError, match="train them first"):
+        example.LinearPolicy(str(tmp_path / "missing.npz"))
+
+
+@pytest.mark.parametrize("name", ["ttrsim.env", "ttrsim.env.encoding", "ttrsim.env.vector", "ttrsim.env.policy",
+                                  "ttrsim.env.bench", "ttrsim.env.aec", "ttrsim.env.single", "ttrsim.play.render"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    if name in ("ttrsim.env.aec", "ttrsim.env.single"):
+        pytest.importorskip("pettingzoo")
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,138 @@
+"""The Gymnasium single-agent environment: the learner plays seat ``seat``,
+the other seats are built-in compiled strategies, run inside :meth:`step`
+by one compiled call until the learner must act again.
+
+The observation is the learner's float32 vector (:mod:`ttrsim.env.encoding`);
+its legal-action mask is ``info["action_mask"]`` and :meth:`action_masks`
+(the MaskablePPO convention). An action outside the mask ends the episode
+with reward ``illegal_reward`` (``info["illegal_action"]``), so an agent that
+ignores the mask learns to respect it. The reward comes at the end of the
+game (``"win"``: +1 for a win, -1 otherwise; ``"margin"``: own total minus
+the best other total). Game ``seed`` with the same learner actions is the
+game :func:`ttrsim.play.pyplay.play` plays for ``seed`` with a Python seat
+making those choices (the strategies' memory is reset from the seed).
+
+>>> env = TicketToRideEnv(rules="usa", players=3, opponents="greedy")
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum()) > 0
+(True, True)
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from numba import njit
+
+from ttrsim.core.engine import apply_action
+from ttrsim.core.state import M_PHASE, M_PLAYER, PH_OVER
+from ttrsim.play.game import Game
+from ttrsim.strategies import param_row, strategy_id
+from ttrsim.strategies.dispatch import choose, legal_for
+from ttrsim.strategies.memory import allocate_memory, reset_memory
+
+from .encoding import encode_obs, to_engine, write_mask
+from .vector import final_rewards, make_board, reward_mode
+
+
+def observation_spaces(layout):
+    """The Box of the observation vector and of the action mask."""
+    return (gym.spaces.Box(0.0, layout.obs_high, dtype=np.float32),
+            gym.spaces.Box(0, 1, (layout.n_actions,), dtype=np.int8))
+
+
+def check_render_mode(env) -> None:
+    if env.render_mode is not None and env.render_mode not in env.metadata["render_modes"]:
+        raise ValueError(f"render_mode must be one of {env.metadata['render_modes']} or None, got {env.render_mode!r}")
+
+
+def deal(game: Game | None, rules, players: int, seed: int) -> Game:
+    """``game`` reset to seed ``seed``, or a new Game if there is none yet."""
+    if game is None:
+        return Game(rules, players, seed)
+    game.reset(seed)
+    return game
+
+
+@njit(cache=True)
+def play_others(b, s, m, seat, strategy_ids, params, legal):
+    """Let the compiled strategies play until seat ``seat`` is to act or the game is over."""
+    while s.meta[M_PHASE] != PH_OVER and s.meta[M_PLAYER] != seat:
+        sid = strategy_ids[s.meta[M_PLAYER]]
+        n = legal_for(sid, b, s, legal)
+        apply_action(b, s, choose(sid, b, s, m, legal, n, params))
+
+
+class TicketToRideEnv(gym.Env):
+    """``opponents``: one strategy name for every other seat, or a list with
+    one per seat (the learner's entry is ignored)."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"]}
+
+    def __init__(self, rules="usa", players: int = 4, seat: int = 0, opponents="random", reward: str = "win",
+                 illegal_reward: float = -1.0, render_mode: str | None = None, overrides: dict | None = None):
+        self.rules, self.board, self.layout = make_board(rules, players, overrides)
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1}, got {seat!r}")
+        names = [opponents] * players if isinstance(opponents, str) else list(opponents)
+        if len(names) != players:
+            raise ValueError(f"give one opponent strategy or one per seat ({players}), got {len(names)}")
+        names[seat] = "random"
+        self.strategy_ids = np.array([strategy_id(n) for n in names], np.int64)
+        self.params = np.array([param_row(n) for n in names])
+        self.render_mode = render_mode
+        check_render_mode(self)
+        self.seat, self.mode, self.illegal_reward = seat, reward_mode(reward), float(illegal_reward)
+        self.observation_space, _ = observation_spaces(self.layout)
+        self.action_space = gym.spaces.Discrete(self.layout.n_actions)
+        self.memory = allocate_memory(self.board, players)
+        self._mask = self.layout.empty_mask()
+        self._rewards = np.zeros(players)
+        self.game, self._illegal = None, False
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(2 ** 31))
+        self.game = deal(self.game, self.rules, len(self._rewards), seed)
+        reset_memory(self.memory, seed)
+        self._illegal = False
+        return self._advance()
+
+    def _advance(self):
+        g, lay = self.game, self.layout
+        play_others(g.board, g.state, self.memory, self.seat, self.strategy_ids, self.params, lay.legal)
+        obs = lay.empty_obs()
+        encode_obs(g.board, g.state, self.seat, lay.lay, obs)
+        if g.over:
+            self._mask[:] = 0
+        else:
+            write_mask(g.board, g.state, lay.lay, lay.route_act, lay.legal, self._mask)
+        return obs, {"action_mask": self._mask.copy()}
+
+    def action_masks(self) -> np.ndarray:
+        return self._mask.astype(bool)
+
+    def step(self, action):
+        g = self.game
+        if g is None or g.over or self._illegal:
+            raise RuntimeError("the episode is over (or not started): call reset()")
+        a = int(action)
+        if not (0 <= a < self.layout.n_actions and self._mask[a]):
+            obs = self.layout.empty_obs()
+            encode_obs(g.board, g.state, self.seat, self.layout.lay, obs)
+            self._mask[:] = 0
+            self._illegal = True
+            return obs, self.illegal_reward, True, False, {"action_mask": self._mask.copy(), "illegal_action": True}
+        apply_action(g.board, g.state, to_engine(g.board, g.state, self.layout.act_engine, a))
+        obs, info = self._advance()
+        reward = 0.0
+        if g.over:
+            final_rewards(g.state, self.mode, self._rewards)
+            reward = float(self._rewards[self.seat])
+            info["final"] = g.result()["seats"]
+        return obs, reward, g.over, False, info
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        return self.game.render(mode=self.render_mode)
