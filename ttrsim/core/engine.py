@@ -35,6 +35,7 @@ from .actions import (
     decode_claim,
     encode_claim,
 )
+from .bitset import drop_lowest, trailing_zeros
 from .board import (
     RP_DRAW_N,
     RP_DRAW_SHUFFLE,
@@ -218,29 +219,57 @@ def largest_colour_group(s, p):
     return most
 
 
+@njit(cache=True, inline='always')
+def _affordable_word(b, s, p, w):
+    """Word ``w`` of the routes seat ``p``'s hand can pay (R4.2-R4.3) and its
+    trains can cover (R4.1), free or not: per colour, one precomputed set of
+    the routes no longer than the hand's cards of it plus its locomotives."""
+    masks = b.claim_masks
+    locos = np.int64(s.hand[p, LOCO])
+    cap = min(np.int64(s.trains[p]), masks.shape[1] - 1)
+    word = masks[GRAY, min(largest_colour_group(s, p) + locos, cap), w]
+    for c in range(N_COLOURS):
+        word |= masks[c, min(np.int64(s.hand[p, c]) + locos, cap), w]
+    return word
+
+
+CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with each claimable route
+
+
+@njit(cache=True, inline='always')
+def _scan_claims(b, s, p, out, n, mode):
+    """Visit seat ``p``'s claimable routes in increasing order: only the routes
+    its hand pays and its trains cover are looked at, then whether each is
+    free and open (R4.5). ``mode`` CLAIM_FLAGS sets ``out[r]`` (cleared first)
+    and counts, CLAIM_LIST appends the payments to ``out`` from ``n``,
+    CLAIM_ANY returns 1 at the first one."""
+    if mode == CLAIM_FLAGS:
+        out[:] = False
+    owner, group, group_routes = s.route_owner, b.route_group, b.group_routes
+    lock_all = locks_all_tracks(b, s)
+    for w in range(b.claim_masks.shape[2]):
+        word = _affordable_word(b, s, p, w)
+        while word:
+            r = w * 64 + trailing_zeros(word)
+            word = drop_lowest(word)
+            if owner[r] >= 0 or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
+                continue
+            if mode == CLAIM_LIST:
+                n = payments(b, s, p, r, out, n)
+            elif mode == CLAIM_ANY:
+                return 1
+            else:
+                out[r] = True
+                n += 1
+    return n
+
+
 @njit(cache=True)
 def claimable_routes(b, s, p, out):
     """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
     by a parallel track (R4.5), no longer than its trains (R4.1), payable by
-    its hand (R4.2-R4.3)). Returns how many it may claim. A route the hand
-    cannot pay (most routes, most turns) is rejected before anything else is
-    looked up."""
-    route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
-    group, group_routes = b.route_group, b.group_routes
-    hand = s.hand
-    lock_all = locks_all_tracks(b, s)
-    trains = s.trains[p]
-    locos = np.int64(hand[p, LOCO])
-    most = largest_colour_group(s, p)
-    n = 0
-    for r in range(route_len.shape[0]):
-        length = np.int64(route_len[r])
-        col = route_colour[r]
-        can = most if col == GRAY else np.int64(hand[p, col])
-        out[r] = (can + locos >= length and owner[r] < 0 and trains >= length
-                  and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
-        n += out[r]
-    return n
+    its hand (R4.2-R4.3)). Returns how many it may claim."""
+    return _scan_claims(b, s, p, out, 0, CLAIM_FLAGS)
 
 
 @njit(cache=True)
@@ -271,12 +300,7 @@ def payments(b, s, p, r, out, n):
 def claim_actions(b, s, p, out, n):
     """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
     R4.5) to ``out`` from index ``n``; return the new count."""
-    ok = np.empty(b.route_len.shape[0], np.bool_)
-    claimable_routes(b, s, p, ok)
-    for r in range(ok.shape[0]):
-        if ok[r]:
-            n = payments(b, s, p, r, out, n)
-    return n
+    return _scan_claims(b, s, p, out, n, CLAIM_LIST)
 
 
 @njit(cache=True)
@@ -353,7 +377,7 @@ def any_main_action(b, s, p):
     for i in range(s.faceup.shape[0]):
         if s.faceup[i] >= 0:
             return True
-    return claimable_routes(b, s, p, np.empty(b.route_len.shape[0], np.bool_)) > 0
+    return _scan_claims(b, s, p, s.route_owner, 0, CLAIM_ANY) > 0
 
 
 @njit(cache=True)
