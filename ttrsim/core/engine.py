@@ -381,7 +381,7 @@ def any_main_action(b, s, p):
     for i in range(faceup.shape[0]):
         if faceup[i] >= 0:
             return True
-    return _scan_claims(b, s, p, s.route_owner, 0, CLAIM_ANY) > 0
+    return _scan_claims(b, s, p, s.route_owner, 0, CLAIM_ANY) > 0     # (out unused: any array)
 
 
 @njit(cache=True)
