@@ -16,7 +16,7 @@ claims from the hand, see :func:`ttrsim.strategies.dispatch.legal_for`);
 ``params`` the float64 parameter table, one row per seat: the acting seat's
 parameters are ``params[seat, P_NAME]`` with ``P_NAME = SPEC.index("name")``
 (rows are not sliced out in the hot loop: making an array view costs more
-than a rule helper). :func:`ttrsim.strategies.dispatch.choose` calls a kernel
+than a rule helper). :func:`ttrsim.strategies.dispatch.pick` calls a kernel
 by registry id inside the compiled game loop; adding a strategy = a module,
 an entry in :func:`_registry` and a branch in ``dispatch.py``.
 ``tests/test_strategy_api.py`` checks every registered strategy against

@@ -1,6 +1,7 @@
 """The compiled call from the game loop to a strategy, by registry id (its
 position in ``ttrsim.strategies.STRATEGY_NAMES``): :func:`legal_for` lists the
-legal actions the way the strategy needs them, :func:`choose` asks it for one.
+legal actions the way the strategy needs them, :func:`pick` asks it for one
+(the game loops' call), :func:`choose` asks and checks the pick's legality.
 
 The ids below are looked up by name in the registry, so reordering it cannot
 send a strategy to another's kernel (``tests/test_strategy_api.py`` checks
@@ -53,29 +54,37 @@ def legal_for(strategy_id, b, s, legal):
 
 
 @njit(cache=True)
-def choose(strategy_id, b, s, m, legal, n_legal, params):
+def pick(strategy_id, b, s, m, legal, n_legal, params):
     """Ask strategy ``strategy_id`` for an action: its kernel
     ``choose(b, s, m, legal, n_legal, params)`` with the table's strategy
-    memory ``m``; ``legal[:n_legal]`` is the list :func:`legal_for` made. Every
-    pick is checked by :func:`ttrsim.core.engine.is_legal`: an illegal one
-    stops the game loop with an error (a strategy bug), it is never applied."""
+    memory ``m``; ``legal[:n_legal]`` is the list :func:`legal_for` made. The
+    pick is not checked: the game loops call this (a check of every pick cost
+    3-5% of a random game); :func:`choose` checks it."""
     if strategy_id == RANDOM:
-        a = random_strategy.choose(b, s, m, legal, n_legal, params)
-    elif strategy_id == DESTINATION_HUNGRY:
-        a = destination_hungry.choose(b, s, m, legal, n_legal, params)
-    elif strategy_id == ROUTE_FOCUS:
-        a = route_focus.choose(b, s, m, legal, n_legal, params)
-    elif strategy_id == ONE_STEP:
-        a = one_step.choose(b, s, m, legal, n_legal, params)
-    elif strategy_id == LONG_ROUTE:
-        a = long_route.choose(b, s, m, legal, n_legal, params)
-    elif strategy_id == GREEDY:
-        a = greedy.choose(b, s, m, legal, n_legal, params)
-    elif strategy_id == PLANNER or strategy_id == PASSENGER_HUNTER or strategy_id == PLANNER_CLASSIC:
+        return random_strategy.choose(b, s, m, legal, n_legal, params)
+    if strategy_id == DESTINATION_HUNGRY:
+        return destination_hungry.choose(b, s, m, legal, n_legal, params)
+    if strategy_id == ROUTE_FOCUS:
+        return route_focus.choose(b, s, m, legal, n_legal, params)
+    if strategy_id == ONE_STEP:
+        return one_step.choose(b, s, m, legal, n_legal, params)
+    if strategy_id == LONG_ROUTE:
+        return long_route.choose(b, s, m, legal, n_legal, params)
+    if strategy_id == GREEDY:
+        return greedy.choose(b, s, m, legal, n_legal, params)
+    if strategy_id == PLANNER or strategy_id == PASSENGER_HUNTER or strategy_id == PLANNER_CLASSIC:
         # one kernel, three parameter sets
-        a = planner.choose(b, s, m, legal, n_legal, params)
-    else:
-        raise ValueError("unknown strategy id")
+        return planner.choose(b, s, m, legal, n_legal, params)
+    raise ValueError("unknown strategy id")
+
+
+@njit(cache=True)
+def choose(strategy_id, b, s, m, legal, n_legal, params):
+    """:func:`pick`, checked by :func:`ttrsim.core.engine.is_legal`: an illegal
+    pick raises an error (a strategy bug) instead of being returned. Games
+    played from Python (:mod:`ttrsim.play.pyplay`) and the strategy tests
+    ask through this check; the fuzzer checks every random pick the same way."""
+    a = pick(strategy_id, b, s, m, legal, n_legal, params)
     if not is_legal(b, s, a):
         raise ValueError("a compiled strategy chose an illegal action")
     return a

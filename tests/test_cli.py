@@ -366,11 +366,29 @@ def test_bench_table_and_json(runner, monkeypatch):
     assert res.exit_code == 0
     assert re.search(r"usa\s+2\s+random\s+1,234", res.output)
     data = json.loads(run(runner, "bench", "--rules", "germany", "--players", 4, "--json").stdout)
-    assert data == [{"rules": "germany", "players": 4, "strategy": "random", "games_per_s": 1234.5}]
+    assert data == [{"rules": "germany", "players": 4, "strategy": "random", "games": 10, "games_per_s": 1234.5}]
     data = json.loads(run(runner, "bench", "--rules", "usa", "--players", 4, "--strategy", "all", "--json").stdout)
     from ttrsim.strategies import STRATEGY_NAMES
     assert [row["strategy"] for row in data] == list(STRATEGY_NAMES)
     assert "did you mean 'planner'" in usage_error(run(runner, "bench", "--strategy", "planer"))
+
+
+def test_bench_compare_prints_the_ratio(runner, monkeypatch):
+    bench = optional_module("ttrsim.play.bench")
+    calls = []
+
+    def fake(rev, rules, players, strategies, seconds=1.0, pairs=7, core=None, progress=None):
+        calls.append((rev, rules, players, strategies, seconds, pairs, core))
+        return [{"rules": r, "players": p, "strategy": st, "pairs": pairs, "seconds": seconds, "core": 1,
+                 "old_commit": "abc", "new_commit": "def+", "old_games_per_s": 1000.0, "new_games_per_s": 1800.0,
+                 "ratio": 1.8, "ratio_min": 1.7, "ratio_max": 1.9} for st in strategies for r in rules for p in players]
+
+    monkeypatch.setattr(bench, "compare", fake)
+    res = run(runner, "bench", "--compare", "main", "--rules", "usa", "--players", "2,4", "--pairs", 3)
+    assert res.exit_code == 0 and calls[0] == ("main", ["usa"], [2, 4], ["random"], 2.0, 3, None)
+    assert "old abc, new def+" in res.output and re.search(r"usa\s+4\s+random\s+1,000\s+1,800\s+1.800", res.output)
+    data = json.loads(run(runner, "bench", "--compare", "HEAD~1", "--players", 4, "--core", 0, "--json").output)
+    assert calls[-1][-1] == 0 and data[0]["ratio"] == 1.8
 
 
 # --------------------------------------------------------------------------- the group

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["ttrsim.core.actions", "ttrsim.core.engine", "ttrsim.core.state", "ttrsim.strategies",
+MODULES = ["ttrsim.core.actions", "ttrsim.core.bitset", "ttrsim.core.board", "ttrsim.core.engine", "ttrsim.core.state", "ttrsim.strategies",
            "ttrsim.strategies.memory", "ttrsim.strategies.graph_search", "ttrsim.strategies.connectivity",
            "ttrsim.strategies.network_plans", "ttrsim.strategies.action_picks", "ttrsim.strategies.python_example",
            "ttrsim.play.loop", "ttrsim.play.turnlog", "ttrsim.play.game", "ttrsim.play.pyplay", "ttrsim.play.narrate",

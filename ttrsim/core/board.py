@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ttrsim.data.ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
-from ttrsim.data.maps import MapData, load_map
+from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map
 from ttrsim.data.rules import TIEBREAK_NAMES, RulesError, RuleSet
 
 from .record import define_record
@@ -30,6 +30,24 @@ from .record import define_record
 TB_NONE, TB_TICKETS, TB_LONGEST, TB_PASSENGERS = range(4)
 MAX_OFFER = 8          # tickets offered at once (action codec: keep masks of 8 bits)
 MAX_PARALLEL = 3       # tracks between the same two endpoints
+
+
+def route_words(n_routes: int) -> int:
+    """64-bit words of a route bit set (at least one)."""
+    return max(1, (n_routes + 63) // 64)
+
+
+def route_masks(route_len: np.ndarray, route_colour: np.ndarray) -> np.ndarray:
+    """``Board.claim_masks``: ``[c, L]`` holds the routes of colour ``c`` (8
+    gray) no longer than ``L``.
+
+    >>> route_masks(np.array([2, 3]), np.array([1, 1]))[1, 2:4, 0].tolist()
+    [1, 3]
+    """
+    masks = np.zeros((N_COLOURS + 1, MAX_ROUTE_LENGTH + 1, route_words(len(route_len))), np.uint64)
+    for r, (length, colour) in enumerate(zip(route_len, route_colour)):
+        masks[colour, length:, r // 64] |= np.uint64(1 << (r % 64))
+    return masks
 
 
 BOARD_FIELDS = (
@@ -56,6 +74,9 @@ BOARD_FIELDS = (
     "node_route_start",  # int16[N+1] CSR: routes touching node v are node_routes[start[v]:start[v+1]]
     "node_routes",    # int16[2R]
     "n_nodes",        # int number of graph nodes
+    "claim_masks",    # uint64[9, MAX_ROUTE_LENGTH + 1, W] route bit sets (bit r % 64 of word r // 64): the
+                      #   routes of colour c (8 gray) no longer than L; a hand's claimable routes are the
+                      #   union over colours of one set each (ttrsim.core.engine._affordable_word)
 )
 Board = define_record("Board", BOARD_FIELDS, __name__)
 
@@ -156,5 +177,5 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         deck_tickets=deck_tickets, deck_size=np.array([len(d) for d in decks], np.int16),
         pass_setup=(m.passengers if passengers_on else np.zeros_like(m.passengers)).astype(np.int16),
         node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),
-        n_nodes=m.n_nodes,
+        n_nodes=m.n_nodes, claim_masks=route_masks(m.route_len, m.route_colour),
     )

@@ -35,6 +35,7 @@ from .actions import (
     decode_claim,
     encode_claim,
 )
+from .bitset import drop_lowest, trailing_zeros
 from .board import (
     RP_DRAW_N,
     RP_DRAW_SHUFFLE,
@@ -212,35 +213,64 @@ def route_open_to(b, s, r, p):
 @njit(cache=True)
 def largest_colour_group(s, p):
     """The most cards of one colour (not locomotives) in seat ``p``'s hand."""
+    hand = s.hand          # a record field read in a loop costs a reference count each time
     most = 0
     for c in range(N_COLOURS):
-        most = max(most, np.int64(s.hand[p, c]))
+        most = max(most, np.int64(hand[p, c]))
     return most
+
+
+@njit(cache=True, inline='always')
+def _affordable_word(b, s, p, w):
+    """Word ``w`` of the routes seat ``p``'s hand can pay (R4.2-R4.3) and its
+    trains can cover (R4.1), free or not: per colour, one precomputed set of
+    the routes no longer than the hand's cards of it plus its locomotives."""
+    masks, hand = b.claim_masks, s.hand
+    locos = np.int64(hand[p, LOCO])
+    cap = min(np.int64(s.trains[p]), masks.shape[1] - 1)
+    word = masks[GRAY, min(largest_colour_group(s, p) + locos, cap), w]
+    for c in range(N_COLOURS):
+        word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
+    return word
+
+
+CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with each claimable route
+
+
+@njit(cache=True, inline='always')
+def _scan_claims(b, s, p, out, n, mode):
+    """Visit seat ``p``'s claimable routes in increasing order: only the routes
+    its hand pays and its trains cover are looked at, then whether each is
+    free and open (R4.5). ``mode`` CLAIM_FLAGS sets ``out[r]`` (cleared first)
+    and counts, CLAIM_LIST appends the payments to ``out`` from ``n``,
+    CLAIM_ANY returns 1 at the first one."""
+    if mode == CLAIM_FLAGS:
+        out[:] = False
+    owner, group, group_routes = s.route_owner, b.route_group, b.group_routes
+    lock_all = locks_all_tracks(b, s)
+    for w in range(b.claim_masks.shape[2]):
+        word = _affordable_word(b, s, p, w)
+        while word:
+            r = w * 64 + trailing_zeros(word)
+            word = drop_lowest(word)
+            if owner[r] >= 0 or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
+                continue
+            if mode == CLAIM_LIST:
+                n = payments(b, s, p, r, out, n)
+            elif mode == CLAIM_ANY:
+                return 1
+            else:
+                out[r] = True
+                n += 1
+    return n
 
 
 @njit(cache=True)
 def claimable_routes(b, s, p, out):
     """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
     by a parallel track (R4.5), no longer than its trains (R4.1), payable by
-    its hand (R4.2-R4.3)). Returns how many it may claim. A route the hand
-    cannot pay (most routes, most turns) is rejected before anything else is
-    looked up."""
-    route_len, route_colour, owner = b.route_len, b.route_colour, s.route_owner
-    group, group_routes = b.route_group, b.group_routes
-    hand = s.hand
-    lock_all = locks_all_tracks(b, s)
-    trains = s.trains[p]
-    locos = np.int64(hand[p, LOCO])
-    most = largest_colour_group(s, p)
-    n = 0
-    for r in range(route_len.shape[0]):
-        length = np.int64(route_len[r])
-        col = route_colour[r]
-        can = most if col == GRAY else np.int64(hand[p, col])
-        out[r] = (can + locos >= length and owner[r] < 0 and trains >= length
-                  and not parallel_closed(owner, group_routes, group[r], r, p, lock_all))
-        n += out[r]
-    return n
+    its hand (R4.2-R4.3)). Returns how many it may claim."""
+    return _scan_claims(b, s, p, out, 0, CLAIM_FLAGS)
 
 
 @njit(cache=True)
@@ -249,13 +279,14 @@ def payments(b, s, p, r, out, n):
     claim actions to ``out`` from index ``n``, in increasing action order;
     return the new count. Whether the route is free, open and fits the trains
     is :func:`claimable_routes`' question."""
+    hand = s.hand
     length = np.int64(b.route_len[r])
-    col = b.route_colour[r]
-    locos = np.int64(s.hand[p, LOCO])
+    col = np.int64(b.route_colour[r])
+    locos = np.int64(hand[p, LOCO])
     k_hi = min(length - 1, locos)
     c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
     for c in range(c_lo, c_hi):
-        h = np.int64(s.hand[p, c])
+        h = np.int64(hand[p, c])
         if h == 0:
             continue
         for k in range(max(0, length - h), k_hi + 1):
@@ -271,12 +302,7 @@ def payments(b, s, p, r, out, n):
 def claim_actions(b, s, p, out, n):
     """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
     R4.5) to ``out`` from index ``n``; return the new count."""
-    ok = np.empty(b.route_len.shape[0], np.bool_)
-    claimable_routes(b, s, p, ok)
-    for r in range(ok.shape[0]):
-        if ok[r]:
-            n = payments(b, s, p, r, out, n)
-    return n
+    return _scan_claims(b, s, p, out, n, CLAIM_LIST)
 
 
 @njit(cache=True)
@@ -306,8 +332,9 @@ def _list_actions(b, s, out, claims):
     p = s.meta[M_PLAYER]
     n = 0
     if phase == PH_MAIN or phase == PH_DRAW2:
-        for i in range(s.faceup.shape[0]):
-            c = s.faceup[i]
+        faceup = s.faceup
+        for i in range(faceup.shape[0]):
+            c = faceup[i]
             if c >= 0 and (phase == PH_MAIN or c != LOCO):
                 out[n] = A_FACEUP + i
                 n += 1
@@ -350,10 +377,11 @@ def any_main_action(b, s, p):
     """Whether seat ``p`` has a legal main action other than passing."""
     if cards_available(s) > 0 or tickets_left(s) > 0:
         return True
-    for i in range(s.faceup.shape[0]):
-        if s.faceup[i] >= 0:
+    faceup = s.faceup
+    for i in range(faceup.shape[0]):
+        if faceup[i] >= 0:
             return True
-    return claimable_routes(b, s, p, np.empty(b.route_len.shape[0], np.bool_)) > 0
+    return _scan_claims(b, s, p, s.route_owner, 0, CLAIM_ANY) > 0     # (out unused: any array)
 
 
 @njit(cache=True)
@@ -415,35 +443,37 @@ def is_legal(b, s, a):
 def end_turn(b, s, passed):
     """Close the current turn: pass counting and stall (R6.2), the last round
     (R6.1), the turn cap, then the next seat (or final scoring)."""
-    p = s.meta[M_PLAYER]
-    np_ = s.meta[M_NPLAYERS]
-    s.meta[M_PASSES] = s.meta[M_PASSES] + 1 if passed else 0
-    s.meta[M_TURN] += 1
-    if s.meta[M_COUNTDOWN] > 0:
-        s.meta[M_COUNTDOWN] -= 1
-    elif s.meta[M_COUNTDOWN] < 0 and s.trains[p] <= b.rp[RP_END_TRAINS]:
-        s.meta[M_COUNTDOWN] = np_
-    if s.meta[M_COUNTDOWN] == 0:
-        s.meta[M_END] = END_NORMAL
-    elif s.meta[M_PASSES] >= np_ * b.rp[RP_STALL_ROUNDS]:
-        s.meta[M_END] = END_STALLED
-    elif s.meta[M_TURN] >= b.rp[RP_MAX_TURNS]:
-        s.meta[M_END] = END_CAPPED
-    if s.meta[M_END] != END_RUNNING:
-        s.meta[M_PHASE] = PH_OVER
+    meta = s.meta                  # read once: a record field read costs a reference count
+    p = meta[M_PLAYER]
+    np_ = meta[M_NPLAYERS]
+    meta[M_PASSES] = meta[M_PASSES] + 1 if passed else 0
+    meta[M_TURN] += 1
+    if meta[M_COUNTDOWN] > 0:
+        meta[M_COUNTDOWN] -= 1
+    elif meta[M_COUNTDOWN] < 0 and s.trains[p] <= b.rp[RP_END_TRAINS]:
+        meta[M_COUNTDOWN] = np_
+    if meta[M_COUNTDOWN] == 0:
+        meta[M_END] = END_NORMAL
+    elif meta[M_PASSES] >= np_ * b.rp[RP_STALL_ROUNDS]:
+        meta[M_END] = END_STALLED
+    elif meta[M_TURN] >= b.rp[RP_MAX_TURNS]:
+        meta[M_END] = END_CAPPED
+    if meta[M_END] != END_RUNNING:
+        meta[M_PHASE] = PH_OVER
         final_scoring(b, s)
     else:
-        s.meta[M_PLAYER] = (p + 1) % np_
-        s.meta[M_PHASE] = PH_MAIN
+        meta[M_PLAYER] = (p + 1) % np_
+        meta[M_PHASE] = PH_MAIN
 
 
 @njit(cache=True)
 def resolve_passengers(b, s):
     """Take the pending passengers (R4.6): none left -> skip, one colour -> take
     it, several -> ask the player (PH_PASSENGER). Ends the turn when done."""
-    p = s.meta[M_PLAYER]
-    while s.meta[M_PEND_I] < s.meta[M_PEND_N]:
-        loc = s.pend_loc[s.meta[M_PEND_I]]
+    meta = s.meta                  # read once: a record field read costs a reference count
+    p = meta[M_PLAYER]
+    while meta[M_PEND_I] < meta[M_PEND_N]:
+        loc = s.pend_loc[meta[M_PEND_I]]
         n_col = 0
         last = -1
         for c in range(N_PASSENGER_COLOURS):
@@ -451,14 +481,14 @@ def resolve_passengers(b, s):
                 n_col += 1
                 last = c
         if n_col > 1:
-            s.meta[M_PHASE] = PH_PASSENGER
+            meta[M_PHASE] = PH_PASSENGER
             return
         if n_col == 1:
             s.pass_loc[loc, last] -= 1
             s.pass_player[p, last] += 1
-        s.meta[M_PEND_I] += 1
-    s.meta[M_PEND_N] = 0
-    s.meta[M_PEND_I] = 0
+        meta[M_PEND_I] += 1
+    meta[M_PEND_N] = 0
+    meta[M_PEND_I] = 0
     end_turn(b, s, False)
 
 
@@ -471,9 +501,10 @@ def take_card(s, p, c):
 @njit(cache=True)
 def apply_action(b, s, a):
     """Apply the legal action ``a`` of the player to act."""
-    phase = s.meta[M_PHASE]
-    p = s.meta[M_PLAYER]
-    s.meta[M_ACTIONS] += 1
+    meta = s.meta                  # read once: a record field read costs a reference count
+    phase = meta[M_PHASE]
+    p = meta[M_PLAYER]
+    meta[M_ACTIONS] += 1
     if a <= A_BLIND:                                   # draw a train card (R3)
         if a == A_BLIND:
             c = draw_top(s)
@@ -483,8 +514,8 @@ def apply_action(b, s, a):
         take_card(s, p, c)
         refill_faceup(b, s)
         if phase == PH_MAIN and not (a != A_BLIND and c == LOCO) and can_draw_second(s):
-            s.meta[M_PHASE] = PH_DRAW2
-            s.meta[M_FIRST_CARD] = c
+            meta[M_PHASE] = PH_DRAW2
+            meta[M_FIRST_CARD] = c
         else:
             end_turn(b, s, False)
     elif a == A_PASS:
@@ -494,13 +525,13 @@ def apply_action(b, s, a):
         if phase == PH_SETUP_MIX:
             n, _, _ = mix_range(b, s, b.rp[RP_SETUP_DEAL])
             deal_offer(b, s, p, n, k)
-            s.meta[M_PLAYER] = (p + 1) % s.meta[M_NPLAYERS]
-            if s.meta[M_PLAYER] == first_seat(b, s):
-                s.meta[M_PHASE] = PH_SETUP_KEEP
+            meta[M_PLAYER] = (p + 1) % meta[M_NPLAYERS]
+            if meta[M_PLAYER] == first_seat(b, s):
+                meta[M_PHASE] = PH_SETUP_KEEP
         else:
             n, _, _ = mix_range(b, s, b.rp[RP_DRAW_N])
             deal_offer(b, s, p, n, k)
-            s.meta[M_PHASE] = PH_KEEP
+            meta[M_PHASE] = PH_KEEP
     elif a < A_PASSENGER:                              # keep tickets (R2.2, R5.1)
         mask = a - A_KEEP
         if phase == PH_KEEP:
@@ -508,23 +539,23 @@ def apply_action(b, s, a):
             end_turn(b, s, False)
         else:
             s.offer_keep[p] = mask
-            n_players = s.meta[M_NPLAYERS]
-            s.meta[M_PLAYER] = (p + 1) % n_players
+            n_players = meta[M_NPLAYERS]
+            meta[M_PLAYER] = (p + 1) % n_players
             first = first_seat(b, s)
-            if s.meta[M_PLAYER] == first:  # every seat chose privately; now the returns, in seat order
+            if meta[M_PLAYER] == first:  # every seat chose privately; now the returns, in seat order
                 for i in range(n_players):
                     q = (first + i) % n_players
                     settle_offer(b, s, q, s.offer_keep[q], False)
                 if b.rp[RP_SETUP_SHUFFLE]:
                     for d in range(s.tk_len.shape[0]):
                         shuffle_pile(s, d)
-                s.meta[M_PHASE] = PH_MAIN
+                meta[M_PHASE] = PH_MAIN
     elif a < A_CLAIM:                                  # passenger colour (R4.6)
         c = a - A_PASSENGER
-        loc = s.pend_loc[s.meta[M_PEND_I]]
+        loc = s.pend_loc[meta[M_PEND_I]]
         s.pass_loc[loc, c] -= 1
         s.pass_player[p, c] += 1
-        s.meta[M_PEND_I] += 1
+        meta[M_PEND_I] += 1
         resolve_passengers(b, s)
     else:                                              # claim a route (R4)
         r, c, k = decode_claim(a)
@@ -535,16 +566,16 @@ def apply_action(b, s, a):
         s.hand[p, LOCO] -= k
         s.discard[LOCO] += k
         s.route_owner[r] = p
-        s.meta[M_CLAIMS] += 1
+        meta[M_CLAIMS] += 1
         s.trains[p] -= length
         s.score[p] += b.route_points[r]
-        s.meta[M_LAST_ROUTE] = r
+        meta[M_LAST_ROUTE] = r
         refill_faceup(b, s)
         if b.rp[RP_PASSENGERS]:
             s.pend_loc[0] = b.route_loc_a[r]
             s.pend_loc[1] = b.route_loc_b[r]
-            s.meta[M_PEND_N] = 2
-            s.meta[M_PEND_I] = 0
+            meta[M_PEND_N] = 2
+            meta[M_PEND_I] = 0
             resolve_passengers(b, s)
         else:
             end_turn(b, s, False)

@@ -20,20 +20,22 @@ from .state import M_DECK_N, M_PHASE, M_RESETS, M_RESHUFFLES, PH_SETUP_KEEP
 def draw_top(s):
     """Take the top card of the deck, reshuffling the discards into a new deck
     when it is empty (R3.5). Returns the card kind, or -1 if both are empty."""
-    if s.meta[M_DECK_N] == 0:
+    meta, deck = s.meta, s.deck     # a record field read costs a reference count each time
+    if meta[M_DECK_N] == 0:
+        discard = s.discard
         n = 0
         for kind in range(LOCO + 1):
-            for _ in range(s.discard[kind]):
-                s.deck[n] = kind
+            for _ in range(discard[kind]):
+                deck[n] = kind
                 n += 1
-            s.discard[kind] = 0
+            discard[kind] = 0
         if n == 0:
             return -1
-        shuffle_range(s.rng, 0, s.deck, 0, n)
-        s.meta[M_DECK_N] = n
-        s.meta[M_RESHUFFLES] += 1
-    s.meta[M_DECK_N] -= 1
-    return s.deck[s.meta[M_DECK_N]]
+        shuffle_range(s.rng, 0, deck, 0, n)
+        meta[M_DECK_N] = n
+        meta[M_RESHUFFLES] += 1
+    meta[M_DECK_N] -= 1
+    return deck[meta[M_DECK_N]]
 
 
 @njit(cache=True)
@@ -44,9 +46,10 @@ def cards_available(s):
 
 @njit(cache=True)
 def faceup_locos(s):
+    faceup = s.faceup
     n = 0
-    for i in range(s.faceup.shape[0]):
-        if s.faceup[i] == LOCO:
+    for i in range(faceup.shape[0]):
+        if faceup[i] == LOCO:
             n += 1
     return n
 
@@ -58,19 +61,22 @@ def refill_faceup(b, s):
     most RP_MAX_RESETS times in a row, never when deck and discards are empty.
     The check runs only when a card was turned up: a row left with 3
     locomotives after the last allowed reset stays until a card is taken."""
+    faceup = s.faceup
     turned = False
-    for i in range(s.faceup.shape[0]):
-        if s.faceup[i] < 0:
-            s.faceup[i] = draw_top(s)
-            turned = turned or s.faceup[i] >= 0
+    for i in range(faceup.shape[0]):
+        if faceup[i] < 0:
+            faceup[i] = draw_top(s)
+            turned = turned or faceup[i] >= 0
+    if not turned:
+        return
     resets = 0
-    while turned and faceup_locos(s) >= b.rp[RP_LOCO_RESET] and resets < b.rp[RP_MAX_RESETS] and cards_available(s) > 0:
-        for i in range(s.faceup.shape[0]):
-            if s.faceup[i] >= 0:
-                s.discard[s.faceup[i]] += 1
-            s.faceup[i] = -1
-        for i in range(s.faceup.shape[0]):
-            s.faceup[i] = draw_top(s)
+    while faceup_locos(s) >= b.rp[RP_LOCO_RESET] and resets < b.rp[RP_MAX_RESETS] and cards_available(s) > 0:
+        for i in range(faceup.shape[0]):
+            if faceup[i] >= 0:
+                s.discard[faceup[i]] += 1
+            faceup[i] = -1
+        for i in range(faceup.shape[0]):
+            faceup[i] = draw_top(s)
         resets += 1
         s.meta[M_RESETS] += 1
 
@@ -80,8 +86,9 @@ def can_draw_second(s):
     """R3.6: a second draw exists (deck/discards, or a non-locomotive face up)."""
     if cards_available(s) > 0:
         return True
-    for i in range(s.faceup.shape[0]):
-        if s.faceup[i] >= 0 and s.faceup[i] != LOCO:
+    faceup = s.faceup
+    for i in range(faceup.shape[0]):
+        if faceup[i] >= 0 and faceup[i] != LOCO:
             return True
     return False
 

@@ -21,7 +21,7 @@ from numba import njit
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.state import M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
-from ttrsim.strategies.dispatch import choose, legal_for
+from ttrsim.strategies.dispatch import legal_for, pick
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 
@@ -35,7 +35,7 @@ def play_game(b, s, m, seed, strategy_ids, params, legal):
     while s.meta[M_PHASE] != PH_OVER:
         sid = strategy_ids[s.meta[M_PLAYER]]
         n = legal_for(sid, b, s, legal)
-        a = choose(sid, b, s, m, legal, n, params)
+        a = pick(sid, b, s, m, legal, n, params)
         apply_action(b, s, a)
 
 

@@ -44,7 +44,7 @@ from ttrsim.core.state import (
     PH_SETUP_KEEP,
 )
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
-from ttrsim.strategies.dispatch import choose, legal_for
+from ttrsim.strategies.dispatch import legal_for, pick
 from ttrsim.strategies.memory import reset_memory
 
 # turn kinds
@@ -250,7 +250,7 @@ def play_logged(b, s, m, game, seed, strategy_ids, params, legal, log, with_turn
     while s.meta[M_PHASE] != PH_OVER:
         sid = strategy_ids[s.meta[M_PLAYER]]
         n = legal_for(sid, b, s, legal)
-        a = choose(sid, b, s, m, legal, n, params)
+        a = pick(sid, b, s, m, legal, n, params)
         row = log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before)
     log_finish(b, s, log, first_offer)
 
