@@ -23,7 +23,7 @@ an entry in :func:`_registry` and a branch in ``dispatch.py``.
 these rules.
 
 >>> strategy_id("random"), param_row("random", {}).shape
-(0, (32,))
+(0, (64,))
 """
 from __future__ import annotations
 

@@ -173,7 +173,7 @@ def test_completion_of_presets_strategies_and_examples():
     names = lambda items: [i.value for i in items]
     assert names(PRESET.shell_complete(None, None, "ge")) == ["germany"]
     assert names(PRESET_LIST.shell_complete(None, None, "usa,usa-m")) == ["usa,usa-mega"]
-    assert names(Strategies().shell_complete(None, None, "random,pla")) == ["random,planner"]
+    assert names(Strategies().shell_complete(None, None, "random,pla")) == ["random,planner", "random,planner_classic"]
     assert "quickstart" in names(ExperimentFile().shell_complete(None, None, "quick"))
 
 

@@ -4,7 +4,7 @@ Every command's work is done by library functions; this package parses
 options, prints tables or JSON, and turns library errors into one-line
 ``Error: ...`` messages: exit code 2 for a usage error, 1 for a failure
 (:mod:`ttrsim.cli.common`). ``ttrsim strategies`` and ``ttrsim examples`` are in
-:mod:`ttrsim.cli.catalog`; compiling with a notice and progress, ``ttrsim
+:mod:`ttrsim.cli.catalog`; ``ttrsim bench`` in :mod:`ttrsim.cli.bench`; compiling with a notice and progress, ``ttrsim
 warmup`` and ``ttrsim cache`` in :mod:`ttrsim.cli.compiling`.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ import click
 
 from ttrsim.data.rules import PARAMS, PRESETS, describe_presets, get_rules
 
+from .bench import bench_cmd
 from .catalog import examples_cmd, strategies_cmd
 from .common import (
     EXIT_CODES,
@@ -373,77 +374,6 @@ def fuzz(rules, players, games, seed, as_json, progress):
         sys.exit(1)
 
 
-# --------------------------------------------------------------------------- bench
-
-@main.command(short_help="Complete games per second on one core.")
-@click.option("--rules", default="all", show_default=True, type=PRESET_LIST, help="Rule sets to time.")
-@click.option("--players", default="2,4", show_default=True, type=PLAYER_LIST, help="Player counts to time.")
-@click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
-              help="CPU seconds of play per rule set, player count and strategy (with --compare: per run).")
-@click.option("--strategy", "names", default="random", show_default=True, type=Strategies(allow_all=True),
-              help="Strategies to time, each in self-play at every seat.")
-@click.option("--compare", "rev", metavar="REV",
-              help="Time commit REV (old) against this code (new) in interleaved pairs on one core; print the ratio.")
-@click.option("--pairs", default=7, show_default=True, type=click.IntRange(min=1),
-              help="With --compare: interleaved pairs of runs per rule set, player count and strategy.")
-@click.option("--core", type=click.IntRange(min=0), metavar="N",
-              help="With --compare: the core both sides are pinned to (default: the highest one).")
-@json_option("a list of rows: rules, players, strategy, games, seconds, wall_seconds, games_per_s, commit (with "
-             "--compare: rules, players, strategy, old_games_per_s, new_games_per_s, ratio, ratio_min, ratio_max, "
-             "old_commit, new_commit, core).")
-@library_errors
-@watch_compiles
-def bench(rules, players, seconds, names, rev, pairs, core, as_json):
-    """Time complete games (setup, play, final scoring) with compiled
-    strategies on one core: games per CPU second of this process per rule
-    set, player count and strategy (self-play). Waiting for a busy shared
-    machine does not count; a core shared with another busy process still
-    slows it, so compare strategies from one run. JSON rows also carry the
-    CPU and wall seconds and the commit timed ("+" when the files differ
-    from it).
-
-    With --compare REV, commit REV of this repository and the code installed
-    here play the same games in two worker processes pinned to one core,
-    taking turns (PAIRS pairs, the order alternating); each pair gives a
-    ratio new/old games per second, and the median ratio (with the range
-    over the pairs) is the figure to quote: a speed claim is a ratio measured
-    in one run.
-
-    \b
-    Examples:
-      ttrsim bench
-      ttrsim bench --rules usa,germany --players 2,4 --seconds 5
-      ttrsim bench --rules usa --players 4 --strategy all --json
-      ttrsim bench --compare main --rules usa --players 2,4 --seconds 1
-    """
-    from ttrsim.play import bench as benchmod
-
-    if rev:
-        progress = None if as_json else (lambda text: click.echo(f"  {text}", err=True))
-        rows = benchmod.compare(rev, rules, players, names, seconds=seconds, pairs=pairs, core=core,
-                                progress=progress)
-        if as_json:
-            echo_json(rows)
-            return
-        click.echo(f"old {rows[0]['old_commit']}, new {rows[0]['new_commit'] or 'installed'}, "
-                   f"{pairs} interleaved pairs of {seconds:g} CPU s on core {rows[0]['core']}")
-        body = [[r["rules"], r["players"], r["strategy"], f"{r['old_games_per_s']:,.0f}",
-                 f"{r['new_games_per_s']:,.0f}", f"{r['ratio']:.3f}", f"{r['ratio_min']:.2f}-{r['ratio_max']:.2f}"]
-                for r in rows]
-        for line in table(["rules", "players", "strategy", "old games/s", "new games/s", "new/old", "range"],
-                          body, right={1, 3, 4, 5}):
-            click.echo(line)
-        return
-    rows = [row for name in names for row in benchmod.run_bench(rules, players, seconds=seconds, strategy=name)]
-    if as_json:
-        keys = ("rules", "players", "strategy", "games", "seconds", "wall_seconds", "games_per_s", "commit")
-        echo_json([{k: r[k] for k in keys if k in r} for r in rows])
-        return
-    body = [[r["rules"], r["players"], r["strategy"], f"{float(r['games_per_s']):,.0f}"] for r in rows]
-    for line in table(["rules", "players", "strategy", "games/s (1 core)"], body, right={1, 3}):
-        click.echo(line)
-
-
 # --------------------------------------------------------------------------- report
 
 @main.command("report", short_help="Turn a results folder into a report.")
@@ -602,7 +532,7 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-for _command in (examples_cmd, strategies_cmd, warmup_cmd, cache_cmd):
+for _command in (bench_cmd, examples_cmd, strategies_cmd, warmup_cmd, cache_cmd):
     main.add_command(_command)
 
 if __name__ == "__main__":   # pragma: no cover
