@@ -1,9 +1,10 @@
 """sha1 of the final breakdown of seeded games: 5 presets x 5 strategy mixes x N seeds (every built-in strategy).
-usage: python digest.py [N]   (run from any folder with the interpreter whose ttrsim you want to check)
+usage: python digest.py [N] [--classic]   (run from any folder with the interpreter whose ttrsim you want to check)
 
-Copied from the lead's /work/scratch/digest.py; only the game-loop call is adapted to the table API
-(ttrsim.play.loop.play_finals). With N = 200 it printed 31472b604242a445bd871244ee3d4d0816130aae before the
-strategy memory left the game state, and must still print it."""
+A change that must keep games identical keeps the digest. With N = 200 it prints
+0e116714a44a5385911664be816352f895b194fe (the planner with ticket values, issue 11). With --classic every planner
+seat is planner_classic, the planner before it: that prints 31472b604242a445bd871244ee3d4d0816130aae, the digest
+of every earlier version since the seeding of issue 19, so old games are still reproduced exactly."""
 import hashlib, sys
 import numpy as np
 from ttrsim.data.rules import get_rules, preset_names
@@ -11,9 +12,11 @@ from ttrsim.core.board import build_board
 from ttrsim.play import loop
 from ttrsim.strategies import param_row, strategy_id
 
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-MIXES = [["random", "greedy", "random", "greedy"], ["planner", "destination_hungry", "route_focus", "one_step"],
-         ["long_route", "planner", "passenger_hunter", "route_focus"], ["planner"] * 3, ["one_step", "long_route"]]
+args = [a for a in sys.argv[1:] if a != "--classic"]
+N = int(args[0]) if args else 200
+P = "planner_classic" if "--classic" in sys.argv else "planner"
+MIXES = [["random", "greedy", "random", "greedy"], [P, "destination_hungry", "route_focus", "one_step"],
+         ["long_route", P, "passenger_hunter", "route_focus"], [P] * 3, ["one_step", "long_route"]]
 h = hashlib.sha1()
 for rules in preset_names():
     b = build_board(get_rules(rules))
