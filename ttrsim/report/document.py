@@ -47,7 +47,8 @@ from .sections.header import header
 __all__ = ["build_report", "Report", "FORMATS", "IMAGES"]
 
 FORMATS = ("md", "html")
-IMAGES = ("png", "svg")
+IMAGE_KINDS = ("png", "svg")
+IMAGES = ("png",)            # the default; SVG is opt-in: images=("png", "svg"), `ttrsim report --svg`
 MAX_POINT_CHARTS = 4     # sweep points that get their own per-point charts (the balance charts cover all)
 MAX_EMBEDDED = 8_000_000  # bytes of CSV tables report.html carries as download links (beyond: a note)
 
@@ -79,7 +80,7 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
     a results folder and ValueError for a bad option; returns a :class:`Report`."""
     t0 = time.perf_counter()
     formats = _choices("format", formats, FORMATS)
-    images = _choices("image", images, IMAGES, allow_empty=True)
+    images = _choices("image", images, IMAGE_KINDS, allow_empty=True)
     if not isinstance(resamples, int) or resamples < 10:
         raise ValueError(f"resamples must be an integer of at least 10, got {resamples!r}")
     res = Results.open(path)

@@ -25,7 +25,12 @@ def majority_outcomes(ctx: Context, t: dict):
     maj = t["majority_outcomes"]
     if maj is None:
         return ctx.failed("majority_outcomes")
-    ctx.doc.p("Per passenger colour, how the majority was decided at the end of the game (R6.7).")
+    ctx.doc.p("Per passenger colour, how the majority was decided at the end of the game (R6.7). Eligible "
+              "players hold at least one passenger of the colour (everyone when passenger_zero_scores is on). "
+              "*Single winner*: one player has the most and one the second most; *tie for first*: two or more "
+              "share the most (all score first, nobody second); *tie for second*: one has the most and two or "
+              "more share the second most; *no second*: one has the most and no other player is eligible; "
+              "*nobody*: no eligible player.")
     for p, d in ctx.point_frames(maj):
         outcomes = list(dict.fromkeys(d["outcome"].to_list()))
         colours = list(dict.fromkeys(d["colour"].to_list()))
