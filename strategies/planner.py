@@ -240,9 +240,8 @@ def play_choice(b, s, m, legal, n_legal, params, me):
     by_value = params[me, P_TICKET_EV] > 0
     if by_value and not near_end and s.tk_len[0] > 0 and ticket_mix_action(b, s, legal, n_legal, 0) >= 0:
         slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
-        if n_plan > 0:
+        if n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
             slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, in_plan, want, needs)
-            card_needs(b, s, s.hand[me], in_plan, want, needs)
         # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
         if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 > 0:
             if draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done) > 0:
