@@ -36,7 +36,8 @@ def fallback_action(legal, n_legal):
 
 @njit(cache=True)
 def pay_action(b, s, me, r):
-    """The claim of route ``r`` by ``me`` with the fewest locomotives, a gray
+    """The claim of route ``r`` by ``me`` with the fewest locomotives (a ferry's
+    at least), a gray
     route in the colour it holds most of (lowest id on ties), computed from the
     hand alone; -1 if
     the cards do not suffice. Does not check that ``r`` is free and open or that
@@ -50,10 +51,11 @@ def pay_action(b, s, me, r):
         c = col
     h = np.int64(s.hand[me, c])
     if h > 0:
-        k = length - h if length > h else 0
-        if k <= locos:
+        k = max(length - h, 0, np.int64(b.route_ferry[r]))    # a ferry: its locomotives at least (R8.2)
+        if k <= locos and k < length:
             return encode_claim(r, c, k)
-        return -1
+        if k < length:
+            return -1
     if locos >= length:
         return encode_claim(r, PAY_LOCOS_ONLY, length)
     return -1

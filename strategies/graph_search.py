@@ -127,17 +127,17 @@ def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
 def payable_routes(b, s, me, cost, out):
     """``out[r]``: seat ``me`` may claim route ``r`` now, for a ``cost`` of
     :func:`route_cost_for` (positive exactly for the free, open routes that fit
-    its trains): only the hand is checked (R4.2-R4.3), so this equals
+    its trains): only the hand is checked (R4.2-R4.3, a ferry's locomotives R8.2), so this equals
     :func:`ttrsim.core.engine.claimable_routes` at a fraction of its work.
     Returns how many."""
-    route_len, route_colour, hand = b.route_len, b.route_colour, s.hand
+    route_len, route_colour, ferry, hand = b.route_len, b.route_colour, b.route_ferry, s.hand
     locos = np.int64(hand[me, LOCO])
     most = largest_colour_group(s, me)
     n = 0
     for r in range(route_len.shape[0]):
         col = route_colour[r]
         can = most if col == GRAY else np.int64(hand[me, col])
-        out[r] = cost[r] > 0 and can + locos >= route_len[r]
+        out[r] = cost[r] > 0 and can + locos >= route_len[r] and ferry[r] <= locos
         n += out[r]
     return n
 

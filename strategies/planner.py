@@ -123,7 +123,7 @@ draws, the second card), :mod:`~ttrsim.strategies.planner_passengers`
 import numpy as np
 from numba import njit
 
-from ttrsim.core.board import RP_PASSENGERS
+from ttrsim.core.board import RP_PASSENGERS, RP_STATIONS
 from ttrsim.core.engine import is_legal
 from ttrsim.core.scoring import locations_joined
 from ttrsim.core.state import (
@@ -136,11 +136,13 @@ from ttrsim.core.state import (
     PH_PASSENGER,
     PH_SETUP_KEEP,
     PH_SETUP_MIX,
+    PH_TUNNEL,
 )
 from ttrsim.data.ids import N_COLOURS, N_PASSENGER_COLOURS
 
 from .action_picks import fallback_action, ticket_mix_action
 from .connectivity import own_components
+from .europe_moves import station_rescue, tunnel_choice
 from .graph_search import COST_TRAINS, payable_routes, route_cost_for
 from .planner_cards import draw_choice, second_draw
 from .planner_claims import claim_completes, claim_pick, pay_choice, pay_harm
@@ -212,6 +214,10 @@ def play_choice(b, s, m, legal, n_legal, params, me):
     need = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS].copy()     # the plan's colour needs (for payments)
     payable = np.empty(R, np.bool_)           # routes it can claim now
     payable_routes(b, s, me, cost, payable)
+    if b.rp[RP_STATIONS] > 0:                 # Europe: a station for a ticket no free route can finish
+        a = station_rescue(b, s, me, legal, n_legal)
+        if a >= 0:
+            return a
 
     if last_turn:
         # the very last turn: the claim worth most now
@@ -351,6 +357,8 @@ def choose(b, s, m, legal, n_legal, params):
         a = mix_choice(b, s, legal, n_legal, params, me)
     elif phase == PH_PASSENGER:
         a = passenger_choice(b, s, legal, n_legal, params, me)
+    elif phase == PH_TUNNEL:
+        a = tunnel_choice(b, s, legal, n_legal)
     if a < 0 or not is_legal(b, s, a):
         a = fallback_action(legal, n_legal)
     return a

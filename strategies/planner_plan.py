@@ -24,6 +24,7 @@ from ttrsim.core.state import M_COUNTDOWN, M_NPLAYERS, M_TURN
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
 
 from .connectivity import own_components, passable_components, unfinished_tickets
+from .europe_moves import europe_extra_cards
 from .memory import FREE_NUMBER, N_PLAN_KEY, PLAN_ROUTES, plan_key, plan_open, recall_plan, remember_plan
 from .network_plans import plan_network, plan_tickets
 from .planner_passengers import BIG, route_pass_value
@@ -116,8 +117,10 @@ def search_costs(b, s, me, params, cost, pcost, cscore):
     """Plan search costs: a claimable route costs its length plus
     ``claim_turn_cost`` plus ``card_weight`` per card it misses with the
     hand held now, minus ``points_weight`` x its points, minus
-    ``pass_path`` x its passenger value (Germany), at least a fifth of its
-    length; own routes 0, impassable -1 (as in ``cost``)."""
+    ``pass_path`` x its passenger value (Germany), plus ``card_weight`` per
+    extra card a tunnel is expected to ask for and per locomotive a ferry
+    needs beyond those held (Europe), at least a fifth of its length; own
+    routes 0, impassable -1 (as in ``cost``)."""
     ct = params[me, P_CLAIM_TURN_COST]
     pw = params[me, P_POINTS_WEIGHT]
     hand = hand_size(s, me)
@@ -127,6 +130,7 @@ def search_costs(b, s, me, params, cost, pcost, cscore):
     top = 0
     for k in range(N_COLOURS):
         top = max(top, s.hand[me, k])
+    unseen = np.zeros(0)                  # the cards it cannot see, once a tunnel needs them
     for r in range(b.route_len.shape[0]):
         c = cost[r]
         if c > 0:
@@ -134,6 +138,11 @@ def search_costs(b, s, me, params, cost, pcost, cscore):
             col = b.route_colour[r]
             h = top if col == GRAY else s.hand[me, col]
             c = length + ct - pw * b.route_points[r] + cw * max(0, length - h - locos)
+            if b.route_tunnel[r] or b.route_ferry[r] > 0:     # Europe: extra cards expected, locomotives due
+                if unseen.shape[0] == 0:
+                    unseen = np.empty(LOCO + 1)
+                    unseen_cards(b, s, me, unseen)
+                c += cw * europe_extra_cards(b, s, me, r, unseen)
             if pp > 0:
                 c -= pp * route_pass_value(b, s, r, cscore)
             c = max(c, 0.2 * length)

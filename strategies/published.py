@@ -8,9 +8,10 @@ from numba import njit
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.engine import is_legal
 from ttrsim.core.piles import popcount
-from ttrsim.core.state import M_PHASE, M_PLAYER, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX
+from ttrsim.core.state import M_PHASE, M_PLAYER, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, PH_TUNNEL
 
 from .action_picks import fallback_action, keep_all_action, min_keep_count, passenger_action, ticket_mix_action
+from .europe_moves import tunnel_choice
 from .graph_search import path_between
 
 
@@ -42,13 +43,16 @@ def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, do
 @njit(cache=True)
 def routine_action(b, s, me, phase, legal, n_legal, n_long, keep_all_at_setup):
     """The published agents' shared handling of the routine phases: the
-    Germany setup mix (``n_long`` from the long pile), passenger colours, and
+    Germany setup mix (``n_long`` from the long pile), passenger colours, a
+    tunnel's extra cards (Europe, :func:`~ttrsim.strategies.europe_moves.tunnel_choice`), and
     with ``keep_all_at_setup`` keeping every setup ticket. Returns
     ``(handled, action)``; the agent decides itself when not handled."""
     if phase == PH_SETUP_MIX:
         return True, ticket_mix_action(b, s, legal, n_legal, n_long)
     if phase == PH_PASSENGER:
         return True, passenger_action(s, me, legal, n_legal)
+    if phase == PH_TUNNEL:
+        return True, tunnel_choice(b, s, legal, n_legal)
     if phase == PH_SETUP_KEEP and keep_all_at_setup:
         return True, keep_all_action(legal, n_legal)
     return False, -1

@@ -13,7 +13,7 @@ With its default parameters it makes exactly the decisions of the compiled
 >>> play("usa", 2, seed=1, seats=[GreedyLongest(), "random"]).over
 True
 """
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASSENGER, decode_claim
+from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASSENGER, claims_end, decode_claim
 
 
 class GreedyLongest:
@@ -33,7 +33,14 @@ class GreedyLongest:
         if keeps:
             return max(keeps)                          # the largest mask keeps every ticket
         lengths = observation["route_lengths"]
-        claims = [a for a in legal_actions if a >= A_CLAIM and lengths[decode_claim(a)[0]] >= self.min_length]
+        if observation["phase"] == "tunnel":           # as greedy (europe_moves.tunnel_choice): pay with the
+            give_up = max(legal_actions)               # fewest locomotives unless it asks more than the route
+            route = observation["tunnel_route"]
+            if len(legal_actions) == 1 or observation["tunnel_extra"] > lengths[route]:
+                return give_up
+            return legal_actions[0]
+        end = claims_end(len(lengths))                 # after it: Europe's tunnel and station codes
+        claims = [a for a in legal_actions if A_CLAIM <= a < end and lengths[decode_claim(a)[0]] >= self.min_length]
         if claims:
             # longest route first (route length = cards paid), then fewest locomotives
             def key(a):

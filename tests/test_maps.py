@@ -46,7 +46,7 @@ def pair_of(m: MapData, r: int) -> frozenset:
 
 
 def test_available_maps():
-    assert available_maps() == ["germany", "usa"]
+    assert available_maps() == ["europe", "germany", "usa"]
 
 
 def test_R1_3_usa_map_counts(usa):
@@ -98,9 +98,10 @@ def test_R1_3_tickets_and_decks(usa, germany):
 
 
 def test_R1_4_scoring_table(usa, germany):
-    """R1.4: 1:1, 2:2, 3:4, 4:7, 5:10, 6:15, 7:18 (USA has no length-7 routes)."""
-    assert germany.scoring.tolist() == [0, 1, 2, 4, 7, 10, 15, 18]
-    assert usa.scoring.tolist() == [0, 1, 2, 4, 7, 10, 15, 0]
+    """R1.4: 1:1, 2:2, 3:4, 4:7, 5:10, 6:15, 7:18 (USA has no length-7 routes; the table has
+    room for Europe's 8, R8.6)."""
+    assert germany.scoring.tolist() == [0, 1, 2, 4, 7, 10, 15, 18, 0]
+    assert usa.scoring.tolist() == [0, 1, 2, 4, 7, 10, 15, 0, 0]
     for m in (usa, germany):
         assert (m.scoring[m.route_len] > 0).all()
 
@@ -154,7 +155,7 @@ def test_ids_and_dtypes(usa, germany):
         for arr, dtype, n in ((m.route_a, np.int16, R), (m.route_b, np.int16, R), (m.route_len, np.int8, R),
                               (m.route_colour, np.int8, R), (m.route_group, np.int16, R),
                               (m.ticket_a, np.int16, T), (m.ticket_b, np.int16, T),
-                              (m.ticket_points, np.int16, T), (m.scoring, np.int16, 8),
+                              (m.ticket_points, np.int16, T), (m.scoring, np.int16, 9),
                               (m.passengers, np.int16, L)):
             assert arr.dtype == dtype and arr.shape == (n,)
             assert not arr.flags.writeable
@@ -214,7 +215,7 @@ BAD_MAPS = {
                                "or border points",
     "unknown_city_ticket.yaml": "tickets[0] (Atlanta-Denver): unknown city or country 'Denver'; expected one of "
                                 "the cities or countries",
-    "length_9.yaml": "routes[0] (Atlanta-Boston): length 9 is not an integer in 1..7",
+    "length_9.yaml": "routes[0] (Atlanta-Boston): length 9 is not an integer in 1..8",
     "length_not_scored.yaml": "routes[0] (Atlanta-Boston): length 5 is missing from the scoring table; "
                               "scored lengths are 1, 2, 3",
     "duplicate_city.yaml": "cities[Atlanta]: duplicated city name; expected each city once",
@@ -223,9 +224,10 @@ BAD_MAPS = {
                                "two endpoints",
     "malformed.yaml": "line 11: malformed YAML (expected ',' or ']', but got '['; while parsing a flow sequence at "
                       "line 10, column 5); expected valid YAML",
-    "missing_routes.yaml": "routes: missing top-level field; expected a list of [a, b, length, colour, group] rows",
-    "route_wrong_shape.yaml": "routes[0] (Atlanta-Boston): expected a row [a, b, length, colour, group] of 5 "
-                              "items, got 4 items",
+    "missing_routes.yaml": "routes: missing top-level field; expected a list of [a, b, length, colour, group(, tunnel, "
+                         "ferry_locos)] rows",
+    "route_wrong_shape.yaml": "routes[0] (Atlanta-Boston): expected a row [a, b, length, colour, group, tunnel, "
+                              "ferry_locos] of 5 or 7 items, got 4 items",
     "four_tracks.yaml": "routes[4] (Boston-Chicago): parallel group D01 has 4 tracks; expected at most 3",
     "double_without_group.yaml": "routes[2] (Boston-Chicago): joins the same endpoints as routes[1] "
                                  "(Boston-Chicago) but this route has no parallel group",
@@ -286,7 +288,8 @@ def test_several_problems_are_all_reported():
         "cities[Boston]: duplicated city name",
         "routes[0] (Atlanta-Boston): unknown colour 'purpel'",
         "routes[1] (Boston-Nowhere): unknown city 'Nowhere'",
-        "routes[2] (Boston-Chicago): expected a row [a, b, length, colour, group] of 5 items, got 4 items",
+        "routes[2] (Boston-Chicago): expected a row [a, b, length, colour, group, tunnel, ferry_locos] of 5 or 7 "
+        "items, got 4 items",
         "tickets[0] (Atlanta-Atlanta): ticket from 'Atlanta' to itself",
         "tickets[1] (Boston-Chicago): points -2 must be a positive integer",
     ]
@@ -300,7 +303,7 @@ def test_unknown_map_name_lists_available_maps():
     with pytest.raises(MapError) as info:
         load_map("usaa")
     assert info.value.problems == [
-        "map 'usaa': unknown map name; expected one of germany, usa or a path to a .yaml/.yml file"]
+        "map 'usaa': unknown map name; expected one of europe, germany, usa or a path to a .yaml/.yml file"]
 
 
 def test_missing_file(tmp_path):
@@ -320,8 +323,8 @@ def test_missing_file(tmp_path):
      "tickets: expected a list of [a, b, points, [deck tags]] rows, got nothing (null)"),
     ("name: x\nname: y\nscoring: {1: 1}\ncities: {}\nroutes: []\ntickets: []\n",
      "name: top-level field given twice"),
-    ("name: x\nscoring: {1: 1, 8: 20}\ncities: {}\nroutes: []\ntickets: []\n",
-     "scoring[8]: route length must be an integer in 1..7"),
+    ("name: x\nscoring: {1: 1, 9: 20}\ncities: {}\nroutes: []\ntickets: []\n",
+     "scoring[9]: route length must be an integer in 1..8"),
     ("name: x\nscoring: {1: 1}\ncities: {A: [1, 2, 3]}\nroutes: []\ntickets: []\n",
      "cities[A]: coordinates must be [x, y] numbers"),
 ])

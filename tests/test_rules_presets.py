@@ -38,12 +38,16 @@ from ttrsim.core.board import (
     RP_PASSENGERS,
     RP_SETUP_DEAL,
     RP_SETUP_KEEP,
+    RP_SETUP_LONG,
     RP_SETUP_SHUFFLE,
     RP_STALL_ROUNDS,
+    RP_STATION_PTS,
+    RP_STATIONS,
     RP_TB0,
     RP_TB1,
     RP_TB2,
     RP_TRAINS,
+    RP_TUNNEL_CARDS,
     TB_LONGEST,
     TB_NONE,
     TB_PASSENGERS,
@@ -69,11 +73,12 @@ R7 = {
     "usa-mega": ("usa", ("mega",), [69], 5, 3, 4, 1, 10, 10, (0, 0)),
     "usa-bigcities": ("usa", ("bigcities",), [35], 4, 2, 4, 1, 0, 0, (0, 0)),
     "germany": ("germany", ("short", "long"), [55, 34], 4, 2, 4, 1, 0, 15, (20, 10)),
+    "europe": ("europe", ("regular",), [40], 3, 2, 3, 1, 10, 0, (0, 0)),     # + 1 long ticket (R8.1)
 }
 
 
 def test_R7_presets_are_the_table():
-    """R7 the rule sets are exactly usa, usa-1910, usa-mega, usa-bigcities, germany."""
+    """R7 the rule sets are exactly usa, usa-1910, usa-mega, usa-bigcities, germany, europe."""
     assert sorted(preset_names()) == sorted(R7)
 
 
@@ -199,6 +204,12 @@ OVERRIDES = {
                   [TB_PASSENGERS, TB_TICKETS, TB_LONGEST]),
     "max_turns": ("usa", 50, rp(RP_MAX_TURNS), [50]),
     "stall_rounds": ("usa", 3, rp(RP_STALL_ROUNDS), [3]),
+    "long_deck": ("usa", "1910", lambda b: len(b.long_tickets), 35),
+    "setup_long": ("europe", 2, rp(RP_SETUP_LONG), [2]),
+    "tunnel_cards": ("europe", 2, rp(RP_TUNNEL_CARDS), [2]),
+    "stations": ("europe", 5, rp(RP_STATIONS), [5]),
+    "station_costs": ("europe", [2, 2], lambda b: b.station_cost.tolist(), [2, 2]),
+    "station_points": ("europe", 2, rp(RP_STATION_PTS), [2]),
 }
 
 
@@ -252,8 +263,8 @@ def test_R7_unknown_preset():
     """R7 an unknown rule set is one line naming it, with a suggestion for a near miss."""
     msg = one_line_error("usa1910")
     assert "'usa1910'" in msg and "did you mean 'usa-1910'" in msg
-    msg = one_line_error("europe")
-    assert "'europe'" in msg and "usa-bigcities" in msg          # lists the choices
+    msg = one_line_error("asia")
+    assert "'asia'" in msg and "usa-bigcities" in msg          # lists the choices
 
 
 @pytest.mark.parametrize("wrong,right", [("trainz", "trains"), ("globetroter_points", "globetrotter_points"),
@@ -279,7 +290,8 @@ def bad_values(p):
     return {"map": [5, ""], "ticket_decks": [5, [], ["a", "b", "c"], [1]],
             "scoring": ["x", {9: 1}, {1: "one"}, {1: True}, {}],
             "setup_return": ["top", 1], "draw_return": ["top", None],
-            "tiebreaks": ["tickets", ["coin"], ["tickets", "tickets"]]}[p.name]
+            "tiebreaks": ["tickets", ["coin"], ["tickets", "tickets"]], "long_deck": [5, None],
+            "station_costs": ["x", [], [0], [4], [1.5]]}[p.name]
 
 
 @pytest.mark.parametrize("p", PARAMS, ids=lambda p: p.name)
@@ -296,7 +308,7 @@ def test_R7_out_of_range_names_the_parameter(p):
     """R7 an integer outside its range is a one-line RulesError naming the
     parameter; the bounds themselves are accepted (unless another parameter
     constrains them, e.g. keep <= deal)."""
-    preset = "germany" if p.name.startswith("passenger") else "usa"
+    preset = "germany" if p.name.startswith("passenger") else "europe" if p.rule.startswith("R8") else "usa"
     for value in (p.lo - 1, p.hi + 1):
         msg = one_line_error(preset, {p.name: value})
         assert f"'{p.name}'" in msg and str(value) in msg
@@ -308,6 +320,8 @@ def test_R7_out_of_range_names_the_parameter(p):
             extra = {"passenger_second": 0}
         if p.name == "setup_deal" and value < 4:
             extra = {"setup_keep": 1}
+        if p.name == "setup_long" and value == 0:
+            extra = {"long_deck": ""}
         assert getattr(get_rules(preset, {p.name: value, **extra}), p.name) == value
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ttrsim.data.ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
 from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map
-from ttrsim.data.rules import TIEBREAK_NAMES, RulesError, RuleSet
+from ttrsim.data.rules import MAX_OFFER, TIEBREAK_NAMES, RulesError, RuleSet  # noqa: F401  (MAX_OFFER: re-exported)
 
 from .record import define_record
 
@@ -24,11 +24,15 @@ from .record import define_record
  RP_DRAW_N, RP_DRAW_KEEP, RP_DRAW_SHUFFLE, RP_LOCO_RESET, RP_MAX_RESETS, RP_END_TRAINS,
  RP_LOCK_MAXP, RP_LP_PTS, RP_GLOBE_PTS, RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO,
  RP_BONUS_NEEDS_SCORE, RP_TB0, RP_TB1, RP_TB2, RP_MAX_TURNS, RP_STALL_ROUNDS, RP_N_DECKS,
- RP_N_CARDS, RP_PASSENGERS, RP_FIRST_SEAT, N_RP) = range(29)
+ RP_N_CARDS, RP_PASSENGERS, RP_FIRST_SEAT,
+ RP_SETUP_LONG,      # long tickets dealt to each player at setup (R8.1)
+ RP_TUNNEL_CARDS,    # cards turned over for a tunnel (R8.3)
+ RP_STATIONS,        # stations per player, 0 = none (R8.4)
+ RP_STATION_PTS,     # points per station not built (R8.5)
+ N_RP) = range(33)
 
 # tie-break step codes in RP_TB0..RP_TB2 (0 = no step)
 TB_NONE, TB_TICKETS, TB_LONGEST, TB_PASSENGERS = range(4)
-MAX_OFFER = 8          # tickets offered at once (action codec: keep masks of 8 bits)
 MAX_PARALLEL = 3       # tracks between the same two endpoints
 
 
@@ -61,6 +65,8 @@ BOARD_FIELDS = (
     "route_colour",   # int16[R] 0..7 colour, 8 gray
     "route_points",   # int16[R] points by the scoring table (R1.4)
     "route_group",    # int16[R] parallel-track group id
+    "route_tunnel",   # int8[R] 1 for a tunnel (R8.3)
+    "route_ferry",    # int16[R] locomotives a ferry needs at least (R8.2), 0 = not a ferry
     "group_routes",   # int16[G, 3] routes of each group, -1 padded
     "loc_node_start", # int16[L+1] CSR: nodes of location l are loc_nodes[start[l]:start[l+1]]
     "loc_nodes",      # int16[N]
@@ -74,6 +80,9 @@ BOARD_FIELDS = (
     "node_route_start",  # int16[N+1] CSR: routes touching node v are node_routes[start[v]:start[v+1]]
     "node_routes",    # int16[2R]
     "n_nodes",        # int number of graph nodes
+    "n_cities",       # int locations 0..n_cities-1 are cities (station places, R8.4), the rest countries
+    "long_tickets",   # int16[K] the long tickets dealt at setup (R8.1), in map order; empty without
+    "station_cost",   # int16[S] cards the 1st, 2nd, ... station costs (R8.4), at least one entry
     "claim_masks",    # uint64[9, MAX_ROUTE_LENGTH + 1, W] route bit sets (bit r % 64 of word r // 64): the
                       #   routes of colour c (8 gray) no longer than L; a hand's claimable routes are the
                       #   union over colours of one set each (ttrsim.core.engine._affordable_word)
@@ -165,17 +174,32 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
     node_route_start = np.zeros(m.n_nodes + 1, np.int16)
     np.cumsum(np.bincount(ends, minlength=m.n_nodes), out=node_route_start[1:])
 
+    long_tickets = np.zeros(0, np.int16)
+    if rules.long_deck:
+        if rules.long_deck not in m.tags():
+            raise RulesError(f"rule parameter 'long_deck': map '{m.name}' has no tickets tagged "
+                             f"'{rules.long_deck}'; expected one of: {', '.join(m.tags())}")
+        long_tickets = m.deck(rules.long_deck)
+        if any(int(t) in tagged_in for t in long_tickets):
+            raise RulesError(f"rule parameter 'long_deck': '{rules.long_deck}' shares tickets with a draw pile")
+    rp[RP_SETUP_LONG] = rules.setup_long
+    rp[RP_TUNNEL_CARDS] = rules.tunnel_cards
+    rp[RP_STATIONS] = rules.stations
+    rp[RP_STATION_PTS] = rules.station_points
+
     return Board(
         rp=rp, card_counts=card_counts,
         route_a=m.route_a.astype(np.int16), route_b=m.route_b.astype(np.int16),
         route_loc_a=node_loc[m.route_a].astype(np.int16), route_loc_b=node_loc[m.route_b].astype(np.int16),
         route_len=m.route_len.astype(np.int16), route_colour=m.route_colour.astype(np.int16),
         route_points=scoring[m.route_len].astype(np.int16), route_group=m.route_group.astype(np.int16),
+        route_tunnel=m.route_tunnel.astype(np.int8), route_ferry=m.route_ferry.astype(np.int16),
         group_routes=group_routes, loc_node_start=start, loc_nodes=order,
         ticket_a=m.ticket_a.astype(np.int16), ticket_b=m.ticket_b.astype(np.int16),
         ticket_points=m.ticket_points.astype(np.int16), ticket_deck=ticket_deck,
         deck_tickets=deck_tickets, deck_size=np.array([len(d) for d in decks], np.int16),
         pass_setup=(m.passengers if passengers_on else np.zeros_like(m.passengers)).astype(np.int16),
         node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),
-        n_nodes=m.n_nodes, claim_masks=route_masks(m.route_len, m.route_colour),
+        n_nodes=m.n_nodes, n_cities=int((~m.location_is_country).sum()), long_tickets=long_tickets.astype(np.int16),
+        station_cost=np.array(rules.station_costs, np.int16), claim_masks=route_masks(m.route_len, m.route_colour),
     )

@@ -1,5 +1,8 @@
 """The compiled rules core: setup, legal actions, applying an action (the
-deck, face-up row and ticket piles are :mod:`ttrsim.core.piles`).
+deck, face-up row and ticket piles are :mod:`ttrsim.core.piles`; which
+routes a seat may claim and how it may pay, :mod:`ttrsim.core.claims`;
+Europe's tunnels and stations, :mod:`ttrsim.core.tunnels` and
+:mod:`ttrsim.core.stations`).
 
 Plain numba functions over a :class:`~ttrsim.core.board.Board` ``b`` and a
 :class:`~ttrsim.core.state.GameState` ``s``; no I/O. Legality is separate from
@@ -21,7 +24,7 @@ game; what a strategy makes of them is the strategy layer's business.
 import numpy as np
 from numba import njit
 
-from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import GRAY, LOCO, N_PASSENGER_COLOURS
 
 from .actions import (
     A_BLIND,
@@ -32,24 +35,39 @@ from .actions import (
     A_PASSENGER,
     A_TICKETS,
     PAY_LOCOS_ONLY,
+    X_STATION,
+    X_TUNNEL_GIVE_UP,
+    claims_end,
     decode_claim,
-    encode_claim,
+    decode_station,
 )
-from .bitset import drop_lowest, trailing_zeros
 from .board import (
     RP_DRAW_N,
     RP_DRAW_SHUFFLE,
     RP_END_TRAINS,
     RP_FIRST_SEAT,
     RP_HAND,
-    RP_LOCK_MAXP,
     RP_MAX_TURNS,
     RP_N_DECKS,
     RP_PASSENGERS,
     RP_SETUP_DEAL,
+    RP_SETUP_LONG,
     RP_SETUP_SHUFFLE,
     RP_STALL_ROUNDS,
+    RP_STATIONS,
     RP_TRAINS,
+    RP_TUNNEL_CARDS,
+)
+from .claims import (  # noqa: F401  (re-exported: the claim questions are part of the engine's API)
+    CLAIM_ANY,
+    _scan_claims,
+    claim_actions,
+    claimable_routes,
+    largest_colour_group,
+    locks_all_tracks,
+    parallel_closed,
+    payments,
+    route_open_to,
 )
 from .piles import (
     can_draw_second,
@@ -84,6 +102,7 @@ from .state import (
     M_PEND_N,
     M_PHASE,
     M_PLAYER,
+    M_TUNNEL_ROUTE,
     M_TURN,
     PH_DRAW2,
     PH_KEEP,
@@ -92,7 +111,10 @@ from .state import (
     PH_PASSENGER,
     PH_SETUP_KEEP,
     PH_SETUP_MIX,
+    PH_TUNNEL,
 )
+from .stations import build_station, can_build_station, choose_station_routes, station_actions, station_payable
+from .tunnels import pay_split, settle_tunnel, start_tunnel, tunnel_actions
 
 # RNG lanes of one game seed (ttrsim.core.rng.seed_into)
 LANE_GAME = 0       # the game's stream, s.rng
@@ -111,6 +133,7 @@ def reset_game(b, s, seed):
     s.meta[M_NPLAYERS] = n_players
     s.meta[M_COUNTDOWN] = -1
     s.meta[M_LAST_ROUTE] = -1
+    s.meta[M_TUNNEL_ROUTE] = -1
     seed_into(s.rng, 0, seed, LANE_GAME)
 
     n = 0
@@ -134,6 +157,11 @@ def reset_game(b, s, seed):
     s.score[:] = 0
     s.route_owner[:] = -1
     s.final[:, :] = 0
+    s.tunnel_held[:] = 0
+    s.tunnel_shown[:] = -1
+    s.stations_left[:] = b.rp[RP_STATIONS]
+    s.station_owner[:] = -1
+    s.station_route[:] = -1
 
     s.ticket_holder[:] = -1
     s.tk_buf[:, :] = -1
@@ -163,10 +191,18 @@ def reset_game(b, s, seed):
                 i += 1
 
     first = first_seat(b, s)
+    n_long = b.rp[RP_SETUP_LONG]
+    longs = b.long_tickets.copy()      # R8.1: shuffled; those not dealt stay out of the game, unseen
+    if n_long > 0:
+        shuffle_range(s.rng, 0, longs, 0, longs.shape[0])
     if b.rp[RP_N_DECKS] == 1:
         for i in range(n_players):
             n_deal, k, _ = mix_range(b, s, b.rp[RP_SETUP_DEAL])
-            deal_offer(b, s, (first + i) % n_players, n_deal, k)
+            seat = (first + i) % n_players
+            deal_offer(b, s, seat, n_deal, k)
+            for j in range(i * n_long, min((i + 1) * n_long, longs.shape[0])):
+                s.offer[seat, s.offer_n[seat]] = longs[j]
+                s.offer_n[seat] += 1
         s.meta[M_PHASE] = PH_SETUP_KEEP
     else:
         s.meta[M_PHASE] = PH_SETUP_MIX
@@ -180,130 +216,6 @@ def first_seat(b, s):
 
 
 # --- legality ------------------------------------------------------------------------------------
-
-@njit(cache=True)
-def parallel_closed(owner, group_routes, g, r, p, lock_all):
-    """A parallel track of route ``r`` (group ``g``) closes it to seat ``p``
-    (R4.5): ``p`` owns one, or someone does and ``lock_all`` (few players).
-    Plain arrays (``s.route_owner``, ``b.group_routes``): loops over routes
-    read them into locals once, record field reads in a loop are not hoisted."""
-    for j in range(group_routes.shape[1]):     # index loops: iterating array views is slow in numba
-        other = group_routes[g, j]
-        if other >= 0 and other != r:
-            o = owner[other]
-            if o == p or (o >= 0 and lock_all):
-                return True
-    return False
-
-
-@njit(cache=True)
-def locks_all_tracks(b, s):
-    """With this few players a claimed track closes its parallel tracks to everyone (R4.5)."""
-    return s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
-
-
-@njit(cache=True)
-def route_open_to(b, s, r, p):
-    """Route ``r`` is free and not closed to seat ``p`` by a parallel track (R4.5)."""
-    if s.route_owner[r] >= 0:
-        return False
-    return not parallel_closed(s.route_owner, b.group_routes, b.route_group[r], r, p, locks_all_tracks(b, s))
-
-
-@njit(cache=True)
-def largest_colour_group(s, p):
-    """The most cards of one colour (not locomotives) in seat ``p``'s hand."""
-    hand = s.hand          # a record field read in a loop costs a reference count each time
-    most = 0
-    for c in range(N_COLOURS):
-        most = max(most, np.int64(hand[p, c]))
-    return most
-
-
-@njit(cache=True, inline='always')
-def _affordable_word(b, s, p, w):
-    """Word ``w`` of the routes seat ``p``'s hand can pay (R4.2-R4.3) and its
-    trains can cover (R4.1), free or not: per colour, one precomputed set of
-    the routes no longer than the hand's cards of it plus its locomotives."""
-    masks, hand = b.claim_masks, s.hand
-    locos = np.int64(hand[p, LOCO])
-    cap = min(np.int64(s.trains[p]), masks.shape[1] - 1)
-    word = masks[GRAY, min(largest_colour_group(s, p) + locos, cap), w]
-    for c in range(N_COLOURS):
-        word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
-    return word
-
-
-CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with each claimable route
-
-
-@njit(cache=True, inline='always')
-def _scan_claims(b, s, p, out, n, mode):
-    """Visit seat ``p``'s claimable routes in increasing order: only the routes
-    its hand pays and its trains cover are looked at, then whether each is
-    free and open (R4.5). ``mode`` CLAIM_FLAGS sets ``out[r]`` (cleared first)
-    and counts, CLAIM_LIST appends the payments to ``out`` from ``n``,
-    CLAIM_ANY returns 1 at the first one."""
-    if mode == CLAIM_FLAGS:
-        out[:] = False
-    owner, group, group_routes = s.route_owner, b.route_group, b.group_routes
-    lock_all = locks_all_tracks(b, s)
-    for w in range(b.claim_masks.shape[2]):
-        word = _affordable_word(b, s, p, w)
-        while word:
-            r = w * 64 + trailing_zeros(word)
-            word = drop_lowest(word)
-            if owner[r] >= 0 or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
-                continue
-            if mode == CLAIM_LIST:
-                n = payments(b, s, p, r, out, n)
-            elif mode == CLAIM_ANY:
-                return 1
-            else:
-                out[r] = True
-                n += 1
-    return n
-
-
-@njit(cache=True)
-def claimable_routes(b, s, p, out):
-    """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
-    by a parallel track (R4.5), no longer than its trains (R4.1), payable by
-    its hand (R4.2-R4.3)). Returns how many it may claim."""
-    return _scan_claims(b, s, p, out, 0, CLAIM_FLAGS)
-
-
-@njit(cache=True)
-def payments(b, s, p, r, out, n):
-    """Append every way seat ``p``'s hand can pay route ``r`` (R4.2-R4.3) as
-    claim actions to ``out`` from index ``n``, in increasing action order;
-    return the new count. Whether the route is free, open and fits the trains
-    is :func:`claimable_routes`' question."""
-    hand = s.hand
-    length = np.int64(b.route_len[r])
-    col = np.int64(b.route_colour[r])
-    locos = np.int64(hand[p, LOCO])
-    k_hi = min(length - 1, locos)
-    c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
-    for c in range(c_lo, c_hi):
-        h = np.int64(hand[p, c])
-        if h == 0:
-            continue
-        for k in range(max(0, length - h), k_hi + 1):
-            out[n] = encode_claim(r, c, k)
-            n += 1
-    if locos >= length:
-        out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def claim_actions(b, s, p, out, n):
-    """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
-    R4.5) to ``out`` from index ``n``; return the new count."""
-    return _scan_claims(b, s, p, out, n, CLAIM_LIST)
-
 
 @njit(cache=True)
 def legal_actions(b, s, out):
@@ -349,6 +261,7 @@ def _list_actions(b, s, out, claims):
                     n += 1
             if claims:
                 n = claim_actions(b, s, p, out, n)
+            n = station_actions(b, s, p, out, n)
             if n == 0 and (claims or not any_main_action(b, s, p)):
                 out[0] = A_PASS
                 n = 1
@@ -369,6 +282,8 @@ def _list_actions(b, s, out, claims):
             if s.pass_loc[loc, c] > 0:
                 out[n] = A_PASSENGER + c
                 n += 1
+    elif phase == PH_TUNNEL:
+        n = tunnel_actions(b, s, out, n)
     return n
 
 
@@ -376,6 +291,8 @@ def _list_actions(b, s, out, claims):
 def any_main_action(b, s, p):
     """Whether seat ``p`` has a legal main action other than passing."""
     if cards_available(s) > 0 or tickets_left(s) > 0:
+        return True
+    if can_build_station(b, s, p):
         return True
     faceup = s.faceup
     for i in range(faceup.shape[0]):
@@ -423,18 +340,33 @@ def is_legal(b, s, a):
             return False
         c = a - A_PASSENGER
         return c < N_PASSENGER_COLOURS and s.pass_loc[s.pend_loc[s.meta[M_PEND_I]], c] > 0
+    n_routes = b.route_len.shape[0]
+    if a >= claims_end(n_routes):
+        return _is_legal_extra(b, s, a)
     if phase != PH_MAIN:
         return False
     r, c, k = decode_claim(a)
-    if r >= b.route_len.shape[0]:
-        return False
     length = b.route_len[r]
     if s.trains[p] < length or not route_open_to(b, s, r, p) or k > s.hand[p, LOCO]:
         return False
     if c == PAY_LOCOS_ONLY:
         return k == length
     col = b.route_colour[r]
-    return (col == GRAY or col == c) and k < length and s.hand[p, c] >= length - k
+    return ((col == GRAY or col == c) and k < length and k >= b.route_ferry[r]
+            and s.hand[p, c] >= length - k)
+
+
+@njit(cache=True)
+def _is_legal_extra(b, s, a):
+    """:func:`is_legal` for the codes after the claims: tunnel decisions (R8.3), stations (R8.4)."""
+    phase = s.meta[M_PHASE]
+    p = s.meta[M_PLAYER]
+    x = a - claims_end(b.route_len.shape[0])
+    if x <= X_TUNNEL_GIVE_UP:
+        return phase == PH_TUNNEL and (x == X_TUNNEL_GIVE_UP or pay_split(s, p, x))
+    city, c, k = decode_station(b.route_len.shape[0], a)
+    return (phase == PH_MAIN and city < s.station_owner.shape[0] and s.station_owner[city] < 0
+            and s.stations_left[p] > 0 and station_payable(b, s, p, c, k))
 
 
 # --- applying actions ----------------------------------------------------------------------------
@@ -460,6 +392,8 @@ def end_turn(b, s, passed):
         meta[M_END] = END_CAPPED
     if meta[M_END] != END_RUNNING:
         meta[M_PHASE] = PH_OVER
+        if b.rp[RP_STATIONS] > 0:
+            choose_station_routes(b, s)
         final_scoring(b, s)
     else:
         meta[M_PLAYER] = (p + 1) % np_
@@ -557,25 +491,55 @@ def apply_action(b, s, a):
         s.pass_player[p, c] += 1
         meta[M_PEND_I] += 1
         resolve_passengers(b, s)
-    else:                                              # claim a route (R4)
+    elif a < claims_end(b.route_len.shape[0]):       # claim a route (R4)
         r, c, k = decode_claim(a)
+        if b.route_tunnel[r] and b.rp[RP_TUNNEL_CARDS] > 0:       # R8.3
+            if start_tunnel(b, s, p, r, c, k) > 0:
+                meta[M_PHASE] = PH_TUNNEL
+            else:
+                settle_tunnel(s, p, 0, True)
+                finish_claim(b, s, p, r)
+            return
         length = b.route_len[r]
         if c != PAY_LOCOS_ONLY:
             s.hand[p, c] -= length - k
             s.discard[c] += length - k
         s.hand[p, LOCO] -= k
         s.discard[LOCO] += k
-        s.route_owner[r] = p
-        meta[M_CLAIMS] += 1
-        s.trains[p] -= length
-        s.score[p] += b.route_points[r]
-        meta[M_LAST_ROUTE] = r
-        refill_faceup(b, s)
-        if b.rp[RP_PASSENGERS]:
-            s.pend_loc[0] = b.route_loc_a[r]
-            s.pend_loc[1] = b.route_loc_b[r]
-            meta[M_PEND_N] = 2
-            meta[M_PEND_I] = 0
-            resolve_passengers(b, s)
-        else:
+        finish_claim(b, s, p, r)
+    else:
+        x = a - claims_end(b.route_len.shape[0])
+        if x < X_STATION:                              # pay a tunnel's extra cards or give up (R8.3)
+            r = settle_tunnel(s, p, x, x != X_TUNNEL_GIVE_UP)
+            meta[M_PHASE] = PH_MAIN
+            if x != X_TUNNEL_GIVE_UP:
+                finish_claim(b, s, p, r)
+            else:
+                refill_faceup(b, s)
+                end_turn(b, s, False)
+        else:                                          # build a station (R8.4)
+            city, c, k = decode_station(b.route_len.shape[0], a)
+            build_station(b, s, p, city, c, k)
+            refill_faceup(b, s)
             end_turn(b, s, False)
+
+
+@njit(cache=True)
+def finish_claim(b, s, p, r):
+    """Seat ``p`` takes paid route ``r`` (R4.4): owner, trains, points, the
+    face-up row refilled, then the passengers (R4.6) or the end of the turn."""
+    meta = s.meta
+    s.route_owner[r] = p
+    meta[M_CLAIMS] += 1
+    s.trains[p] -= b.route_len[r]
+    s.score[p] += b.route_points[r]
+    meta[M_LAST_ROUTE] = r
+    refill_faceup(b, s)
+    if b.rp[RP_PASSENGERS]:
+        s.pend_loc[0] = b.route_loc_a[r]
+        s.pend_loc[1] = b.route_loc_b[r]
+        meta[M_PEND_N] = 2
+        meta[M_PEND_I] = 0
+        resolve_passengers(b, s)
+    else:
+        end_turn(b, s, False)

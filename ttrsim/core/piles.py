@@ -152,13 +152,15 @@ def deal_offer(b, s, p, n, k):
 @njit(cache=True)
 def settle_offer(b, s, p, mask, shuffle_back):
     """Seat ``p`` keeps the offered tickets in ``mask``; the others go to the
-    bottom of their own pile, or are shuffled back in (R2.2, R5.1)."""
+    bottom of their own pile, or are shuffled back in (R2.2, R5.1); a long
+    setup ticket belongs to no pile and leaves the game (R8.1)."""
     for i in range(s.offer_n[p]):
         t = s.offer[p, i]
         if mask & (1 << i):
             s.ticket_holder[t] = p
-        else:
+        elif b.ticket_deck[t] >= 0:
             push_bottom(s, b.ticket_deck[t], t)
+        # else a long setup ticket (R8.1): it leaves the game unseen
         s.offer[p, i] = -1
     s.offer_n[p] = 0
     if shuffle_back:

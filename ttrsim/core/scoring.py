@@ -1,4 +1,4 @@
-"""End-of-game scoring kernels (R6.3-R6.8) and the final score breakdown.
+"""End-of-game scoring kernels (R6.3-R6.8, R8.5) and the final score breakdown.
 
 Each kernel is a plain function over arrays, tested against a simple
 independent reference in ``tests/``.
@@ -24,6 +24,8 @@ from .board import (
     RP_PASS_SECOND,
     RP_PASS_ZERO,
     RP_PASSENGERS,
+    RP_STATION_PTS,
+    RP_STATIONS,
     RP_TB0,
     TB_LONGEST,
     TB_PASSENGERS,
@@ -38,7 +40,11 @@ from .state import (
     F_N_PASSENGERS,
     F_PASSENGER_PTS,
     F_ROUTES,
+    F_STATION_PTS,
+    F_STATIONS_BUILT,
+    F_STATIONS_USED,
     F_TICKETS_LOST,
+    F_TICKETS_RESCUED,
     F_TICKETS_WON,
     F_TOTAL,
     F_WINNER,
@@ -158,6 +164,23 @@ def locations_joined(b, parent, la, lb):
 
 
 @njit(cache=True)
+def join_station_routes(b, s, p, parent):
+    """Join in ``parent`` the routes seat ``p``'s stations borrow (R8.5,
+    ``s.station_route``, chosen by :func:`ttrsim.core.stations.choose_station_routes`);
+    return how many stations borrow one."""
+    used = 0
+    for city in range(s.station_owner.shape[0]):
+        r = s.station_route[city]
+        if s.station_owner[city] == p and r >= 0:
+            used += 1
+            x = uf_find(parent, b.route_a[r])
+            y = uf_find(parent, b.route_b[r])
+            if x != y:
+                parent[x] = y
+    return used
+
+
+@njit(cache=True)
 def ticket_completed(b, s, t, parent):
     """R6.3: ticket ``t`` is complete in the components ``parent`` of its holder."""
     return locations_joined(b, parent, b.ticket_a[t], b.ticket_b[t])
@@ -227,19 +250,30 @@ def award_most(values, points, needs_positive, out_col):
 
 @njit(cache=True)
 def final_scoring(b, s):
-    """Fill ``s.final`` with each seat's breakdown and the winner flags (R6.3-R6.8)."""
+    """Fill ``s.final`` with each seat's breakdown and the winner flags (R6.3-R6.8);
+    with stations, the routes they borrow (``s.station_route``, chosen before)
+    count for tickets and unbuilt stations score (R8.5)."""
     n_players = s.meta[M_NPLAYERS]
     f = s.final
     f[:, :] = 0
     parent = np.empty(b.n_nodes, np.int64)
+    stations = b.rp[RP_STATIONS] > 0
+    own = np.empty(b.n_nodes, np.int64)
     for p in range(n_players):
         f[p, F_ROUTES] = s.score[p]
         player_components(b, s, p, parent)
+        if stations:                   # R8.5: the borrowed routes count for tickets only
+            own[:] = parent
+            f[p, F_STATIONS_USED] = join_station_routes(b, s, p, parent)
+            f[p, F_STATIONS_BUILT] = b.rp[RP_STATIONS] - s.stations_left[p]
+            f[p, F_STATION_PTS] = s.stations_left[p] * b.rp[RP_STATION_PTS]
         for t in range(b.ticket_a.shape[0]):
             if s.ticket_holder[t] == p:
                 if ticket_completed(b, s, t, parent):
                     f[p, F_TICKETS_WON] += b.ticket_points[t]
                     f[p, F_N_COMPLETED] += 1
+                    if stations and not ticket_completed(b, s, t, own):
+                        f[p, F_TICKETS_RESCUED] += 1
                 else:
                     f[p, F_TICKETS_LOST] += b.ticket_points[t]
                     f[p, F_N_FAILED] += 1
@@ -259,7 +293,7 @@ def final_scoring(b, s):
                 f[p, F_PASSENGER_PTS] += pts[p]
     for p in range(n_players):
         f[p, F_TOTAL] = (f[p, F_ROUTES] + f[p, F_TICKETS_WON] - f[p, F_TICKETS_LOST] + f[p, F_LP_BONUS]
-                         + f[p, F_GLOBETROTTER] + f[p, F_PASSENGER_PTS])
+                         + f[p, F_GLOBETROTTER] + f[p, F_PASSENGER_PTS] + f[p, F_STATION_PTS])
     mark_winners(b, f, n_players)
 
 

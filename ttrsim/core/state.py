@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ttrsim.data.ids import N_CARD_KINDS, N_PASSENGER_COLOURS
+from ttrsim.data.rules import MAX_TUNNEL_CARDS
 
 from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, Board
 from .record import define_record
@@ -38,7 +39,10 @@ from .record import define_record
  M_RESETS,      # face-up rows reset so far (R3.4)
  M_RESHUFFLES,  # discard piles shuffled into a new deck so far (R3.5)
  M_CLAIMS,      # routes claimed so far, all seats (a board version: route owners change only with it)
- N_META) = range(17)
+ M_TUNNEL_ROUTE,   # in PH_TUNNEL: the tunnel being claimed (R8.3)
+ M_TUNNEL_COLOUR,  # its pay colour (PAY_LOCOS_ONLY = locomotives only)
+ M_TUNNEL_EXTRA,   # the extra cards the revealed ones ask for
+ N_META) = range(20)
 
 # phases: who must decide what
 (PH_SETUP_MIX,   # announce the short/long mix of the setup tickets (R2.3), seat by seat
@@ -47,18 +51,21 @@ from .record import define_record
  PH_DRAW2,       # the second train card (R3.1-R3.3)
  PH_KEEP,        # keep drawn tickets (R5.1)
  PH_PASSENGER,   # choose the colour of a passenger (R4.6)
- PH_OVER) = range(7)
-PHASE_NAMES = ("setup-mix", "setup-keep", "main", "draw2", "keep", "passenger", "over")
+ PH_OVER,
+ PH_TUNNEL,      # pay the extra cards of a tunnel or give it up (R8.3)
+ ) = range(8)
+PHASE_NAMES = ("setup-mix", "setup-keep", "main", "draw2", "keep", "passenger", "over", "tunnel")
 
 END_RUNNING, END_NORMAL, END_STALLED, END_CAPPED = range(4)
 END_NAMES = ("running", "normal", "stalled", "capped")
 
 # --- columns of GameState.final (filled by final scoring) ---------------------
 (F_ROUTES, F_TICKETS_WON, F_TICKETS_LOST, F_N_COMPLETED, F_N_FAILED, F_LP_LEN, F_LP_BONUS,
- F_GLOBETROTTER, F_PASSENGER_PTS, F_N_PASSENGERS, F_TOTAL, F_WINNER, N_FINAL) = range(13)
+ F_GLOBETROTTER, F_PASSENGER_PTS, F_N_PASSENGERS, F_TOTAL, F_WINNER,
+ F_STATION_PTS, F_STATIONS_BUILT, F_STATIONS_USED, F_TICKETS_RESCUED, N_FINAL) = range(17)
 FINAL_NAMES = ("routes", "tickets_won", "tickets_lost", "tickets_completed", "tickets_failed",
                "longest_path", "longest_bonus", "globetrotter", "passenger_points", "passengers",
-               "total", "winner")
+               "total", "winner", "station_points", "stations_built", "stations_used", "tickets_rescued")
 
 
 STATE_FIELDS = (
@@ -82,6 +89,11 @@ STATE_FIELDS = (
     "pass_player",    # int16[P, 6] passengers collected, per colour (public)
     "pend_loc",       # int16[2] locations of pending passenger pick-ups
     "final",          # int32[P, N_FINAL] final score breakdown, F_* columns
+    "tunnel_held",    # int16[9] in PH_TUNNEL: the cards laid down for the tunnel, per kind (R8.3)
+    "tunnel_shown",   # int8[MAX_TUNNEL_CARDS] the cards turned over for the last tunnel, -1 padded (R8.3)
+    "stations_left",  # int16[P] stations a seat has not built (R8.4)
+    "station_owner",  # int8[C] seat owning the station on city c, -1 none (R8.4)
+    "station_route",  # int16[C] route the station on city c borrows at the end, -1 none (R8.5)
 )
 GameState = define_record("GameState", STATE_FIELDS, __name__)
 
@@ -106,6 +118,9 @@ def allocate_state(board: Board, n_players: int) -> GameState:
         pass_loc=np.zeros((n_locs, N_PASSENGER_COLOURS), np.int16),
         pass_player=np.zeros((n_players, N_PASSENGER_COLOURS), np.int16),
         pend_loc=np.full(2, -1, np.int16), final=np.zeros((n_players, N_FINAL), np.int32),
+        tunnel_held=np.zeros(N_CARD_KINDS, np.int16), tunnel_shown=np.full(MAX_TUNNEL_CARDS, -1, np.int8),
+        stations_left=np.zeros(n_players, np.int16), station_owner=np.full(int(board.n_cities), -1, np.int8),
+        station_route=np.full(int(board.n_cities), -1, np.int16),
     )
 
 

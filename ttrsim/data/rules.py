@@ -18,8 +18,12 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from ttrsim.data.checks import did_you_mean, is_int
+from ttrsim.data.maps import MAX_ROUTE_LENGTH
 
 TIEBREAK_NAMES = ("tickets", "longest_path", "passengers")
+MAX_TUNNEL_CARDS = 3      # the action codec has room for tunnel extras of up to 3 cards
+MAX_STATION_COST = 3      # the action codec has room for station payments of up to 3 cards
+MAX_OFFER = 8             # tickets offered at once (the keep masks of the action codec have 8 bits)
 RETURN_MODES = ("bottom", "shuffle")
 
 
@@ -73,6 +77,13 @@ PARAMS: tuple[Param, ...] = (
           choice=True),
     Param("tiebreaks", ("tickets", "longest_path"), "R6.8",
           "tie-break steps in order, from: tickets, longest_path, passengers"),
+    Param("long_deck", "", "R8.1", "deck tag of the long tickets dealt at setup ('' = none); the rest are removed"),
+    Param("setup_long", 0, "R8.1", "long tickets dealt to each player at setup, on top of setup_deal", lo=0, hi=2),
+    Param("tunnel_cards", 3, "R8.3", "cards turned over when a tunnel is claimed", lo=0, hi=MAX_TUNNEL_CARDS),
+    Param("stations", 0, "R8.4", "train stations per player; 0 = no stations", lo=0, hi=5),
+    Param("station_costs", (1, 2, 3), "R8.4",
+          "cards the 1st, 2nd, 3rd ... station costs (later ones cost the last entry)"),
+    Param("station_points", 4, "R8.5", "points for each station a player did not build", lo=0, hi=1000),
     Param("max_turns", 1000, "R6.2", "turn cap (all players' turns together); the game ends 'capped'",
           choice=True, lo=1, hi=1_000_000),
     Param("stall_rounds", 1, "R6.2", "full rounds of passes by every player that end the game 'stalled'",
@@ -95,6 +106,9 @@ PRESETS: dict[str, dict] = {
                 "map": "germany", "ticket_decks": ("short", "long"), "setup_deal": 4, "draw_tickets": 4,
                 "setup_return": "shuffle", "longest_path_points": 0, "globetrotter_points": 15,
                 "passenger_first": 20, "passenger_second": 10, "tiebreaks": ("tickets", "passengers")},
+    "europe": {"doc": "Europe: tunnels, ferries, 3 stations, one long ticket each",
+               "map": "europe", "ticket_decks": ("regular",), "long_deck": "long", "setup_long": 1,
+               "stations": 3},
 }
 
 
@@ -127,6 +141,12 @@ class RuleSet:
     passenger_zero_scores: bool
     bonus_needs_score: bool
     tiebreaks: tuple
+    long_deck: str
+    setup_long: int
+    tunnel_cards: int
+    stations: int
+    station_costs: tuple
+    station_points: int
     max_turns: int
     stall_rounds: int
     overrides: dict = field(default_factory=dict, compare=False)
@@ -138,6 +158,7 @@ class RuleSet:
             d["scoring"] = dict(d["scoring"])
         d["ticket_decks"] = list(d["ticket_decks"])
         d["tiebreaks"] = list(d["tiebreaks"])
+        d["station_costs"] = list(d["station_costs"])
         return d
 
 
@@ -158,6 +179,16 @@ def _check_value(p: Param, value):
         if value not in RETURN_MODES:
             raise RulesError(f"{bad} must be one of {', '.join(RETURN_MODES)}, got {value!r}")
         return value
+    if p.name == "long_deck":
+        if not isinstance(value, str):
+            raise RulesError(f"{bad} must be a deck tag or '', got {value!r}")
+        return value
+    if p.name == "station_costs":
+        if not isinstance(value, (list, tuple)) or not value or \
+                not all(is_int(v) and 1 <= v <= MAX_STATION_COST for v in value):
+            raise RulesError(f"{bad} must be a non-empty list of card counts in 1..{MAX_STATION_COST}, "
+                             f"got {value!r}")
+        return tuple(value)
     if p.name == "map":
         if not isinstance(value, str) or not value:
             raise RulesError(f"{bad} must be a map name or path, got {value!r}")
@@ -179,8 +210,8 @@ def _check_value(p: Param, value):
         if value is None:
             return None
         if not isinstance(value, dict) or not value or not all(
-                is_int(k) and 1 <= k <= 7 and is_int(v) for k, v in value.items()):
-            raise RulesError(f"{bad} must map route lengths 1..7 to integer points, got {value!r}")
+                is_int(k) and 1 <= k <= MAX_ROUTE_LENGTH and is_int(v) for k, v in value.items()):
+            raise RulesError(f"{bad} must map route lengths 1..{MAX_ROUTE_LENGTH} to integer points, got {value!r}")
         return tuple(sorted(value.items()))
     raise AssertionError(p.name)  # every parameter is handled above
 
@@ -201,9 +232,16 @@ def get_rules(preset: str = "usa", overrides: dict | None = None) -> RuleSet:
             raise RulesError(f"rule parameter '{name}' is unknown{did_you_mean(name, PARAM_BY_NAME)}")
         values[name] = value
     values = {name: _check_value(PARAM_BY_NAME[name], v) for name, v in values.items()}
-    if values["setup_keep"] > values["setup_deal"]:
+    if values["setup_keep"] > values["setup_deal"] + values["setup_long"]:
         raise RulesError(f"rule parameter 'setup_keep' ({values['setup_keep']}) must not exceed "
-                         f"'setup_deal' ({values['setup_deal']})")
+                         f"'setup_deal' ({values['setup_deal']})"
+                         + (f" + 'setup_long' ({values['setup_long']})" if values["setup_long"] else ""))
+    if values["setup_deal"] + values["setup_long"] > MAX_OFFER:
+        raise RulesError(f"rule parameters 'setup_deal' + 'setup_long' must not exceed {MAX_OFFER}")
+    if values["setup_long"] > 0 and len(values["ticket_decks"]) > 1:
+        raise RulesError("rule parameter 'setup_long' needs a single draw pile ('ticket_decks' of one tag)")
+    if values["setup_long"] > 0 and not values["long_deck"]:
+        raise RulesError("rule parameter 'setup_long' needs 'long_deck', the deck tag of the long tickets")
     if values["draw_keep"] > values["draw_tickets"]:
         raise RulesError(f"rule parameter 'draw_keep' ({values['draw_keep']}) must not exceed "
                          f"'draw_tickets' ({values['draw_tickets']})")

@@ -44,7 +44,16 @@ from ttrsim.core.actions import (
     encode_claim,
     legal_buffer,
 )
-from ttrsim.core.board import MAX_OFFER, RP_DRAW_N, RP_FACEUP, RP_MAX_TURNS, RP_N_CARDS, RP_SETUP_DEAL, RP_TRAINS
+from ttrsim.core.board import (
+    MAX_OFFER,
+    RP_DRAW_N,
+    RP_FACEUP,
+    RP_MAX_TURNS,
+    RP_N_CARDS,
+    RP_SETUP_DEAL,
+    RP_STATIONS,
+    RP_TRAINS,
+)
 from ttrsim.core.engine import legal_actions
 from ttrsim.core.state import (
     M_COUNTDOWN,
@@ -107,6 +116,9 @@ class Layout:
     code of route ``r``'s claims; ``legal``: a scratch legal-action buffer."""
 
     def __init__(self, board, n_players: int):
+        if board.rp[RP_STATIONS] > 0 or board.route_tunnel.any() or board.route_ferry.any():
+            raise ValueError("the environments do not cover tunnels, ferries and stations yet (Europe, R8); "
+                             "expected a rule set without them")
         P = n_players
         R = board.route_len.shape[0]
         T = board.ticket_a.shape[0]

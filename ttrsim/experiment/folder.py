@@ -53,7 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ttrsim.data.ids import ROUTE_COLOUR_IDS, ROUTE_COLOUR_NAMES
-from ttrsim.data.maps import MapData, load_map
+from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map
 from ttrsim.data.rules import DEFAULTS, RuleSet
 
 from .config import Experiment, ExperimentError
@@ -340,7 +340,8 @@ def map_to_json(m: MapData) -> dict:
                   "x": m.node_xy[:, 0].tolist(), "y": m.node_xy[:, 1].tolist()},
         "routes": {"from": m.route_a.tolist(), "to": m.route_b.tolist(), "length": m.route_len.tolist(),
                    "colour": [ROUTE_COLOUR_NAMES[c] for c in m.route_colour], "group": m.route_group.tolist(),
-                   "group_name": list(m.route_group_name)},
+                   "group_name": list(m.route_group_name), "tunnel": m.route_tunnel.tolist(),
+                   "ferry_locos": m.route_ferry.tolist()},
         "tickets": {"from": m.ticket_a.tolist(), "to": m.ticket_b.tolist(), "points": m.ticket_points.tolist(),
                     "decks": [sorted(t) for t in m.ticket_tags]},
     }
@@ -355,7 +356,7 @@ def map_from_json(d: dict) -> MapData:
         a.setflags(write=False)
         return a
 
-    scoring = np.zeros(max([int(n) for n in d["scoring"]] + [7]) + 1, np.int16)
+    scoring = np.zeros(MAX_ROUTE_LENGTH + 1, np.int16)
     for n, p in d["scoring"].items():
         scoring[int(n)] = p
     scoring.setflags(write=False)
@@ -369,6 +370,8 @@ def map_from_json(d: dict) -> MapData:
         route_len=arr(route["length"], np.int8),
         route_colour=arr([ROUTE_COLOUR_IDS[c] for c in route["colour"]], np.int8),
         route_group=arr(route["group"], np.int16), route_group_name=tuple(route["group_name"]),
+        route_tunnel=arr(route.get("tunnel", [False] * len(route["from"])), bool),     # older folders: none
+        route_ferry=arr(route.get("ferry_locos", [0] * len(route["from"])), np.int8),
         ticket_a=arr(ticket["from"], np.int16), ticket_b=arr(ticket["to"], np.int16),
         ticket_points=arr(ticket["points"], np.int16), ticket_tags=tuple(frozenset(t) for t in ticket["decks"]),
         scoring=scoring, passengers=arr(loc["passengers"], np.int16),
@@ -379,7 +382,8 @@ def map_from_json(d: dict) -> MapData:
 
 
 def routes_dim(m: MapData) -> pa.Table:
-    """One row per route of map ``m``: id, label, endpoints, length, colour, parallel group."""
+    """One row per route of map ``m``: id, label, endpoints, length, colour,
+    parallel group, tunnel flag and ferry locomotives (R8.2, R8.3)."""
     r = np.arange(m.n_routes)
     return pa.table({
         "route": pa.array(r.astype(np.int16)),
@@ -389,6 +393,8 @@ def routes_dim(m: MapData) -> pa.Table:
         "length": pa.array(np.asarray(m.route_len, np.int8)),
         "colour": [ROUTE_COLOUR_NAMES[m.route_colour[i]] for i in r],
         "group": pa.array(np.asarray(m.route_group, np.int16)),
+        "tunnel": pa.array(np.asarray(m.route_tunnel, bool)),
+        "ferry_locos": pa.array(np.asarray(m.route_ferry, np.int8)),
     })
 
 

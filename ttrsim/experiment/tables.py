@@ -34,7 +34,11 @@ from ttrsim.core.state import (
     F_N_PASSENGERS,
     F_PASSENGER_PTS,
     F_ROUTES,
+    F_STATION_PTS,
+    F_STATIONS_BUILT,
+    F_STATIONS_USED,
     F_TICKETS_LOST,
+    F_TICKETS_RESCUED,
     F_TICKETS_WON,
     F_TOTAL,
     F_WINNER,
@@ -68,10 +72,13 @@ from ttrsim.play.turnlog import (
     T_SEAT,
     T_SRC1,
     T_SRC2,
+    T_STATION,
     T_TK_DRAWN,
     T_TK_KEPT,
     T_TK_PILE0,
     T_TRAINS,
+    T_TUNNEL_EXTRA,
+    T_TUNNEL_PAID,
     T_TURN,
 )
 
@@ -82,7 +89,7 @@ COMPRESSION = "zstd"
 NAME_TABLES = {
     "rules": tuple(preset_names()),
     "end": END_NAMES[1:],                 # normal, stalled, capped
-    "action": KIND_NAMES,                 # cards, claim, tickets, pass
+    "action": KIND_NAMES,                 # cards, claim, tickets, pass, station
     "card": CARD_NAMES,                   # 8 colours + locomotive (pay_colour: locomotive = locomotives only)
     "source": SOURCE_NAMES,               # face-up, blind
     "passenger": PASSENGER_NAMES,
@@ -104,6 +111,10 @@ SCORE_COLUMNS = (
     ("globetrotter", F_GLOBETROTTER, pa.int32()),
     ("passenger_points", F_PASSENGER_PTS, pa.int32()),
     ("passengers", F_N_PASSENGERS, pa.int16()),
+    ("station_points", F_STATION_PTS, pa.int32()),
+    ("stations_built", F_STATIONS_BUILT, pa.int8()),
+    ("stations_used", F_STATIONS_USED, pa.int8()),
+    ("tickets_rescued", F_TICKETS_RESCUED, pa.int16()),
 )
 
 SCHEMAS = {
@@ -128,7 +139,8 @@ SCHEMAS = {
          ("card1", _DICT8), ("source1", _DICT8), ("card2", _DICT8), ("source2", _DICT8),
          ("tickets_drawn", pa.int8()), ("tickets_kept", pa.int8()), ("tickets_pile0", pa.int8()),
          ("passenger1", _DICT8), ("passenger2", _DICT8), ("score", pa.int32()), ("trains", pa.int16()),
-         ("hand", pa.int16())]),
+         ("hand", pa.int16()), ("tunnel_extra", pa.int8()), ("tunnel_paid", pa.bool_()),
+         ("station", pa.int16())]),
 }
 
 
@@ -256,6 +268,9 @@ def turns_table(ctx: ChunkContext, game_ids, turns: np.ndarray) -> pa.Table:
         "passenger2": _dict(c(T_PASS2), NAME_TABLES["passenger"]),
         "score": _int(c(T_SCORE), pa.int32()), "trains": _int(c(T_TRAINS), pa.int16()),
         "hand": _int(c(T_HAND), pa.int16()),
+        "tunnel_extra": _int(c(T_TUNNEL_EXTRA), pa.int8(), nullable=True),
+        "tunnel_paid": pa.array(c(T_TUNNEL_PAID) > 0, mask=c(T_TUNNEL_PAID) < 0),
+        "station": _int(c(T_STATION), pa.int16(), nullable=True),
     }
     return pa.table(cols, schema=SCHEMAS["turns"])
 

@@ -1,15 +1,19 @@
 """Random-play fuzzing: play random games and check the invariants after every
 action.
 
-Checked after every action: the train cards are all in exactly one place and
-each kind keeps its count (R1.1); every player's trains plus the trains on
-their routes make the starting count (R1.2); the running score equals a full
-recount of route points (R4.4); tickets and passengers are conserved; the
+Checked after every action: the train cards are all in exactly one place
+(deck, discards, face-up row, hands, or held for a tunnel, R8.3) and each
+kind keeps its count (R1.1); every player's trains plus the trains on their
+routes make the starting count (R1.2); the running score equals a full
+recount of route points (R4.4); the tickets of the draw piles and the
+passengers are conserved, and no long setup ticket (R8.1) is in a pile or
+dealt beyond the setup; every player's stations left plus built make the
+rule set's count (R8.4); the
 board version ``M_CLAIMS`` equals the
 number of claimed routes; the applied action was legal by the independent check :func:`~ttrsim.core.engine.is_legal`
 and was in the generated legal list. At the end: the game ended (normal,
 stalled or capped) within the action bound, and the total equals the sum of its
-components.
+components (unbuilt stations included, R8.5).
 
 >>> rows = run_fuzz(["usa"], [3], games=20, progress=False)
 >>> rows[0]["games"], rows[0]["distinct_deals"], rows[0]["violations"]
@@ -22,7 +26,7 @@ from joblib import Parallel, delayed
 from numba import njit
 
 from ttrsim.core.actions import legal_buffer
-from ttrsim.core.board import RP_N_CARDS, RP_TRAINS, build_board
+from ttrsim.core.board import RP_N_CARDS, RP_SETUP_LONG, RP_STATIONS, RP_TRAINS, build_board
 from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
 from ttrsim.core.rng import mix64
 from ttrsim.core.state import (
@@ -30,6 +34,7 @@ from ttrsim.core.state import (
     F_LP_BONUS,
     F_PASSENGER_PTS,
     F_ROUTES,
+    F_STATION_PTS,
     F_TICKETS_LOST,
     F_TICKETS_WON,
     F_TOTAL,
@@ -47,11 +52,12 @@ from ttrsim.strategies.random_strategy import choose
 
 # violation codes
 (V_CARDS, V_CARD_KIND, V_TRAINS, V_SCORE, V_TICKETS, V_PASSENGERS, V_ILLEGAL, V_NOT_LISTED, V_NO_ACTION,
- V_NO_END, V_TOTAL, V_CLAIMS, N_VIOLATIONS) = range(13)
+ V_NO_END, V_TOTAL, V_CLAIMS, V_STATIONS, N_VIOLATIONS) = range(14)
 VIOLATION_NAMES = ("cards not 110", "card kind count changed", "trains not conserved",
                    "running score != recount", "tickets not conserved", "passengers not conserved",
                    "illegal action applied", "action not in legal list", "no legal action",
-                   "game did not end", "total != sum of components", "claimed routes != M_CLAIMS")
+                   "game did not end", "total != sum of components", "claimed routes != M_CLAIMS",
+                   "stations not conserved")
 MAX_ACTIONS = 20_000
 
 
@@ -66,7 +72,7 @@ def check_state(b, s, kind_count):
         if s.faceup[i] >= 0:
             kind_count[s.faceup[i]] += 1
     for k in range(LOCO + 1):
-        kind_count[k] += s.discard[k]
+        kind_count[k] += s.discard[k] + s.tunnel_held[k]
         for p in range(n_players):
             kind_count[k] += s.hand[p, k]
     if kind_count.sum() != b.rp[RP_N_CARDS]:
@@ -85,15 +91,26 @@ def check_state(b, s, kind_count):
             return V_TRAINS
         if pts != s.score[p]:
             return V_SCORE
-    n_tk = 0
+    n_tk = 0                   # the draw piles' tickets: in a pile, held or on offer
+    n_long = 0                 # the long setup tickets held or on offer
     for d in range(s.tk_len.shape[0]):
         n_tk += s.tk_len[d]
+        for i in range(s.tk_len[d]):
+            if b.ticket_deck[s.tk_buf[d, (s.tk_head[d] + i) % s.tk_buf.shape[1]]] != d:
+                return V_TICKETS
     for t in range(s.ticket_holder.shape[0]):
         if s.ticket_holder[t] >= 0:
-            n_tk += 1
+            if b.ticket_deck[t] >= 0:
+                n_tk += 1
+            else:
+                n_long += 1
     for p in range(n_players):
-        n_tk += s.offer_n[p]
-    if n_tk != b.deck_size.sum():
+        for i in range(s.offer_n[p]):
+            if b.ticket_deck[s.offer[p, i]] >= 0:
+                n_tk += 1
+            else:
+                n_long += 1
+    if n_tk != b.deck_size.sum() or n_long > n_players * b.rp[RP_SETUP_LONG]:
         return V_TICKETS
     if s.pass_loc.sum() + s.pass_player.sum() != b.pass_setup.sum():
         return V_PASSENGERS
@@ -103,6 +120,13 @@ def check_state(b, s, kind_count):
             claimed += 1
     if claimed != s.meta[M_CLAIMS]:
         return V_CLAIMS
+    for p in range(n_players):
+        built = 0
+        for city in range(s.station_owner.shape[0]):
+            if s.station_owner[city] == p:
+                built += 1
+        if s.stations_left[p] < 0 or built + s.stations_left[p] != b.rp[RP_STATIONS]:
+            return V_STATIONS
     return -1
 
 
@@ -166,7 +190,7 @@ def fuzz_game(b, s, m, seed, legal, kind_count, found, params, fingerprints, i):
     f = s.final
     for p in range(s.meta[M_NPLAYERS]):
         if f[p, F_TOTAL] != (f[p, F_ROUTES] + f[p, F_TICKETS_WON] - f[p, F_TICKETS_LOST] + f[p, F_LP_BONUS]
-                             + f[p, F_GLOBETROTTER] + f[p, F_PASSENGER_PTS]):
+                             + f[p, F_GLOBETROTTER] + f[p, F_PASSENGER_PTS] + f[p, F_STATION_PTS]):
             found[V_TOTAL] += 1
             break
     return n_actions

@@ -18,7 +18,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ttrsim.core.actions import action_name, legal_buffer
-from ttrsim.core.board import RP_N_DECKS, build_board
+from ttrsim.core.board import RP_N_DECKS, RP_STATIONS, build_board
 from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
 from ttrsim.core.state import (
     END_NAMES,
@@ -30,6 +30,8 @@ from ttrsim.core.state import (
     M_PEND_I,
     M_PHASE,
     M_PLAYER,
+    M_TUNNEL_EXTRA,
+    M_TUNNEL_ROUTE,
     M_TURN,
     PH_OVER,
     PHASE_NAMES,
@@ -104,7 +106,7 @@ class Game:
     def apply(self, action: int) -> None:
         """Apply a legal action of the seat to act (raises :class:`IllegalAction`)."""
         if not self.is_legal(action):
-            raise IllegalAction(f"action {action} ({action_name(action)}) is not legal in phase "
+            raise IllegalAction(f"action {action} ({action_name(action, self.map.n_routes)}) is not legal in phase "
                                 f"{self.phase} for seat {self.player}")
         apply_action(self.board, self.state, action)
         self.history.append(int(action))
@@ -168,6 +170,13 @@ class Game:
                 obs["passenger_place"] = m.location_names[s.pend_loc[s.meta[M_PEND_I]]]
         if int(self.board.rp[RP_N_DECKS]) > 1:
             obs["ticket_piles"] = list(self.rules.ticket_decks)
+        if int(self.board.rp[RP_STATIONS]):
+            obs["stations_left"] = s.stations_left.tolist()
+            obs["stations"] = {m.location_names[c]: p for c, p in enumerate(s.station_owner.tolist()) if p >= 0}
+        if self.phase == "tunnel":
+            obs["tunnel_route"] = int(s.meta[M_TUNNEL_ROUTE])
+            obs["tunnel_extra"] = int(s.meta[M_TUNNEL_EXTRA])
+            obs["tunnel_shown"] = [CARD_NAMES[c] for c in s.tunnel_shown.tolist() if c >= 0]
         return obs
 
     def records(self) -> tuple:

@@ -34,9 +34,13 @@ from ttrsim.core.actions import (
     A_PASSENGER,
     A_TICKETS,
     PAY_LOCOS_ONLY,
+    X_STATION,
+    X_TUNNEL_GIVE_UP,
+    claims_end,
     decode_claim,
+    decode_station,
 )
-from ttrsim.core.board import RP_LOCO_RESET, RP_MAX_RESETS, RP_N_DECKS, RP_PASSENGERS
+from ttrsim.core.board import RP_LOCO_RESET, RP_MAX_RESETS, RP_N_DECKS, RP_PASSENGERS, RP_TUNNEL_CARDS
 from ttrsim.core.piles import faceup_locos
 from ttrsim.core.state import (
     END_NORMAL,
@@ -48,10 +52,14 @@ from ttrsim.core.state import (
     M_PLAYER,
     M_RESETS,
     M_RESHUFFLES,
+    M_TUNNEL_COLOUR,
+    M_TUNNEL_EXTRA,
+    M_TUNNEL_ROUTE,
     M_TURN,
     PH_OVER,
     PH_SETUP_KEEP,
     PH_SETUP_MIX,
+    PH_TUNNEL,
     GameState,
 )
 from ttrsim.data.ids import CARD_NAMES, LOCO, PASSENGER_NAMES
@@ -177,9 +185,30 @@ def narrate_action(game, before: GameState, after: GameState, action: int) -> st
     if a < A_CLAIM:
         loc = int(before.pend_loc[before.meta[M_PEND_I]])
         return f"{PASSENGER_NAMES[a - A_PASSENGER]} ({game.map.location_names[loc]})"
+    end = claims_end(game.map.n_routes)
+    if a >= end + X_STATION:
+        city, c, k = (int(x) for x in decode_station(game.map.n_routes, a))
+        cost = int(before.hand[p].sum() - after.hand[p].sum())        # the cards paid
+        return (f"built a station on {game.map.location_names[city]} with {payment_text(c, k, cost)} "
+                f"(R8.4), {plural(int(after.stations_left[p]), 'station')} left")
+    if a >= end:                                        # the extra cards of a tunnel (R8.3)
+        r = int(before.meta[M_TUNNEL_ROUTE])
+        if a - end == X_TUNNEL_GIVE_UP:
+            return f"gave the tunnel up: the cards go back to the hand, {game.map.route_label(r)} stays free"
+        extra = int(before.meta[M_TUNNEL_EXTRA])
+        c = int(before.meta[M_TUNNEL_COLOUR])
+        return (f"paid the extra {payment_text(c, a - end, extra)} and claimed it, "
+                f"+{plural(int(game.board.route_points[r]), 'point')}, {plural(int(after.trains[p]), 'train')} left")
     r, c, k = (int(x) for x in decode_claim(a))
     length = int(game.board.route_len[r])
-    return (f"claimed {game.map.route_label(r)} with {payment_text(c, k, length)}, "
+    pay = f"{game.map.route_label(r)} with {payment_text(c, k, length)}"
+    if game.board.route_tunnel[r] and int(game.board.rp[RP_TUNNEL_CARDS]):
+        shown = card_row([x for x in after.tunnel_shown if x >= 0]) or "no card (deck and discards empty)"
+        if int(after.meta[M_PHASE]) == PH_TUNNEL:
+            return (f"announced the tunnel {pay}; turned over {shown}: "
+                    f"{plural(int(after.meta[M_TUNNEL_EXTRA]), 'extra card')} asked (R8.3)")
+        pay = f"the tunnel {pay} (turned over {shown}: no extra card, R8.3)"
+    return (f"claimed {pay}, "
             f"+{plural(int(game.board.route_points[r]), 'point')}, {plural(int(after.trains[p]), 'train')} left")
 
 
@@ -254,9 +283,14 @@ def narrate_turn(game, steps: Sequence[Step]) -> list[str]:
         text = narrate_action(game, first.before, first.after, a0)
         for st in steps[1:]:
             text += ", " + narrate_action(game, st.before, st.after, st.action)
+    elif a0 >= claims_end(game.map.n_routes):          # a station (R8.4)
+        text = narrate_action(game, first.before, first.after, a0)
     else:
         r = int(decode_claim(a0)[0])
         text = narrate_action(game, first.before, first.after, a0)
+        for st in steps[1:]:                               # a tunnel's extra cards (R8.3)
+            if st.action >= claims_end(game.map.n_routes):
+                text += "; " + narrate_action(game, st.before, st.after, st.action)
         if int(game.board.rp[RP_PASSENGERS]):
             text += "; " + passengers_taken(game, first.before, last.after, r)
         notes += step_notes(game, first)

@@ -26,7 +26,19 @@ True
 import numpy as np
 from numba import njit
 
-from ttrsim.core.actions import A_BLIND, A_CLAIM, A_KEEP, A_PASS, A_PASSENGER, A_TICKETS, decode_claim
+from ttrsim.core.actions import (
+    A_BLIND,
+    A_CLAIM,
+    A_KEEP,
+    A_PASS,
+    A_PASSENGER,
+    A_TICKETS,
+    X_STATION,
+    X_TUNNEL_GIVE_UP,
+    claims_end,
+    decode_claim,
+    decode_station,
+)
 from ttrsim.core.board import RP_MAX_TURNS
 from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.record import define_record
@@ -36,20 +48,22 @@ from ttrsim.core.state import (
     M_NPLAYERS,
     M_PHASE,
     M_PLAYER,
+    M_TUNNEL_EXTRA,
     M_TURN,
     N_FINAL,
     PH_KEEP,
     PH_MAIN,
     PH_OVER,
     PH_SETUP_KEEP,
+    PH_TUNNEL,
 )
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.strategies.dispatch import legal_for, pick
 from ttrsim.strategies.memory import reset_memory
 
 # turn kinds
-K_CARDS, K_CLAIM, K_TICKETS, K_PASS = range(4)
-KIND_NAMES = ("cards", "claim", "tickets", "pass")
+K_CARDS, K_CLAIM, K_TICKETS, K_PASS, K_STATION = range(5)
+KIND_NAMES = ("cards", "claim", "tickets", "pass", "station")
 SOURCE_NAMES = ("face-up", "blind")
 
 # --- columns of Log.turns -------------------------------------------------------------
@@ -57,9 +71,9 @@ SOURCE_NAMES = ("face-up", "blind")
  T_TURN,        # turn number, 0-based over all players
  T_SEAT,
  T_KIND,        # K_*
- T_ROUTE,       # claimed route, -1
- T_PAY_COLOUR,  # card colour paid (0..7), 8 = locomotives only, -1
- T_LOCOS,       # locomotives paid
+ T_ROUTE,       # claimed route (a tunnel given up too), -1
+ T_PAY_COLOUR,  # card colour paid (0..7), 8 = locomotives only, -1 (a claim or a station)
+ T_LOCOS,       # locomotives paid (a tunnel's extra ones included)
  T_CARD1,       # first card drawn (kind), -1
  T_SRC1,        # 0 face-up, 1 blind, -1
  T_CARD2,
@@ -72,7 +86,10 @@ SOURCE_NAMES = ("face-up", "blind")
  T_SCORE,       # running score after the turn
  T_TRAINS,      # trains after the turn
  T_HAND,        # cards in hand after the turn
- N_TURN_COLS) = range(20)
+ T_TUNNEL_EXTRA,  # a tunnel claim: the extra cards the turned-over ones asked for (R8.3), else -1
+ T_TUNNEL_PAID,   # a tunnel claim: 1 claimed, 0 given up, else -1
+ T_STATION,     # a station built: its city (R8.4), else -1
+ N_TURN_COLS) = range(23)
 
 # --- columns of Log.offers ------------------------------------------------------------
 (O_GAME, O_SEAT, O_TICKET,
@@ -140,10 +157,21 @@ def _record_choice(log, s, b, row, phase, p, a):
             for i in range(s.offer_n[p]):
                 kept += (mask >> i) & 1
             t[row, T_TK_KEPT] = kept
-    elif a >= A_CLAIM:
+    elif A_CLAIM <= a < claims_end(b.route_len.shape[0]):
         r, c, k = decode_claim(a)
         t[row, T_KIND] = K_CLAIM
         t[row, T_ROUTE] = r
+        t[row, T_PAY_COLOUR] = c
+        t[row, T_LOCOS] = k
+    elif A_CLAIM <= a < claims_end(b.route_len.shape[0]) + X_STATION:    # a tunnel's extra cards paid or given up
+        x = a - claims_end(b.route_len.shape[0])
+        t[row, T_TUNNEL_PAID] = 0 if x == X_TUNNEL_GIVE_UP else 1
+        if x != X_TUNNEL_GIVE_UP:
+            t[row, T_LOCOS] += x
+    elif a >= A_CLAIM:
+        city, c, k = decode_station(b.route_len.shape[0], a)
+        t[row, T_KIND] = K_STATION
+        t[row, T_STATION] = city
         t[row, T_PAY_COLOUR] = c
         t[row, T_LOCOS] = k
 
@@ -180,6 +208,13 @@ def log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before):
         _record_choice(log, s, b, row, phase, p, a)
     turn_before = s.meta[M_TURN]
     apply_action(b, s, a)
+    if with_turns and phase == PH_MAIN and A_CLAIM <= a < claims_end(b.route_len.shape[0]) \
+            and b.route_tunnel[decode_claim(a)[0]]:
+        if s.meta[M_PHASE] == PH_TUNNEL:
+            log.turns[row, T_TUNNEL_EXTRA] = s.meta[M_TUNNEL_EXTRA]
+        else:                                     # nothing asked (or no cards turned over): claimed at once
+            log.turns[row, T_TUNNEL_EXTRA] = 0
+            log.turns[row, T_TUNNEL_PAID] = 1
     if a >= A_CLAIM or (phase == PH_KEEP and a >= A_KEEP):
         _mark_completed(b, s, log, game, p, turn_before)
     if with_turns:

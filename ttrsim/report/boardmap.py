@@ -38,6 +38,7 @@ __all__ = ["board_map", "track_segments", "VALUES", "PAIR_VALUES"]
 VALUES = {
     "claim_rate": ("Track claim rate", "claim rate (% of games the track was claimed)", "viridis_r", True),
     "median_round": ("Median claim round", "median claim round (1 = every seat's first turn)", "plasma", False),
+    "given_up_rate": ("Tunnels given up", "share of the tunnel's claims given up (%)", "magma_r", True),
     "group_multi_rate": ("Double/triple routes: more than one track claimed",
                          "games with 2+ tracks of the group claimed (%)", "viridis_r", True),
 }

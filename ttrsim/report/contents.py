@@ -9,7 +9,7 @@ DataFrame, None when the statistic failed) and to ``tables/<name>.csv``.
 Adding a section is adding a ``Section`` here and its writer.
 
 >>> [part.title for part in CONTENTS]
-['Strategy comparison', 'Ticket value', 'Route contention', 'Passengers', 'Sweeps']
+['Strategy comparison', 'Ticket value', 'Route contention', 'Passengers', 'Europe: stations, tunnels, ferries', 'Sweeps']
 >>> [s.name for s in CONTENTS[0].sections[1].stats]
 ['win_rates']
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import passengers, routes, sections, strategies, sweeps, tickets
+from . import europe, passengers, routes, sections, strategies, sweeps, tickets
 from .context import Context
 
 __all__ = ["Stat", "Section", "Part", "CONTENTS"]
@@ -106,6 +106,13 @@ CONTENTS = (
                 (Stat(passengers.passengers_vs_routes), Stat(passengers.passengers_by_routes, needs_turns=True)),
                 sections.passengers.passengers_vs_routes),
     ), shown=sections.passengers.has_passengers),
+    Part("Europe: stations, tunnels, ferries", (
+        Section("Station value", (Stat(europe.station_value),), sections.europe.station_value),
+        Section("Tunnel outcomes", (Stat(europe.tunnel_outcomes, needs_turns=True),
+                                    Stat(europe.tunnel_routes, needs_turns=True)), sections.europe.tunnel_outcomes),
+        Section("Ferry use", (Stat(europe.ferry_use, needs_turns=True), Stat(europe.ferry_routes, needs_turns=True)),
+                sections.europe.ferry_use),
+    ), shown=sections.europe.has_europe),
     Part("Sweeps", (
         Section(None, (Stat(sweeps.swept_win_rates, bootstrap=True),), sections.sweeps.sweep_balance),
     ), shown=sections.sweeps.has_sweep),

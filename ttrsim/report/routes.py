@@ -52,10 +52,14 @@ NEVER = np.int16(32767)  # "no such turn" in the int16 turn arrays of blocking()
 
 
 def _claims(res: Results, what: str) -> pl.LazyFrame:
-    """point, game, seat, turn, route of every claim turn (``route`` is set on claim turns only)."""
+    """point, game, seat, turn, route of every claim turn (``route`` is set on claim turns only; a
+    tunnel given up, R8.3, claimed nothing)."""
     res.require_turns(what)
-    return (res.scan("turns").filter(pl.col("route").is_not_null())
-            .select("point", "game", "seat", "turn", pl.col("route").cast(pl.Int16)))
+    lf = res.scan("turns")
+    took = pl.col("route").is_not_null()
+    if "tunnel_paid" in lf.collect_schema().names():     # (folders written before Europe lack it)
+        took &= pl.col("tunnel_paid").fill_null(True)
+    return lf.filter(took).select("point", "game", "seat", "turn", pl.col("route").cast(pl.Int16))
 
 
 def _quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs) -> list[float]:

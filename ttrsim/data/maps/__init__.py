@@ -1,14 +1,17 @@
 """Map files: the boards, tickets and scoring tables, loaded and validated.
 
-A map file is YAML (see ``usa.yaml`` and ``germany.yaml`` next to this module):
+A map file is YAML (see ``usa.yaml``, ``germany.yaml`` and ``europe.yaml`` next to this module):
 
 ``name``        the map's name
 ``scoring``     route length -> points (R1.4)
 ``cities``      city name -> [x, y] board pixel coordinates
 ``countries``   optional; country name -> {label: [x, y], border_points: {name: [x, y]}}.
                 Each border point is its own graph node (R6.4).
-``routes``      rows [a, b, length, colour, group]; a and b are cities or border points,
-                group names the parallel tracks between the same two endpoints (or null)
+``routes``      rows [a, b, length, colour, group] or [a, b, length, colour, group, tunnel,
+                ferry_locos]; a and b are cities or border points, group names the parallel
+                tracks between the same two endpoints (or null); tunnel (true/false, R8.3)
+                and ferry_locos (the locomotives a ferry needs at least, R8.2) default to
+                false and 0
 ``tickets``     rows [a, b, points, [deck tags]]; a and b are cities or countries
 ``passengers``  optional; location -> passengers placed there at setup (R1.5)
 

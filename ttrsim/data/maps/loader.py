@@ -15,7 +15,7 @@ from ttrsim.data.yamlfile import YamlError, read_yaml
 
 from .mapdata import MAX_ROUTE_LENGTH, MapData, MapError, Problems
 from .places import Names, parse_passengers, parse_places
-from .rows import CROSS_ROW_CHECKS, ROUTE_COLUMNS, TICKET_COLUMNS, parse_rows
+from .rows import CROSS_ROW_CHECKS, ROUTE_COLUMNS, ROUTE_DEFAULTS, TICKET_COLUMNS, parse_rows
 
 MAPS_DIR = Path(__file__).resolve().parent
 
@@ -62,7 +62,7 @@ _FIELDS = (
     ("scoring", dict, True, "a mapping route length -> points"),
     ("cities", dict, True, "a mapping city name -> [x, y]"),
     ("countries", dict, False, "a mapping country -> {label: [x, y], border_points: {name: [x, y]}}"),
-    ("routes", list, True, "a list of [a, b, length, colour, group] rows"),
+    ("routes", list, True, "a list of [a, b, length, colour, group(, tunnel, ferry_locos)] rows"),
     ("tickets", list, True, "a list of [a, b, points, [deck tags]] rows"),
     ("passengers", dict, False, "a mapping location -> count"),
 )
@@ -79,7 +79,7 @@ def _validate(doc, path: str, problems: Problems) -> MapData | None:
     if names is None:  # without the place names, routes and tickets cannot be checked
         return None
     names.scored = None if scoring is None else {n for n in range(1, MAX_ROUTE_LENGTH + 1) if scoring[n] > 0}
-    routes = parse_rows(fields.get("routes"), "routes", ROUTE_COLUMNS, names, problems)
+    routes = parse_rows(fields.get("routes"), "routes", ROUTE_COLUMNS, names, problems, ROUTE_DEFAULTS)
     tickets = parse_rows(fields.get("tickets"), "tickets", TICKET_COLUMNS, names, problems)
     for check in CROSS_ROW_CHECKS:
         check(routes, tickets, names, problems)
@@ -159,6 +159,8 @@ def _build(name, path, names: Names, xy, routes, tickets, scoring, passengers) -
         route_colour=_frozen([r.cells["colour"] for r in routes], np.int8),
         route_group=_frozen(route_group, np.int16),
         route_group_name=tuple(r.cells["group"] for r in routes),
+        route_tunnel=_frozen([r.cells["tunnel"] for r in routes], bool),
+        route_ferry=_frozen([r.cells["ferry_locos"] for r in routes], np.int8),
         ticket_a=_frozen([t.cells["a"] for t in tickets], np.int16),
         ticket_b=_frozen([t.cells["b"] for t in tickets], np.int16),
         ticket_points=_frozen([t.cells["points"] for t in tickets], np.int16),

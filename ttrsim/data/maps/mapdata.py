@@ -12,7 +12,7 @@ from ttrsim.data.ids import ROUTE_COLOUR_NAMES
 
 __all__ = ["MapData", "MapError", "MAX_ROUTE_LENGTH", "MAX_PARALLEL_TRACKS"]
 
-MAX_ROUTE_LENGTH = 7
+MAX_ROUTE_LENGTH = 8      # Europe's Petrograd-Stockholm
 MAX_PARALLEL_TRACKS = 3
 
 
@@ -68,11 +68,13 @@ class MapData:
     route_colour: np.ndarray  # int8 [R], ttrsim.data.ids route colour ids (gray = 8)
     route_group: np.ndarray  # int16 [R], parallel-track group 0..G-1
     route_group_name: tuple[str | None, ...]
+    route_tunnel: np.ndarray  # bool [R], tunnel routes (R8.3)
+    route_ferry: np.ndarray  # int8 [R], locomotives a ferry needs at least (R8.2), 0 = not a ferry
     ticket_a: np.ndarray  # int16 [T] location ids
     ticket_b: np.ndarray  # int16 [T]
     ticket_points: np.ndarray  # int16 [T]
     ticket_tags: tuple[frozenset[str], ...]
-    scoring: np.ndarray  # int16 [8], points by route length, 0 where absent
+    scoring: np.ndarray  # int16 [MAX_ROUTE_LENGTH + 1], points by route length, 0 where absent
     passengers: np.ndarray  # int16 [L], setup count per location
 
     @property

@@ -41,6 +41,18 @@ def _group(names: Names, value):
     raise Bad(f"parallel group {value!r} must be a name (e.g. D01) or null")
 
 
+def _tunnel(names: Names, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise Bad(f"tunnel flag {value!r} must be true or false")
+
+
+def _ferry_locos(names: Names, value) -> int:
+    if is_int(value) and 0 <= value <= MAX_ROUTE_LENGTH:
+        return value
+    raise Bad(f"ferry locomotives {value!r} must be an integer in 0..{MAX_ROUTE_LENGTH} (0: not a ferry)")
+
+
 def _points(names: Names, value) -> int:
     if is_int(value) and value > 0:
         return value
@@ -54,7 +66,10 @@ def _tags(names: Names, value) -> frozenset:
     raise Bad(f"deck tags must be a non-empty list of names such as [base], got {value!r}")
 
 
-ROUTE_COLUMNS = (("a", Names.node), ("b", Names.node), ("length", _length), ("colour", _colour), ("group", _group))
+ROUTE_COLUMNS = (("a", Names.node), ("b", Names.node), ("length", _length), ("colour", _colour), ("group", _group),
+                 ("tunnel", _tunnel), ("ferry_locos", _ferry_locos))
+# trailing columns a row may leave out, with their value then (maps without tunnels and ferries)
+ROUTE_DEFAULTS = {"tunnel": False, "ferry_locos": 0}
 TICKET_COLUMNS = (("a", Names.location), ("b", Names.location), ("points", _points), ("tags", _tags))
 
 
@@ -67,19 +82,24 @@ class _Row:
     ok: bool
 
 
-def parse_rows(rows, section: str, columns, names: Names, problems: Problems) -> list[_Row] | None:
+def parse_rows(rows, section: str, columns, names: Names, problems: Problems,
+               defaults: dict | None = None) -> list[_Row] | None:
+    """Check each row's cells; the trailing columns named in ``defaults`` may be left out."""
     if rows is None:
         return None
+    defaults = defaults or {}
     shape = f"[{', '.join(c for c, _ in columns)}]"
+    sizes = sorted({len(columns), len(columns) - len(defaults)})
     out = []
     for i, row in enumerate(rows):
         label = f" ({row[0]}-{row[1]})" if isinstance(row, list) and len(row) >= 2 else ""
         entry = f"{section}[{i}]{label}"
-        if not isinstance(row, list) or len(row) != len(columns):
+        if not isinstance(row, list) or len(row) not in sizes:
             got = f"{len(row)} items" if isinstance(row, list) else describe(row)
-            problems.add(entry, f"expected a row {shape} of {len(columns)} items, got {got}")
+            problems.add(entry, f"expected a row {shape} of {' or '.join(map(str, sizes))} items, got {got}")
             continue
         cells, ok = {}, True
+        row = row + [defaults[c] for c, _ in columns[len(row):]]
         for (column, check), value in zip(columns, row):
             try:
                 cells[column] = check(names, value)
@@ -135,6 +155,16 @@ def _check_groups(routes, tickets, names, problems):
         if len(rows) > MAX_PARALLEL_TRACKS:
             problems.add(rows[MAX_PARALLEL_TRACKS].entry, f"parallel group {group} has {len(rows)} tracks; "
                                                           f"expected at most {MAX_PARALLEL_TRACKS}")
+
+
+def _check_ferries(routes, tickets, names, problems):
+    """A ferry's locomotive spaces are some of its spaces (R8.2)."""
+    for row in routes or []:
+        c = row.cells
+        if row.ok and c["ferry_locos"] > c["length"]:
+            problems.add(row.entry, f"ferry locomotives {c['ferry_locos']} exceed the length {c['length']}; "
+                                    "expected at most one locomotive per space")
+            row.ok = False
 
 
 def _check_border_points_used(routes, tickets, names, problems):
@@ -197,5 +227,5 @@ def _check_network(routes, tickets, names, problems):
                                "network, so that every ticket can be completed")
 
 
-CROSS_ROW_CHECKS = (_check_self_loops, _check_groups, _check_border_points_used, _check_duplicate_tickets,
+CROSS_ROW_CHECKS = (_check_self_loops, _check_groups, _check_ferries, _check_border_points_used, _check_duplicate_tickets,
                     _check_network)

@@ -1,0 +1,149 @@
+"""Claiming routes: which routes a seat may claim and every way of paying
+one (R4.1-R4.3, R4.5, ferries R8.2), as plain kernels over the board ``b``
+and the state ``s``. :mod:`ttrsim.core.engine` lists, checks and applies the
+claims with them.
+
+>>> from ttrsim.data.rules import get_rules
+>>> from ttrsim.core.board import build_board
+>>> from ttrsim.core.state import allocate_state
+>>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
+>>> s.hand[0, 1] = 2; s.trains[:] = 45
+>>> out = np.empty(100, np.int32); claimable_routes(b, s, 0, out.astype(np.bool_))
+2
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
+
+from .actions import PAY_LOCOS_ONLY, encode_claim
+from .bitset import drop_lowest, trailing_zeros
+from .board import RP_LOCK_MAXP
+from .state import M_NPLAYERS
+
+
+@njit(cache=True)
+def parallel_closed(owner, group_routes, g, r, p, lock_all):
+    """A parallel track of route ``r`` (group ``g``) closes it to seat ``p``
+    (R4.5): ``p`` owns one, or someone does and ``lock_all`` (few players).
+    Plain arrays (``s.route_owner``, ``b.group_routes``): loops over routes
+    read them into locals once, record field reads in a loop are not hoisted."""
+    for j in range(group_routes.shape[1]):     # index loops: iterating array views is slow in numba
+        other = group_routes[g, j]
+        if other >= 0 and other != r:
+            o = owner[other]
+            if o == p or (o >= 0 and lock_all):
+                return True
+    return False
+
+
+@njit(cache=True)
+def locks_all_tracks(b, s):
+    """With this few players a claimed track closes its parallel tracks to everyone (R4.5)."""
+    return s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
+
+
+@njit(cache=True)
+def route_open_to(b, s, r, p):
+    """Route ``r`` is free and not closed to seat ``p`` by a parallel track (R4.5)."""
+    if s.route_owner[r] >= 0:
+        return False
+    return not parallel_closed(s.route_owner, b.group_routes, b.route_group[r], r, p, locks_all_tracks(b, s))
+
+
+@njit(cache=True)
+def largest_colour_group(s, p):
+    """The most cards of one colour (not locomotives) in seat ``p``'s hand."""
+    hand = s.hand          # a record field read in a loop costs a reference count each time
+    most = 0
+    for c in range(N_COLOURS):
+        most = max(most, np.int64(hand[p, c]))
+    return most
+
+
+@njit(cache=True, inline='always')
+def _affordable_word(b, s, p, w):
+    """Word ``w`` of the routes seat ``p``'s hand can pay (R4.2-R4.3) and its
+    trains can cover (R4.1), free or not: per colour, one precomputed set of
+    the routes no longer than the hand's cards of it plus its locomotives."""
+    masks, hand = b.claim_masks, s.hand
+    locos = np.int64(hand[p, LOCO])
+    cap = min(np.int64(s.trains[p]), masks.shape[1] - 1)
+    word = masks[GRAY, min(largest_colour_group(s, p) + locos, cap), w]
+    for c in range(N_COLOURS):
+        word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
+    return word
+
+
+CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with each claimable route
+
+
+@njit(cache=True, inline='always')
+def _scan_claims(b, s, p, out, n, mode):
+    """Visit seat ``p``'s claimable routes in increasing order: only the routes
+    its hand pays and its trains cover are looked at, then whether each is
+    free and open (R4.5). ``mode`` CLAIM_FLAGS sets ``out[r]`` (cleared first)
+    and counts, CLAIM_LIST appends the payments to ``out`` from ``n``,
+    CLAIM_ANY returns 1 at the first one."""
+    if mode == CLAIM_FLAGS:
+        out[:] = False
+    owner, group, group_routes, ferry = s.route_owner, b.route_group, b.group_routes, b.route_ferry
+    lock_all = locks_all_tracks(b, s)
+    locos = s.hand[p, LOCO]
+    for w in range(b.claim_masks.shape[2]):
+        word = _affordable_word(b, s, p, w)
+        while word:
+            r = w * 64 + trailing_zeros(word)
+            word = drop_lowest(word)
+            if owner[r] >= 0 or ferry[r] > locos or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
+                continue
+            if mode == CLAIM_LIST:
+                n = payments(b, s, p, r, out, n)
+            elif mode == CLAIM_ANY:
+                return 1
+            else:
+                out[r] = True
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def claimable_routes(b, s, p, out):
+    """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
+    by a parallel track (R4.5), no longer than its trains (R4.1), payable by
+    its hand (R4.2-R4.3, a ferry's locomotives R8.2)). Returns how many it may claim."""
+    return _scan_claims(b, s, p, out, 0, CLAIM_FLAGS)
+
+
+@njit(cache=True)
+def payments(b, s, p, r, out, n):
+    """Append every way seat ``p``'s hand can pay route ``r`` (R4.2-R4.3; a
+    ferry with at least its printed locomotives, R8.2) as
+    claim actions to ``out`` from index ``n``, in increasing action order;
+    return the new count. Whether the route is free, open and fits the trains
+    is :func:`claimable_routes`' question."""
+    hand = s.hand
+    length = np.int64(b.route_len[r])
+    col = np.int64(b.route_colour[r])
+    locos = np.int64(hand[p, LOCO])
+    k_hi = min(length - 1, locos)
+    k_lo = np.int64(b.route_ferry[r])
+    c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
+    for c in range(c_lo, c_hi):
+        h = np.int64(hand[p, c])
+        if h == 0:
+            continue
+        for k in range(max(k_lo, length - h), k_hi + 1):
+            out[n] = encode_claim(r, c, k)
+            n += 1
+    if locos >= length:
+        out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def claim_actions(b, s, p, out, n):
+    """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
+    R4.5) to ``out`` from index ``n``; return the new count."""
+    return _scan_claims(b, s, p, out, n, CLAIM_LIST)
