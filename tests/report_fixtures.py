@@ -195,7 +195,8 @@ def _write(file: Path, name: str, rows: list[dict]):
 
 
 def _default(f):
-    if pa.types.is_dictionary(f.type) or f.name in ("route", "turn", "completed_turn"):
+    if pa.types.is_dictionary(f.type) or f.name in ("route", "turn", "completed_turn", "tunnel_extra",
+                                                      "tunnel_paid", "station"):
         return None
     if pa.types.is_boolean(f.type):
         return False

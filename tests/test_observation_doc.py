@@ -1,7 +1,7 @@
 """The observation a Python strategy gets is what docs/strategies.md ("The
 observation") documents: every key of its table, with its type, and the keys
 of the route, ticket and player records, at every phase of whole games on the
-USA and Germany maps (passengers, two ticket piles)."""
+USA, Germany (passengers, two ticket piles) and Europe (stations, tunnels) maps."""
 import re
 from pathlib import Path
 
@@ -66,7 +66,10 @@ def test_the_documentation_names_every_record_field():
     assert documented_record("player") == {"seat", "trains", "score", "cards", "tickets", "passengers"}
 
 
-@pytest.mark.parametrize("rules, players", [("usa", 3), ("germany", 4)])
+EUROPE_KEYS = {"stations_left", "stations", "tunnel_route", "tunnel_extra", "tunnel_shown"}
+
+
+@pytest.mark.parametrize("rules, players", [("usa", 3), ("germany", 4), ("europe", 3)])
 def test_every_observation_is_as_documented(rules, players):
     docs = documented_keys()
     always = {k for k, (_, sometimes) in docs.items() if not sometimes}
@@ -86,7 +89,9 @@ def test_every_observation_is_as_documented(rules, players):
         for r, route in enumerate(obs["routes"]):
             assert route["id"] == r and route["length"] == obs["route_lengths"][r]
     if rules == "germany":
-        assert seen_keys == docs.keys()       # passengers and ticket piles too
+        assert seen_keys == docs.keys() - EUROPE_KEYS       # passengers and ticket piles too
+    if rules == "europe":
+        assert EUROPE_KEYS <= seen_keys and "tunnel" in seen_phases          # stations and tunnels (R8)
     assert {"setup-keep", "main", "over"} <= seen_phases
 
 

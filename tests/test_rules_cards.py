@@ -30,10 +30,10 @@ from ttrsim.data.ids import (
 from ttrsim.data.rules import RulesError, preset_names
 from ttrsim.play.game import Game, IllegalAction
 
-PRESETS = ("usa", "usa-1910", "usa-mega", "usa-bigcities", "germany")
+PRESETS = ("usa", "usa-1910", "usa-mega", "usa-bigcities", "germany", "europe")
 # R7: tickets dealt / kept at least at setup
 SETUP_DEAL_KEEP = {"usa": (3, 2), "usa-1910": (3, 2), "usa-mega": (5, 3), "usa-bigcities": (4, 2),
-                   "germany": (4, 2)}
+                   "germany": (4, 2), "europe": (4, 2)}      # europe: 3 regular + 1 long (R8.1)
 L = LOCO
 
 

@@ -22,6 +22,7 @@ from ttrsim.core.actions import (
     PAY_LOCOS_ONLY,
     action_name,
     action_space_size,
+    claims_end,
     decode_claim,
     encode_claim,
 )
@@ -765,14 +766,15 @@ def test_action_codec_round_trip():
     locomotives only) x locomotive count encodes to a distinct action of the
     claim range and decodes back; the ranges of the other actions do not overlap."""
     for n_routes in (100, 110):
-        size = action_space_size(n_routes)
+        size = claims_end(n_routes)          # Europe's tunnel and station codes follow (test_rules_europe.py)
         seen = set()
         for r in range(n_routes):
             for c in range(N_COLOURS + 1):
                 for k in range(8):
                     a = int(encode_claim(r, c, k))
-                    assert A_CLAIM <= a < size
-                    assert tuple(decode_claim(a)) == (r, c, k)
+                    assert A_CLAIM <= a < size < action_space_size(n_routes)
+                    # locomotives only with 0 is no payment: its slot holds the 8-locomotive claim (R8.6)
+                    assert tuple(decode_claim(a)) == (r, c, 8 if (c, k) == (PAY_LOCOS_ONLY, 0) else k)
                     seen.add(a)
         assert seen == set(range(A_CLAIM, size))
     assert A_FACEUP + 7 < A_BLIND < A_PASS < A_TICKETS

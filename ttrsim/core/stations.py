@@ -21,7 +21,7 @@ from ttrsim.data.ids import LOCO, N_COLOURS
 
 from .actions import PAY_LOCOS_ONLY, station_action
 from .board import RP_STATIONS
-from .scoring import player_components, ticket_completed, uf_find
+from .scoring import join_station_routes, player_components, ticket_completed
 from .state import M_NPLAYERS
 
 
@@ -112,18 +112,6 @@ def ticket_score(b, s, p, parent):
 
 
 @njit(cache=True)
-def borrow_routes(b, s, p, parent, cities, chosen, n):
-    """Join in ``parent`` the routes ``chosen[i]`` (-1 none) borrowed by the stations on ``cities[i]``."""
-    for i in range(n):
-        r = chosen[i]
-        if r >= 0:
-            x = uf_find(parent, b.route_a[r])
-            y = uf_find(parent, b.route_b[r])
-            if x != y:
-                parent[x] = y
-
-
-@njit(cache=True)
 def choose_station_routes(b, s):
     """For every seat, the routes its stations borrow (``s.station_route``):
     the combination with the best ticket score, by exhaustive search (R8.5)."""
@@ -153,18 +141,18 @@ def choose_station_routes(b, s):
                     n_cand[i] += 1
         player_components(b, s, p, base)
         digits = np.zeros(n, np.int64)
-        chosen = np.full(n, -1, np.int64)
         best = np.full(n, -1, np.int64)
         best_score = -(1 << 30)
         while True:
-            for i in range(n):
-                chosen[i] = cand[i, digits[i]]
+            for i in range(n):                 # the combination tried: written where scoring reads it
+                s.station_route[cities[i]] = cand[i, digits[i]]
             parent[:] = base
-            borrow_routes(b, s, p, parent, cities, chosen, n)
+            join_station_routes(b, s, p, parent)
             score = ticket_score(b, s, p, parent)
             if score > best_score:
                 best_score = score
-                best[:] = chosen
+                for i in range(n):
+                    best[i] = cand[i, digits[i]]
             i = 0                   # the next combination (mixed radix, the first station's digit fastest)
             while i < n:
                 digits[i] += 1

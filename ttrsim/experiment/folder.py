@@ -317,7 +317,7 @@ def rule_set_from_json(d: dict) -> RuleSet:
     parameter the folder does not name (it is newer than the folder's ttrsim)
     takes its default."""
     params = {**DEFAULTS, **{k: v for k, v in d["params"].items() if k in DEFAULTS}}
-    for key in ("ticket_decks", "tiebreaks"):
+    for key in ("ticket_decks", "tiebreaks", "station_costs"):
         params[key] = tuple(params[key])
     if params["scoring"] is not None:
         params["scoring"] = tuple(sorted((int(k), int(v)) for k, v in params["scoring"].items()))
