@@ -192,8 +192,9 @@ def reset_game(b, s, seed):
 
     first = first_seat(b, s)
     n_long = b.rp[RP_SETUP_LONG]
-    longs = b.long_tickets.copy()      # R8.1: shuffled; those not dealt stay out of the game, unseen
+    longs = b.long_tickets             # R8.1: shuffled; those not dealt stay out of the game, unseen
     if n_long > 0:
+        longs = longs.copy()
         shuffle_range(s.rng, 0, longs, 0, longs.shape[0])
     if b.rp[RP_N_DECKS] == 1:
         for i in range(n_players):
