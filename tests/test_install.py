@@ -89,5 +89,7 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     report = ttrsim("report", "results/quickstart", "--resamples", "20", "--no-svg")
     assert (work / "results" / "quickstart" / "report" / "report.html").is_file(), report.stdout
     assert "quickstart" in ttrsim("examples").stdout
+    custom = ttrsim("run", "custom_map", "--games", "5", "--workers", "1")   # its map file ships with it
+    assert "results:" in custom.stdout
     ttrsim("examples", "custom_map", "--to", "mine")       # the example's map comes along from the package
     assert sorted(p.name for p in (work / "mine").iterdir()) == ["custom_map.yaml", "usa.yaml"]

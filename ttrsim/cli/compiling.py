@@ -16,6 +16,8 @@ table), the compiled game loop (``bench``, ``play_finals``) and the Python
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
 import sys
 import time
 from contextlib import contextmanager
@@ -25,6 +27,12 @@ import click
 from .common import echo_err, echo_json, extras_errors, json_option, progress_option, table, want_progress
 
 LINE_EVERY = 10          # without a terminal: a line every this many compiled functions
+
+# rough CPU seconds of the first compile of each part of the chunk loop (the
+# profile of `ttrsim run quickstart` in docs/performance.md): the engine with
+# the turn log, and each strategy kernel (one not listed: 3)
+COMPILE_WEIGHTS = {"engine": 55, "planner": 50, "destination_hungry": 18, "route_focus": 16, "long_route": 7,
+                   "one_step": 5}
 
 
 @contextmanager
@@ -83,6 +91,13 @@ def watch_compiles(fn):
     return wrapper
 
 
+def add_compile_seconds(seconds: float) -> None:
+    """Count ``seconds`` (waiting for a compile in another process) as the running command's compile time."""
+    watch = click.get_current_context().meta.get("ttrsim.compile")
+    if watch is not None:
+        watch.seconds += seconds
+
+
 def compile_seconds() -> float:
     """Seconds the running command spent compiling so far (0 outside :func:`watch_compiles`)."""
     watch = click.get_current_context().meta.get("ttrsim.compile")
@@ -117,6 +132,111 @@ def warm_up(progress: bool = True, echo=echo_err) -> dict:
         play("usa", 2, 0, [STRATEGY_NAMES[0]])                                                 # Game + strategies
     return {"seconds": time.perf_counter() - t0, "compiled": watch.units, "compile_seconds": watch.seconds,
             "cache": cache_dir()}
+
+
+# --------------------------------------------------------------------------- on two cores
+
+def split_kernels(names) -> tuple[list[str], list[str]]:
+    """The kernels ``names`` split into (the helper process's, this one's) so
+    that both compile about as long by :data:`COMPILE_WEIGHTS`; the helper
+    also compiles the engine."""
+    load, parts = [COMPILE_WEIGHTS["engine"], 0], ([], [])
+    for name in sorted(names, key=lambda n: -COMPILE_WEIGHTS.get(n, 3)):
+        side = 0 if load[0] < load[1] else 1
+        parts[side].append(name)
+        load[side] += COMPILE_WEIGHTS.get(name, 3)
+    return parts
+
+
+def compile_loop(kernel_names) -> None:
+    """Compile (or load) the runner's chunk loop with the kernels ``kernel_names``
+    (the random strategy's if none) and the engine, on a small table."""
+    from ttrsim.experiment.config import load_experiment
+    from ttrsim.experiment.worker import point_spec
+    from ttrsim.experiment.worker import warm_up as warm_up_chunks
+    from ttrsim.strategies import KERNEL_MODULES
+
+    lineup = [next(n for n, mod in KERNEL_MODULES.items() if mod.__name__.endswith("." + k)) for k in kernel_names]
+    lineup = lineup or ["random"]
+    exp = load_experiment({"name": "warmup", "rules": "usa", "players": max(2, len(lineup)), "lineup": lineup,
+                           "games": 2, "log": True, "workers": 1})
+    warm_up_chunks(point_spec(exp, exp.points[0]))
+
+
+def compile_kernel(name: str) -> None:
+    """Compile (or load) strategy kernel ``name`` for the argument types the
+    game loops call it with, without running it."""
+    import numba
+    import numpy as np
+
+    from ttrsim.core.actions import legal_buffer
+    from ttrsim.core.board import build_board
+    from ttrsim.core.state import allocate_state
+    from ttrsim.data.rules import get_rules
+    from ttrsim.strategies import MAX_PARAMS
+    from ttrsim.strategies.dispatch import _MODULES
+    from ttrsim.strategies.memory import allocate_memory
+
+    b = build_board(get_rules("usa"))
+    args = (b, allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b), 0, np.zeros((2, MAX_PARAMS)))
+    _MODULES[name].choose.compile(tuple(numba.typeof(a) for a in args))
+
+
+def compile_on_two_cores(kernels) -> float:
+    """Before a first run compiles the chunk loop with ``kernels``
+    (:class:`~ttrsim.strategies.dispatch.Kernels`): compile its parts in a
+    helper process and this one at once (numba compiles one function at a
+    time per process; the parts are cached on disk one function at a time),
+    so that the run's own compile only loads them and compiles the loop on
+    top. Nothing when the loop was compiled before (a mark in the cache
+    folder) or only one core is available. Returns the seconds spent waiting
+    for the helper (this process's own compile is timed by :class:`CompileWatch`)."""
+    from ttrsim.core.jitcache import cache_dir
+
+    mark = cache_dir() / "loops" / "+".join(kernels.names)
+    if mark.exists() or (os.cpu_count() or 1) < 2:
+        return 0.0
+    theirs, ours = split_kernels(kernels.names)
+    helper = subprocess.Popen([sys.executable, "-c", f"from ttrsim.cli.compiling import compile_loop; "
+                               f"compile_loop({theirs!r})"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for name in ours:
+            compile_kernel(name)
+    finally:
+        t1 = time.perf_counter()
+        _, err = helper.communicate()
+    if helper.returncode:          # the run compiles what the helper did not, and reports any real error
+        last = (err.decode(errors="replace").strip().splitlines() or [""])[-1]
+        echo_err(f"compiling in a second process failed ({last}); compiling here")
+    return time.perf_counter() - t1
+
+
+def experiment_kernels(file: str, backend: str | None):
+    """The :class:`~ttrsim.strategies.dispatch.Kernels` the local runner's
+    loop needs for experiment ``file``; None for a Dask run or a bad file
+    (the runner reports it)."""
+    from ttrsim.experiment.config import load_experiment
+    from ttrsim.strategies import STRATEGY_IDS
+    from ttrsim.strategies.dispatch import kernels_for
+
+    try:
+        exp = load_experiment(file, {"backend": backend} if backend else {})
+    except Exception:             # noqa: BLE001 (the runner reports it)
+        return None
+    ids = [STRATEGY_IDS[e.strategy] for e in exp.entrants if not e.python] or [0]
+    return kernels_for(ids) if exp.backend == "local" else None
+
+
+def mark_compiled(kernels) -> None:
+    """Note that the chunk loop with ``kernels`` is in the cache (see :func:`compile_on_two_cores`)."""
+    from ttrsim.core.jitcache import cache_dir
+
+    mark = cache_dir() / "loops" / "+".join(kernels.names)
+    try:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+    except OSError:
+        pass
 
 
 # --------------------------------------------------------------------------- commands
