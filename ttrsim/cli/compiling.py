@@ -8,10 +8,18 @@ about how long, where the cache is), then a progress bar per compiled function
 on a terminal, or a plain line every :data:`LINE_EVERY` functions otherwise.
 Nothing is printed when everything loads from the cache.
 
-:func:`warm_up` compiles what the commands use, one entry point after the
-other: the experiment runner's chunk loop (also with a Python strategy at the
-table), the compiled game loop (``bench``, ``play_finals``) and the Python
-``Game`` with the compiled strategies (``play``, ``fuzz``).
+A first ``ttrsim run`` compiles on two cores (:func:`compile_on_two_cores`):
+numba compiles one function at a time per process, but the parts of the
+runner's chunk loop (the engine with the turn log, each strategy kernel) are
+independent and cached on disk one function at a time, so a helper process
+compiles the engine and some kernels while this one compiles the others;
+the run then loads them and compiles only the loop on top.
+
+:func:`warm_up` compiles what the commands use: the engine and every kernel
+(on two cores), then one entry point after the other: the experiment
+runner's chunk loop (also with a Python strategy at the table), the compiled
+game loop (``bench``, ``play_finals``) and the Python ``Game`` with the
+compiled strategies (``play``, ``fuzz``).
 """
 from __future__ import annotations
 
@@ -102,36 +110,6 @@ def compile_seconds() -> float:
     """Seconds the running command spent compiling so far (0 outside :func:`watch_compiles`)."""
     watch = click.get_current_context().meta.get("ttrsim.compile")
     return watch.seconds if watch is not None else 0.0
-
-
-def warm_up(progress: bool = True, echo=echo_err) -> dict:
-    """Compile (or load from the cache) every kernel the commands use; returns
-    the seconds, the functions compiled and the cache folder."""
-    import numpy as np
-
-    from ttrsim.core.board import build_board
-    from ttrsim.core.jitcache import cache_dir
-    from ttrsim.data.rules import get_rules
-    from ttrsim.experiment.config import load_experiment
-    from ttrsim.experiment.worker import point_spec
-    from ttrsim.experiment.worker import warm_up as warm_up_chunks
-    from ttrsim.play.loop import play_finals
-    from ttrsim.play.pyplay import play
-    from ttrsim.strategies import STRATEGY_NAMES, param_row
-
-    t0 = time.perf_counter()
-    with compiling(progress, echo) as watch:
-        lineups = (["random", "planner"], ["random", {"python": "ttrsim.strategies.python_example:GreedyLongest"}])
-        for lineup in lineups:                    # the runner's chunk loop, without and with a Python seat
-            exp = load_experiment({"name": "warmup", "rules": "usa", "players": 2, "lineup": lineup, "games": 2,
-                                   "log": True, "workers": 1})
-            warm_up_chunks(point_spec(exp, exp.points[0]))
-        b = build_board(get_rules("usa"))
-        ids = np.zeros(2, np.int64)
-        play_finals(b, 2, np.array([0], np.int64), ids, np.array([param_row("random")] * 2))   # the game loop
-        play("usa", 2, 0, [STRATEGY_NAMES[0]])                                                 # Game + strategies
-    return {"seconds": time.perf_counter() - t0, "compiled": watch.units, "compile_seconds": watch.seconds,
-            "cache": cache_dir()}
 
 
 # --------------------------------------------------------------------------- on two cores
@@ -237,6 +215,41 @@ def mark_compiled(kernels) -> None:
         mark.touch()
     except OSError:
         pass
+
+
+def warm_up(progress: bool = True, echo=echo_err) -> dict:
+    """Compile (or load from the cache) the engine and every strategy kernel
+    (on two cores: :func:`compile_on_two_cores`), then the loops the commands
+    use; returns the seconds, the functions compiled and the cache folder."""
+    import numpy as np
+
+    from ttrsim.core.board import build_board
+    from ttrsim.core.jitcache import cache_dir
+    from ttrsim.data.rules import get_rules
+    from ttrsim.experiment.config import load_experiment
+    from ttrsim.experiment.worker import point_spec
+    from ttrsim.experiment.worker import warm_up as warm_up_chunks
+    from ttrsim.play.loop import play_finals
+    from ttrsim.play.pyplay import play
+    from ttrsim.strategies import STRATEGY_NAMES, param_row
+    from ttrsim.strategies.dispatch import ALL_KERNELS
+
+    t0 = time.perf_counter()
+    with compiling(progress, echo) as watch:
+        watch.seconds += compile_on_two_cores(ALL_KERNELS)
+        lineups = (["random", "planner"], ["random", {"python": "ttrsim.strategies.python_example:GreedyLongest"}])
+        for lineup in lineups:                    # the runner's chunk loop, without and with a Python seat
+            exp = load_experiment({"name": "warmup", "rules": "usa", "players": 2, "lineup": lineup, "games": 2,
+                                   "log": True, "workers": 1})
+            warm_up_chunks(point_spec(exp, exp.points[0]))
+        b = build_board(get_rules("usa"))
+        ids = np.zeros(2, np.int64)
+        play_finals(b, 2, np.array([0], np.int64), ids, np.array([param_row("random")] * 2))   # the game loop
+        play("usa", 2, 0, [STRATEGY_NAMES[0]])                                                 # Game + strategies
+    mark_compiled(ALL_KERNELS)
+    return {"seconds": time.perf_counter() - t0, "compiled": watch.units, "compile_seconds": watch.seconds,
+            "cache": cache_dir()}
+
 
 
 # --------------------------------------------------------------------------- commands

@@ -197,7 +197,7 @@ def clear_stale(everything: bool = False) -> list[dict]:
 
 # the first compile of an experiment's kernels when none was timed on this
 # machine yet: seconds on an idle 2-core machine, and functions of ttrsim's
-DEFAULT_COMPILE = {"seconds": 180.0, "units": 190}
+DEFAULT_COMPILE = {"seconds": 80.0, "units": 90}
 # a compile of at least this many functions is a full one, kept as the estimate
 FULL_COMPILE_UNITS = 20
 _TIMES = "compile-time.json"
