@@ -4,8 +4,9 @@ legal actions the way the strategy needs them, :func:`pick` asks it for one
 (the game loops' call), :func:`choose` asks and checks the pick's legality.
 
 A loop is compiled with the kernels of the strategies it seats only
-(:class:`Kernels`, from :func:`kernels_for`): compiling every strategy for an
-experiment that seats four cost a first run about a fifth of its compile.
+(:class:`Kernels`, from :func:`kernels_for`): compiling every strategy for
+the quickstart, which seats four, cost its first run about 21 of 151 CPU
+seconds (destination_hungry, greedy and random).
 :func:`pick` takes the :class:`Kernels` as its first argument; numba types it
 by the kernel names it holds (:class:`KernelsType`), so each set is compiled
 (and cached) once, with a branch per kernel of the set only
@@ -60,9 +61,14 @@ def legal_for(strategy_id, b, s, legal):
 
 # --------------------------------------------------------------------------- the kernels a loop is built with
 
-# the kernel modules by name, in registry order (several strategies may share one: planner)
-_MODULES = {m.__name__.rsplit(".", 1)[-1]: m for m in KERNEL_MODULES.values()}
-KERNEL_NAMES = tuple(_MODULES)
+def kernel_name(strategy: str) -> str:
+    """The name of the module whose ``choose`` is strategy ``strategy``'s kernel."""
+    return KERNEL_MODULES[strategy].__name__.rsplit(".", 1)[-1]
+
+
+# kernel name -> module, in registry order (several strategies may share one: planner)
+KERNEL_MODULE = {kernel_name(n): KERNEL_MODULES[n] for n in STRATEGY_NAMES}
+KERNEL_NAMES = tuple(KERNEL_MODULE)
 
 
 class Kernels:
@@ -86,7 +92,7 @@ def kernels_for(strategy_ids) -> Kernels:
     for i in {int(i) for i in strategy_ids}:
         if not 0 <= i < len(STRATEGY_NAMES):
             raise ValueError(f"unknown strategy id {i}")
-        names.append(KERNEL_MODULES[STRATEGY_NAMES[i]].__name__.rsplit(".", 1)[-1])
+        names.append(kernel_name(STRATEGY_NAMES[i]))
     return Kernels(names)
 
 
@@ -120,11 +126,11 @@ def _pick_impl(names):
     taken by the registry ids of the strategies it plays."""
     lines = ["def impl(kernels, strategy_id, b, s, m, legal, n_legal, params):"]
     for name in names:
-        ids = [STRATEGY_IDS[n] for n, mod in KERNEL_MODULES.items() if mod is _MODULES[name]]
+        ids = [STRATEGY_IDS[n] for n in STRATEGY_NAMES if kernel_name(n) == name]
         lines += [f"    if {' or '.join(f'strategy_id == {i}' for i in ids)}:",
                   f"        return {name}.choose(b, s, m, legal, n_legal, params)"]
     lines.append("    raise ValueError('unknown strategy id (or its kernel is not in the loop)')")
-    scope = {name: _MODULES[name] for name in names}
+    scope = {name: KERNEL_MODULE[name] for name in names}
     exec("\n".join(lines), scope)
     return scope["impl"]
 

@@ -132,10 +132,10 @@ def compile_loop(kernel_names) -> None:
     from ttrsim.experiment.config import load_experiment
     from ttrsim.experiment.worker import point_spec
     from ttrsim.experiment.worker import warm_up as warm_up_chunks
-    from ttrsim.strategies import KERNEL_MODULES
+    from ttrsim.strategies import STRATEGY_NAMES
+    from ttrsim.strategies.dispatch import kernel_name
 
-    lineup = [next(n for n, mod in KERNEL_MODULES.items() if mod.__name__.endswith("." + k)) for k in kernel_names]
-    lineup = lineup or ["random"]
+    lineup = [next(n for n in STRATEGY_NAMES if kernel_name(n) == k) for k in kernel_names] or ["random"]
     exp = load_experiment({"name": "warmup", "rules": "usa", "players": max(2, len(lineup)), "lineup": lineup,
                            "games": 2, "log": True, "workers": 1})
     warm_up_chunks(point_spec(exp, exp.points[0]))
@@ -152,12 +152,12 @@ def compile_kernel(name: str) -> None:
     from ttrsim.core.state import allocate_state
     from ttrsim.data.rules import get_rules
     from ttrsim.strategies import MAX_PARAMS
-    from ttrsim.strategies.dispatch import _MODULES
+    from ttrsim.strategies.dispatch import KERNEL_MODULE
     from ttrsim.strategies.memory import allocate_memory
 
     b = build_board(get_rules("usa"))
     args = (b, allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b), 0, np.zeros((2, MAX_PARAMS)))
-    _MODULES[name].choose.compile(tuple(numba.typeof(a) for a in args))
+    KERNEL_MODULE[name].choose.compile(tuple(numba.typeof(a) for a in args))
 
 
 def compile_on_two_cores(kernels) -> float:
