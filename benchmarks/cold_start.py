@@ -35,8 +35,8 @@ def timed(label, fn):
 
 
 def main():
-    import ttrsim.cli as cli
-    import ttrsim.experiment.runner as runner
+    from ttrsim import cli
+    from ttrsim.experiment import runner
 
     mark("imported")
     cli.compile_on_two_cores = timed("two cores", cli.compile_on_two_cores)

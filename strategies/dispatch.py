@@ -19,7 +19,7 @@ that every registered strategy reaches its own kernel).
 >>> kernels_for([STRATEGY_IDS["planner"], STRATEGY_IDS["passenger_hunter"], 0])
 Kernels('random_strategy', 'planner')
 """
-from functools import lru_cache
+from functools import cache
 
 from numba import njit
 from numba.core import types
@@ -120,7 +120,7 @@ def _unbox_kernels(typ, obj, c):
     return NativeValue(c.context.get_dummy_value())     # all is in the type
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pick_impl(names):
     """The body of :func:`pick` for kernels ``names``: a branch per kernel,
     taken by the registry ids of the strategies it plays."""
@@ -131,7 +131,7 @@ def _pick_impl(names):
                   f"        return {name}.choose(b, s, m, legal, n_legal, params)"]
     lines.append("    raise ValueError('unknown strategy id (or its kernel is not in the loop)')")
     scope = {name: KERNEL_MODULE[name] for name in names}
-    exec("\n".join(lines), scope)
+    exec("\n".join(lines), scope)              # noqa: S102 (code made of registry names only)
     return scope["impl"]
 
 
@@ -164,10 +164,15 @@ def _checked(kernels, strategy_id, b, s, m, legal, n_legal, params):
     return a
 
 
+@cache
+def _kernels_of(strategy_id: int) -> Kernels:
+    return kernels_for([strategy_id])
+
+
 def choose(strategy_id, b, s, m, legal, n_legal, params):
     """:func:`pick` (with the strategy's kernel only), checked by
     :func:`ttrsim.core.engine.is_legal`: an illegal pick raises an error (a
     strategy bug) instead of being returned. Games played from Python
     (:mod:`ttrsim.play.pyplay`) and the strategy tests ask through this check;
     the fuzzer checks every random pick the same way."""
-    return _checked(kernels_for([strategy_id]), strategy_id, b, s, m, legal, n_legal, params)
+    return _checked(_kernels_of(int(strategy_id)), strategy_id, b, s, m, legal, n_legal, params)

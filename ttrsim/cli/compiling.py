@@ -160,23 +160,25 @@ def compile_kernel(name: str) -> None:
     KERNEL_MODULE[name].choose.compile(tuple(numba.typeof(a) for a in args))
 
 
+def _mark(kernels):
+    from ttrsim.core.jitcache import cache_dir
+    return cache_dir() / "loops" / "+".join(kernels.names)
+
+
 def compile_on_two_cores(kernels) -> float:
     """Before a first run compiles the chunk loop with ``kernels``
     (:class:`~ttrsim.strategies.dispatch.Kernels`): compile its parts in a
     helper process and this one at once (numba compiles one function at a
     time per process; the parts are cached on disk one function at a time),
     so that the run's own compile only loads them and compiles the loop on
-    top. Nothing when the loop was compiled before (a mark in the cache
-    folder) or only one core is available. Returns the seconds spent waiting
-    for the helper (this process's own compile is timed by :class:`CompileWatch`)."""
-    from ttrsim.core.jitcache import cache_dir
-
-    mark = cache_dir() / "loops" / "+".join(kernels.names)
-    if mark.exists() or (os.cpu_count() or 1) < 2:
+    top. Nothing when they were compiled before (:func:`mark_compiled`) or
+    only one core is available. Returns the seconds spent waiting for the
+    helper (this process's own compile is timed by :class:`CompileWatch`)."""
+    if _mark(kernels).exists() or (os.cpu_count() or 1) < 2:
         return 0.0
     theirs, ours = split_kernels(kernels.names)
-    helper = subprocess.Popen([sys.executable, "-c", f"from ttrsim.cli.compiling import compile_loop; "
-                               f"compile_loop({theirs!r})"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    code = f"from ttrsim.cli.compiling import compile_loop; compile_loop({theirs!r})"
+    helper = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         for name in ours:
             compile_kernel(name)
@@ -206,10 +208,9 @@ def experiment_kernels(file: str, backend: str | None):
 
 
 def mark_compiled(kernels) -> None:
-    """Note that the chunk loop with ``kernels`` is in the cache (see :func:`compile_on_two_cores`)."""
-    from ttrsim.core.jitcache import cache_dir
-
-    mark = cache_dir() / "loops" / "+".join(kernels.names)
+    """Note in the cache folder that the engine and ``kernels`` are compiled
+    (:func:`compile_on_two_cores` then does nothing for them)."""
+    mark = _mark(kernels)
     try:
         mark.parent.mkdir(parents=True, exist_ok=True)
         mark.touch()
@@ -249,7 +250,6 @@ def warm_up(progress: bool = True, echo=echo_err) -> dict:
     mark_compiled(ALL_KERNELS)
     return {"seconds": time.perf_counter() - t0, "compiled": watch.units, "compile_seconds": watch.seconds,
             "cache": cache_dir()}
-
 
 
 # --------------------------------------------------------------------------- commands
