@@ -61,8 +61,8 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
                    check=True, timeout=600)
     wheel = next(wheels.glob("ttrsim-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/data/maps/usa.yaml", "ttrsim/strategies/planner.py",
-                   "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py"):
+    for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/examples/maps/usa.yaml", "ttrsim/data/maps/usa.yaml",
+                   "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py"):
         assert needed in names, needed
     assert not any(n.startswith(("strategies/", "experiments/")) for n in names)
 
