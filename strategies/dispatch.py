@@ -157,7 +157,9 @@ def pick(kernels, strategy_id, b, s, m, legal, n_legal, params):
 
 
 @njit(cache=True)
-def _checked(kernels, strategy_id, b, s, m, legal, n_legal, params):
+def checked_pick(kernels, strategy_id, b, s, m, legal, n_legal, params):
+    """:func:`pick`, checked by :func:`ttrsim.core.engine.is_legal` (for
+    compiled callers; from Python, :func:`choose`)."""
     a = pick(kernels, strategy_id, b, s, m, legal, n_legal, params)
     if not is_legal(b, s, a):
         raise ValueError("a compiled strategy chose an illegal action")
@@ -175,4 +177,4 @@ def choose(strategy_id, b, s, m, legal, n_legal, params):
     strategy bug) instead of being returned. Games played from Python
     (:mod:`ttrsim.play.pyplay`) and the strategy tests ask through this check;
     the fuzzer checks every random pick the same way."""
-    return _checked(_kernels_of(int(strategy_id)), strategy_id, b, s, m, legal, n_legal, params)
+    return checked_pick(_kernels_of(int(strategy_id)), strategy_id, b, s, m, legal, n_legal, params)
