@@ -50,3 +50,15 @@ def test_the_compile_is_split_evenly_over_two_processes():
             sum(COMPILE_WEIGHTS.get(n, 3) for n in ours)]
     assert abs(load[0] - load[1]) <= max(COMPILE_WEIGHTS.values())
     assert split_kernels(["planner"]) == ([], ["planner"])       # the helper compiles the engine meanwhile
+
+
+@pytest.mark.parametrize("names", [[], ["random_strategy"], ["greedy", "random_strategy", "one_step"]])
+def test_the_helper_compiles_any_part(names, monkeypatch):
+    """The helper's experiment is valid for no, one or several kernels (one strategy per seat)."""
+    from ttrsim.cli import compiling
+    from ttrsim.experiment import worker
+
+    specs = []
+    monkeypatch.setattr(worker, "warm_up", specs.append)
+    compiling.compile_loop(names)
+    assert len(specs) == 1 and len(specs[0]["seatings"][0]) >= 2

@@ -136,7 +136,8 @@ def compile_loop(kernel_names) -> None:
     from ttrsim.strategies.dispatch import kernel_name
 
     lineup = [next(n for n in STRATEGY_NAMES if kernel_name(n) == k) for k in kernel_names] or ["random"]
-    exp = load_experiment({"name": "warmup", "rules": "usa", "players": max(2, len(lineup)), "lineup": lineup,
+    lineup = (lineup * 2)[:max(2, len(lineup))]                    # one strategy per seat, 2 seats at least
+    exp = load_experiment({"name": "warmup", "rules": "usa", "players": len(lineup), "lineup": lineup,
                            "games": 2, "log": True, "workers": 1})
     warm_up_chunks(point_spec(exp, exp.points[0]))
 
