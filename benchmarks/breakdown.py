@@ -29,7 +29,7 @@ from ttrsim.core.scoring import final_scoring
 from ttrsim.core.state import M_ACTIONS, M_PHASE, M_PLAYER, PH_OVER, allocate_state
 from ttrsim.data.rules import get_rules
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.dispatch import legal_for, pick
+from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 PARTS = ("setup", "legal list", "strategy", "legality check", "apply", "scoring")
@@ -55,7 +55,7 @@ def empty_bracket(n):
 
 
 @njit
-def timed_games(b, s, m, seeds, ids, params, legal, acc):
+def timed_games(kernels, b, s, m, seeds, ids, params, legal, acc):
     """Play the games of ``seeds``; ``acc[part]`` adds cycles, ``acc[6]`` actions."""
     for i in range(seeds.shape[0]):
         t0 = cycles()
@@ -67,7 +67,7 @@ def timed_games(b, s, m, seeds, ids, params, legal, acc):
             t0 = cycles()
             n = legal_for(sid, b, s, legal)
             t1 = cycles()
-            a = pick(sid, b, s, m, legal, n, params)
+            a = pick(kernels, sid, b, s, m, legal, n, params)
             t2 = cycles()
             ok = is_legal(b, s, a)
             t3 = cycles()
@@ -93,11 +93,12 @@ def breakdown(rules: str, players: int, strategy: str, games: int) -> dict:
     ids = np.full(players, strategy_id(strategy), np.int64)
     params = np.tile(param_row(strategy), (players, 1))
     acc = np.zeros(7, np.int64)
-    timed_games(b, s, m, np.arange(20, dtype=np.int64), ids, params, legal, acc)     # compile, warm up
+    kernels = kernels_for(ids)
+    timed_games(kernels, b, s, m, np.arange(20, dtype=np.int64), ids, params, legal, acc)     # compile, warm up
     empty = empty_bracket(100_000)
     acc[:] = 0
     wall, c0 = time.perf_counter(), int(cycles_now())
-    timed_games(b, s, m, np.arange(1_000_000, 1_000_000 + games, dtype=np.int64), ids, params, legal, acc)
+    timed_games(kernels, b, s, m, np.arange(1_000_000, 1_000_000 + games, dtype=np.int64), ids, params, legal, acc)
     ns_per_cycle = (time.perf_counter() - wall) * 1e9 / (int(cycles_now()) - c0)
     actions = int(acc[6])
     brackets = {P_SETUP: games, P_LEGAL: actions, P_STRATEGY: actions, P_CHECK: actions, P_APPLY: actions - games,

@@ -17,8 +17,8 @@ claims from the hand, see :func:`ttrsim.strategies.dispatch.legal_for`);
 parameters are ``params[seat, P_NAME]`` with ``P_NAME = SPEC.index("name")``
 (rows are not sliced out in the hot loop: making an array view costs more
 than a rule helper). :func:`ttrsim.strategies.dispatch.pick` calls a kernel
-by registry id inside the compiled game loop; adding a strategy = a module,
-an entry in :func:`_registry` and a branch in ``dispatch.py``.
+by registry id inside the compiled game loop; adding a strategy = a module
+and an entry in :func:`_registry`.
 ``tests/test_strategy_api.py`` checks every registered strategy against
 these rules.
 

@@ -3,25 +3,31 @@ position in ``ttrsim.strategies.STRATEGY_NAMES``): :func:`legal_for` lists the
 legal actions the way the strategy needs them, :func:`pick` asks it for one
 (the game loops' call), :func:`choose` asks and checks the pick's legality.
 
+A loop is compiled with the kernels of the strategies it seats only
+(:class:`Kernels`, from :func:`kernels_for`): compiling every strategy for
+the quickstart, which seats four, cost its first run about 21 of 151 CPU
+seconds (destination_hungry, greedy and random).
+:func:`pick` takes the :class:`Kernels` as its first argument; numba types it
+by the kernel names it holds (:class:`KernelsType`), so each set is compiled
+(and cached) once, with a branch per kernel of the set only
+(:func:`_pick_impl`). Games do not depend on the set.
+
 The ids below are looked up by name in the registry, so reordering it cannot
 send a strategy to another's kernel (``tests/test_strategy_api.py`` checks
 that every registered strategy reaches its own kernel).
+
+>>> kernels_for([STRATEGY_IDS["planner"], STRATEGY_IDS["passenger_hunter"], 0])
+Kernels('random_strategy', 'planner')
 """
+from functools import cache
+
 from numba import njit
+from numba.core import types
+from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from ttrsim.core.engine import is_legal, legal_actions, non_claim_actions
 
-from . import (
-    REGISTRY,
-    STRATEGY_IDS,
-    destination_hungry,
-    greedy,
-    long_route,
-    one_step,
-    planner,
-    random_strategy,
-    route_focus,
-)
+from . import KERNEL_MODULES, REGISTRY, STRATEGY_IDS, STRATEGY_NAMES
 
 RANDOM = STRATEGY_IDS["random"]
 DESTINATION_HUNGRY = STRATEGY_IDS["destination_hungry"]
@@ -53,38 +59,122 @@ def legal_for(strategy_id, b, s, legal):
     return n
 
 
-@njit(cache=True)
-def pick(strategy_id, b, s, m, legal, n_legal, params):
+# --------------------------------------------------------------------------- the kernels a loop is built with
+
+def kernel_name(strategy: str) -> str:
+    """The name of the module whose ``choose`` is strategy ``strategy``'s kernel."""
+    return KERNEL_MODULES[strategy].__name__.rsplit(".", 1)[-1]
+
+
+# kernel name -> module, in registry order (several strategies may share one: planner)
+KERNEL_MODULE = {kernel_name(n): KERNEL_MODULES[n] for n in STRATEGY_NAMES}
+KERNEL_NAMES = tuple(KERNEL_MODULE)
+
+
+class Kernels:
+    """The strategy kernels a compiled loop calls, by module name (registry
+    order); a loop built with them plays only strategies whose kernel is in it."""
+
+    def __init__(self, names):
+        unknown = set(names) - set(KERNEL_NAMES)
+        if unknown:
+            raise ValueError(f"unknown strategy kernel(s): {', '.join(sorted(unknown))}")
+        self.names = tuple(n for n in KERNEL_NAMES if n in names)
+
+    def __repr__(self):
+        return f"Kernels{self.names!r}"
+
+
+def kernels_for(strategy_ids) -> Kernels:
+    """The :class:`Kernels` of the strategies ``strategy_ids`` (registry ids);
+    an id past the registry is an error."""
+    names = []
+    for i in {int(i) for i in strategy_ids}:
+        if not 0 <= i < len(STRATEGY_NAMES):
+            raise ValueError(f"unknown strategy id {i}")
+        names.append(kernel_name(STRATEGY_NAMES[i]))
+    return Kernels(names)
+
+
+ALL_KERNELS = Kernels(KERNEL_NAMES)
+
+
+class KernelsType(types.Type):
+    """numba's type of a :class:`Kernels`: one type per set of names."""
+
+    def __init__(self, names):
+        self.names = names
+        super().__init__(name=f"Kernels({','.join(names)})")
+
+
+@typeof_impl.register(Kernels)
+def _typeof_kernels(val, c):
+    return KernelsType(val.names)
+
+
+register_model(KernelsType)(models.OpaqueModel)
+
+
+@unbox(KernelsType)
+def _unbox_kernels(typ, obj, c):
+    return NativeValue(c.context.get_dummy_value())     # all is in the type
+
+
+@cache
+def _pick_impl(names):
+    """The body of :func:`pick` for kernels ``names``: a branch per kernel,
+    taken by the registry ids of the strategies it plays."""
+    lines = ["def impl(kernels, strategy_id, b, s, m, legal, n_legal, params):"]
+    for name in names:
+        ids = [STRATEGY_IDS[n] for n in STRATEGY_NAMES if kernel_name(n) == name]
+        lines += [f"    if {' or '.join(f'strategy_id == {i}' for i in ids)}:",
+                  f"        return {name}.choose(b, s, m, legal, n_legal, params)"]
+    lines.append("    raise ValueError('unknown strategy id (or its kernel is not in the loop)')")
+    scope = {name: KERNEL_MODULE[name] for name in names}
+    exec("\n".join(lines), scope)              # noqa: S102 (code made of registry names only)
+    return scope["impl"]
+
+
+def _kernel_call(kernels, strategy_id, b, s, m, legal, n_legal, params):
+    """:func:`_pick_impl`'s branches; compiled, numba inlines them (the overload below)."""
+    return _pick_impl(kernels.names)(kernels, strategy_id, b, s, m, legal, n_legal, params)
+
+
+@overload(_kernel_call, inline="always")
+def _kernel_call_overload(kernels, strategy_id, b, s, m, legal, n_legal, params):
+    return _pick_impl(kernels.names)
+
+
+@njit(cache=True, inline="always")     # inlined: a compiled level less that re-optimizes every kernel
+def pick(kernels, strategy_id, b, s, m, legal, n_legal, params):
     """Ask strategy ``strategy_id`` for an action: its kernel
     ``choose(b, s, m, legal, n_legal, params)`` with the table's strategy
-    memory ``m``; ``legal[:n_legal]`` is the list :func:`legal_for` made. The
-    pick is not checked: the game loops call this (a check of every pick cost
-    3-5% of a random game); :func:`choose` checks it."""
-    if strategy_id == RANDOM:
-        return random_strategy.choose(b, s, m, legal, n_legal, params)
-    if strategy_id == DESTINATION_HUNGRY:
-        return destination_hungry.choose(b, s, m, legal, n_legal, params)
-    if strategy_id == ROUTE_FOCUS:
-        return route_focus.choose(b, s, m, legal, n_legal, params)
-    if strategy_id == ONE_STEP:
-        return one_step.choose(b, s, m, legal, n_legal, params)
-    if strategy_id == LONG_ROUTE:
-        return long_route.choose(b, s, m, legal, n_legal, params)
-    if strategy_id == GREEDY:
-        return greedy.choose(b, s, m, legal, n_legal, params)
-    if strategy_id == PLANNER or strategy_id == PASSENGER_HUNTER or strategy_id == PLANNER_CLASSIC:
-        # one kernel, three parameter sets
-        return planner.choose(b, s, m, legal, n_legal, params)
-    raise ValueError("unknown strategy id")
+    memory ``m``; ``legal[:n_legal]`` is the list :func:`legal_for` made;
+    ``kernels`` (:class:`Kernels`) must hold the strategy's kernel. The pick
+    is not checked: the game loops call this (a check of every pick cost 3-5%
+    of a random game); :func:`choose` checks it."""
+    return _kernel_call(kernels, strategy_id, b, s, m, legal, n_legal, params)
 
 
 @njit(cache=True)
-def choose(strategy_id, b, s, m, legal, n_legal, params):
-    """:func:`pick`, checked by :func:`ttrsim.core.engine.is_legal`: an illegal
-    pick raises an error (a strategy bug) instead of being returned. Games
-    played from Python (:mod:`ttrsim.play.pyplay`) and the strategy tests
-    ask through this check; the fuzzer checks every random pick the same way."""
-    a = pick(strategy_id, b, s, m, legal, n_legal, params)
+def checked_pick(kernels, strategy_id, b, s, m, legal, n_legal, params):
+    """:func:`pick`, checked by :func:`ttrsim.core.engine.is_legal` (for
+    compiled callers; from Python, :func:`choose`)."""
+    a = pick(kernels, strategy_id, b, s, m, legal, n_legal, params)
     if not is_legal(b, s, a):
         raise ValueError("a compiled strategy chose an illegal action")
     return a
+
+
+@cache
+def _kernels_of(strategy_id: int) -> Kernels:
+    return kernels_for([strategy_id])
+
+
+def choose(strategy_id, b, s, m, legal, n_legal, params):
+    """:func:`pick` (with the strategy's kernel only), checked by
+    :func:`ttrsim.core.engine.is_legal`: an illegal pick raises an error (a
+    strategy bug) instead of being returned. Games played from Python
+    (:mod:`ttrsim.play.pyplay`) and the strategy tests ask through this check;
+    the fuzzer checks every random pick the same way."""
+    return checked_pick(_kernels_of(int(strategy_id)), strategy_id, b, s, m, legal, n_legal, params)

@@ -18,6 +18,8 @@ from ttrsim.cli.compiling import compiling
 from ttrsim.cli.examples import ExperimentFile, example_names, examples_dir, resolve_experiment
 from ttrsim.experiment.config import load_experiment
 
+ROOT = Path(__file__).resolve().parent.parent
+
 SMALL = """name: small
 rules: usa
 players: 2
@@ -195,6 +197,20 @@ def test_every_packaged_example_is_listed_and_loads():
     for e in listed:
         assert set(e) == {"name", "path", "title"} and e["title"], e
         load_experiment(e["path"])
+
+
+def test_example_map_files_ship_with_the_examples():
+    """A map file an example names lies in the packaged examples folder, in a
+    file the wheel packs (pyproject's package-data): an installed example
+    finds its map as it does in the repository (``ttrsim run custom_map``)."""
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    shipped = {p for pattern in patterns["ttrsim.examples"] for p in examples_dir().glob(pattern)}
+    maps = [Path(exp.map) for exp in map(load_experiment, examples_dir().glob("*.yaml")) if (exp.map or "").endswith(".yaml")]
+    assert maps, "custom_map names a map file"
+    for m in maps:
+        assert m in shipped, m
 
 
 def test_run_resolves_an_example_by_name(tmp_path, monkeypatch):

@@ -9,7 +9,7 @@ MODULES = ["ttrsim.core.actions", "ttrsim.core.bitset", "ttrsim.core.board", "tt
            "ttrsim.strategies.memory", "ttrsim.strategies.graph_search", "ttrsim.strategies.connectivity",
            "ttrsim.strategies.network_plans", "ttrsim.strategies.action_picks", "ttrsim.strategies.python_example",
            "ttrsim.play.loop", "ttrsim.play.turnlog", "ttrsim.play.game", "ttrsim.play.pyplay", "ttrsim.play.narrate",
-           "ttrsim.play.bench"]
+           "ttrsim.play.bench", "ttrsim.strategies.dispatch", "ttrsim.core.jitcache"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -61,8 +61,8 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
                    check=True, timeout=600)
     wheel = next(wheels.glob("ttrsim-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/data/maps/usa.yaml", "ttrsim/strategies/planner.py",
-                   "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py"):
+    for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/examples/maps/usa.yaml", "ttrsim/data/maps/usa.yaml",
+                   "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py"):
         assert needed in names, needed
     assert not any(n.startswith(("strategies/", "experiments/")) for n in names)
 
@@ -89,5 +89,7 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     report = ttrsim("report", "results/quickstart", "--resamples", "20", "--no-svg")
     assert (work / "results" / "quickstart" / "report" / "report.html").is_file(), report.stdout
     assert "quickstart" in ttrsim("examples").stdout
+    custom = ttrsim("run", "custom_map", "--games", "5", "--workers", "1")   # its map file ships with it
+    assert "results:" in custom.stdout
     ttrsim("examples", "custom_map", "--to", "mine")       # the example's map comes along from the package
     assert sorted(p.name for p in (work / "mine").iterdir()) == ["custom_map.yaml", "usa.yaml"]

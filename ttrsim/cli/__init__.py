@@ -37,7 +37,16 @@ from .common import (
     value_text,
     want_progress,
 )
-from .compiling import cache_cmd, compile_seconds, warmup_cmd, watch_compiles
+from .compiling import (
+    add_compile_seconds,
+    cache_cmd,
+    compile_on_two_cores,
+    compile_seconds,
+    experiment_kernels,
+    mark_compiled,
+    warmup_cmd,
+    watch_compiles,
+)
 from .examples import ExperimentFile
 
 
@@ -497,6 +506,10 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log),
                                    ("python_time_limit", python_time_limit), ("worker_timeout", worker_timeout))
                  if v is not None}
+        kernels = experiment_kernels(file, "dask" if scheduler else backend)
+        if kernels is not None:
+            add_compile_seconds(compile_on_two_cores(kernels))
+        compiled_before = compile_seconds()         # the run's own seconds include the compile from here on
         result = run_experiment(file, output=output, workers=workers, backend=backend, scheduler=scheduler,
                                 chunk_size=chunk_size, overwrite=not resume,
                                 progress=want_progress(progress, as_json),
@@ -508,8 +521,10 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    if kernels is not None:
+        mark_compiled(kernels)
     compile_s = compile_seconds()
-    play_s = max(result.seconds - compile_s, 0.0)
+    play_s = max(result.seconds - (compile_s - compiled_before), 0.0)
     rate = result.games_run / play_s if play_s >= MIN_TIMED_S else None
     if as_json:
         echo_json({"path": result.path, "status": result.status, "games": result.games,

@@ -8,14 +8,24 @@ about how long, where the cache is), then a progress bar per compiled function
 on a terminal, or a plain line every :data:`LINE_EVERY` functions otherwise.
 Nothing is printed when everything loads from the cache.
 
-:func:`warm_up` compiles what the commands use, one entry point after the
-other: the experiment runner's chunk loop (also with a Python strategy at the
-table), the compiled game loop (``bench``, ``play_finals``) and the Python
-``Game`` with the compiled strategies (``play``, ``fuzz``).
+A first ``ttrsim run`` compiles on two cores (:func:`compile_on_two_cores`):
+numba compiles one function at a time per process, but the parts of the
+runner's chunk loop (the engine with the turn log, each strategy kernel) are
+independent and cached on disk one function at a time, so a helper process
+compiles the engine and some kernels while this one compiles the others;
+the run then loads them and compiles only the loop on top.
+
+:func:`warm_up` compiles what the commands use: the engine and every kernel
+(on two cores), then one entry point after the other: the experiment
+runner's chunk loop (also with a Python strategy at the table), the compiled
+game loop (``bench``, ``play_finals``) and the Python ``Game`` with the
+compiled strategies (``play``, ``fuzz``).
 """
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
 import sys
 import time
 from contextlib import contextmanager
@@ -25,6 +35,12 @@ import click
 from .common import echo_err, echo_json, extras_errors, json_option, progress_option, table, want_progress
 
 LINE_EVERY = 10          # without a terminal: a line every this many compiled functions
+
+# rough CPU seconds of the first compile of each part of the chunk loop (the
+# profile of `ttrsim run quickstart` in docs/performance.md): the engine with
+# the turn log, and each strategy kernel (one not listed: 3)
+COMPILE_WEIGHTS = {"engine": 55, "planner": 50, "destination_hungry": 18, "route_focus": 16, "long_route": 7,
+                   "one_step": 5}
 
 
 @contextmanager
@@ -83,15 +99,130 @@ def watch_compiles(fn):
     return wrapper
 
 
+def add_compile_seconds(seconds: float) -> None:
+    """Count ``seconds`` (waiting for a compile in another process) as the running command's compile time."""
+    watch = click.get_current_context().meta.get("ttrsim.compile")
+    if watch is not None:
+        watch.seconds += seconds
+
+
 def compile_seconds() -> float:
     """Seconds the running command spent compiling so far (0 outside :func:`watch_compiles`)."""
     watch = click.get_current_context().meta.get("ttrsim.compile")
     return watch.seconds if watch is not None else 0.0
 
 
+# --------------------------------------------------------------------------- on two cores
+
+def split_kernels(names) -> tuple[list[str], list[str]]:
+    """The kernels ``names`` split into (the helper process's, this one's) so
+    that both compile about as long by :data:`COMPILE_WEIGHTS`; the helper
+    also compiles the engine."""
+    load, parts = [COMPILE_WEIGHTS["engine"], 0], ([], [])
+    for name in sorted(names, key=lambda n: -COMPILE_WEIGHTS.get(n, 3)):
+        side = 0 if load[0] < load[1] else 1
+        parts[side].append(name)
+        load[side] += COMPILE_WEIGHTS.get(name, 3)
+    return parts
+
+
+def compile_loop(kernel_names) -> None:
+    """Compile (or load) the runner's chunk loop with the kernels ``kernel_names``
+    (the random strategy's if none) and the engine, on a small table."""
+    from ttrsim.experiment.config import load_experiment
+    from ttrsim.experiment.worker import point_spec
+    from ttrsim.experiment.worker import warm_up as warm_up_chunks
+    from ttrsim.strategies import STRATEGY_NAMES
+    from ttrsim.strategies.dispatch import kernel_name
+
+    lineup = [next(n for n in STRATEGY_NAMES if kernel_name(n) == k) for k in kernel_names] or ["random"]
+    lineup = (lineup * 2)[:max(2, len(lineup))]                    # one strategy per seat, 2 seats at least
+    exp = load_experiment({"name": "warmup", "rules": "usa", "players": len(lineup), "lineup": lineup,
+                           "games": 2, "log": True, "workers": 1})
+    warm_up_chunks(point_spec(exp, exp.points[0]))
+
+
+def compile_kernel(name: str) -> None:
+    """Compile (or load) strategy kernel ``name`` for the argument types the
+    game loops call it with, without running it."""
+    import numba
+    import numpy as np
+
+    from ttrsim.core.actions import legal_buffer
+    from ttrsim.core.board import build_board
+    from ttrsim.core.state import allocate_state
+    from ttrsim.data.rules import get_rules
+    from ttrsim.strategies import MAX_PARAMS
+    from ttrsim.strategies.dispatch import KERNEL_MODULE
+    from ttrsim.strategies.memory import allocate_memory
+
+    b = build_board(get_rules("usa"))
+    args = (b, allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b), 0, np.zeros((2, MAX_PARAMS)))
+    KERNEL_MODULE[name].choose.compile(tuple(numba.typeof(a) for a in args))
+
+
+def _mark(kernels):
+    from ttrsim.core.jitcache import cache_dir
+    return cache_dir() / "loops" / "+".join(kernels.names)
+
+
+def compile_on_two_cores(kernels) -> float:
+    """Before a first run compiles the chunk loop with ``kernels``
+    (:class:`~ttrsim.strategies.dispatch.Kernels`): compile its parts in a
+    helper process and this one at once (numba compiles one function at a
+    time per process; the parts are cached on disk one function at a time),
+    so that the run's own compile only loads them and compiles the loop on
+    top. Nothing when they were compiled before (:func:`mark_compiled`) or
+    only one core is available. Returns the seconds spent waiting for the
+    helper (this process's own compile is timed by :class:`CompileWatch`)."""
+    if _mark(kernels).exists() or (os.cpu_count() or 1) < 2:
+        return 0.0
+    theirs, ours = split_kernels(kernels.names)
+    code = f"from ttrsim.cli.compiling import compile_loop; compile_loop({theirs!r})"
+    helper = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for name in ours:
+            compile_kernel(name)
+    finally:
+        t1 = time.perf_counter()
+        _, err = helper.communicate()
+    if helper.returncode:          # the run compiles what the helper did not, and reports any real error
+        last = (err.decode(errors="replace").strip().splitlines() or [""])[-1]
+        echo_err(f"compiling in a second process failed ({last}); compiling here")
+    return time.perf_counter() - t1
+
+
+def experiment_kernels(file: str, backend: str | None):
+    """The :class:`~ttrsim.strategies.dispatch.Kernels` the local runner's
+    loop needs for experiment ``file``; None for a Dask run or a bad file
+    (the runner reports it)."""
+    from ttrsim.experiment.config import load_experiment
+    from ttrsim.strategies import STRATEGY_IDS
+    from ttrsim.strategies.dispatch import kernels_for
+
+    try:
+        exp = load_experiment(file, {"backend": backend} if backend else {})
+    except Exception:             # noqa: BLE001 (the runner reports it)
+        return None
+    ids = [STRATEGY_IDS[e.strategy] for e in exp.entrants if not e.python] or [0]
+    return kernels_for(ids) if exp.backend == "local" else None
+
+
+def mark_compiled(kernels) -> None:
+    """Note in the cache folder that the engine and ``kernels`` are compiled
+    (:func:`compile_on_two_cores` then does nothing for them)."""
+    mark = _mark(kernels)
+    try:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+    except OSError:
+        pass
+
+
 def warm_up(progress: bool = True, echo=echo_err) -> dict:
-    """Compile (or load from the cache) every kernel the commands use; returns
-    the seconds, the functions compiled and the cache folder."""
+    """Compile (or load from the cache) the engine and every strategy kernel
+    (on two cores: :func:`compile_on_two_cores`), then the loops the commands
+    use; returns the seconds, the functions compiled and the cache folder."""
     import numpy as np
 
     from ttrsim.core.board import build_board
@@ -103,9 +234,11 @@ def warm_up(progress: bool = True, echo=echo_err) -> dict:
     from ttrsim.play.loop import play_finals
     from ttrsim.play.pyplay import play
     from ttrsim.strategies import STRATEGY_NAMES, param_row
+    from ttrsim.strategies.dispatch import ALL_KERNELS
 
     t0 = time.perf_counter()
     with compiling(progress, echo) as watch:
+        watch.seconds += compile_on_two_cores(ALL_KERNELS)
         lineups = (["random", "planner"], ["random", {"python": "ttrsim.strategies.python_example:GreedyLongest"}])
         for lineup in lineups:                    # the runner's chunk loop, without and with a Python seat
             exp = load_experiment({"name": "warmup", "rules": "usa", "players": 2, "lineup": lineup, "games": 2,
@@ -115,6 +248,7 @@ def warm_up(progress: bool = True, echo=echo_err) -> dict:
         ids = np.zeros(2, np.int64)
         play_finals(b, 2, np.array([0], np.int64), ids, np.array([param_row("random")] * 2))   # the game loop
         play("usa", 2, 0, [STRATEGY_NAMES[0]])                                                 # Game + strategies
+    mark_compiled(ALL_KERNELS)
     return {"seconds": time.perf_counter() - t0, "compiled": watch.units, "compile_seconds": watch.seconds,
             "cache": cache_dir()}
 

@@ -13,6 +13,16 @@ so numba's global configuration is untouched: a user's own
 :func:`install` registers it; ``ttrsim.core`` calls it on import, before any
 kernel is defined.
 
+:func:`install` also makes every compiled call between ttrsim's own
+functions compile the callee once: numba compiles a function anew for every
+new tuple of argument types, and call sites passing a constant (``-1``,
+``True``: a literal type), an ``int16`` array element or an ``int64`` made
+about a quarter of a first run's compiles repeats of the same function. The
+argument types a compiled caller passes to a ttrsim function are made
+canonical (:func:`canonical`: literals to their type, signed integers to
+``int64``); the values are cast at the call, which numba does for any call,
+so the games are the same.
+
 The base folder is ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/ttrsim``,
 else the platform's cache folder (``~/.cache/ttrsim`` on Linux). Every entry
 of a folder is stamped with the folder's hash (not the source files' times),
@@ -39,7 +49,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from numba.core import caching
+from numba.core import caching, dispatcher, types
 from numba.core import event as numba_event
 
 # the folders whose sources compiled code is made of, relative to the package
@@ -116,11 +126,46 @@ class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLo
         return super().from_function(py_func, py_file)
 
 
+def canonical(t: types.Type) -> types.Type:
+    """The argument type a ttrsim function is compiled for when a compiled
+    caller passes ``t``: a literal's type, ``int64`` for any signed integer.
+
+    >>> canonical(types.literal(-1)), canonical(types.int16), canonical(types.literal(True)), canonical(types.uint8)
+    (int64, int64, bool, uint8)
+    """
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.signed:
+        return types.int64
+    return t
+
+
+def _ours_dispatcher(d) -> bool:
+    try:
+        return d.__dict__["_ttrsim_ours"]
+    except KeyError:
+        d.__dict__["_ttrsim_ours"] = ours = _ours(d.py_func.__code__.co_filename) is not None
+        return ours
+
+
 def install() -> None:
-    """Register :class:`SourceKeyedLocator` first among numba's cache locators (once)."""
+    """Register :class:`SourceKeyedLocator` first among numba's cache locators
+    and make compiled calls to ttrsim's functions use :func:`canonical`
+    argument types (once)."""
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
     if SourceKeyedLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, SourceKeyedLocator)
+    original = dispatcher.Dispatcher.get_call_template
+    if getattr(original, "_ttrsim", False):
+        return
+
+    def get_call_template(self, args, kws):
+        if _ours_dispatcher(self):
+            args = tuple(canonical(a) for a in args)
+            kws = {k: canonical(v) for k, v in kws.items()}
+        return original(self, args, kws)
+
+    get_call_template._ttrsim = True
+    dispatcher.Dispatcher.get_call_template = get_call_template
 
 
 # --------------------------------------------------------------------------- the folders
@@ -152,7 +197,7 @@ def clear_stale(everything: bool = False) -> list[dict]:
 
 # the first compile of an experiment's kernels when none was timed on this
 # machine yet: seconds on an idle 2-core machine, and functions of ttrsim's
-DEFAULT_COMPILE = {"seconds": 180.0, "units": 190}
+DEFAULT_COMPILE = {"seconds": 80.0, "units": 90}
 # a compile of at least this many functions is a full one, kept as the estimate
 FULL_COMPILE_UNITS = 20
 _TIMES = "compile-time.json"

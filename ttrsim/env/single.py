@@ -27,7 +27,7 @@ from ttrsim.core.engine import apply_action
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_OVER
 from ttrsim.play.game import Game
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.dispatch import choose, legal_for
+from ttrsim.strategies.dispatch import checked_pick, kernels_for, legal_for
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 from .encoding import encode_obs, to_engine, write_mask
@@ -54,12 +54,13 @@ def deal(game: Game | None, rules, players: int, seed: int) -> Game:
 
 
 @njit(cache=True)
-def play_others(b, s, m, seat, strategy_ids, params, legal):
-    """Let the compiled strategies play until seat ``seat`` is to act or the game is over."""
+def play_others(kernels, b, s, m, seat, strategy_ids, params, legal):
+    """Let the compiled strategies play until seat ``seat`` is to act or the
+    game is over (``kernels``: :func:`~ttrsim.strategies.dispatch.kernels_for` of ``strategy_ids``)."""
     while s.meta[M_PHASE] != PH_OVER and s.meta[M_PLAYER] != seat:
         sid = strategy_ids[s.meta[M_PLAYER]]
         n = legal_for(sid, b, s, legal)
-        apply_action(b, s, choose(sid, b, s, m, legal, n, params))
+        apply_action(b, s, checked_pick(kernels, sid, b, s, m, legal, n, params))
 
 
 class TicketToRideEnv(gym.Env):
@@ -78,6 +79,7 @@ class TicketToRideEnv(gym.Env):
             raise ValueError(f"give one opponent strategy or one per seat ({players}), got {len(names)}")
         names[seat] = "random"
         self.strategy_ids = np.array([strategy_id(n) for n in names], np.int64)
+        self.kernels = kernels_for(self.strategy_ids)
         self.params = np.array([param_row(n) for n in names])
         self.render_mode = render_mode
         check_render_mode(self)
@@ -100,7 +102,8 @@ class TicketToRideEnv(gym.Env):
 
     def _advance(self):
         g, lay = self.game, self.layout
-        play_others(g.board, g.state, self.memory, self.seat, self.strategy_ids, self.params, lay.legal)
+        play_others(self.kernels, g.board, g.state, self.memory, self.seat, self.strategy_ids, self.params,
+                    lay.legal)
         obs = lay.empty_obs()
         encode_obs(g.board, g.state, self.seat, lay.lay, obs)
         if g.over:

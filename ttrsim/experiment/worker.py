@@ -37,6 +37,7 @@ from ttrsim.play.guard import StrategyError, watching
 from ttrsim.play.pyplay import build_seats, first_difference, load_strategy_class, play_logged_py
 from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_has_room
 from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
+from ttrsim.strategies.dispatch import kernels_for
 
 from .config import Experiment
 from .folder import part_tag
@@ -101,6 +102,7 @@ def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None
     key = json.dumps([exp.config(), point.index], sort_keys=True, default=str)
     return {"key": key, "point": point.index, "rules": exp.rules, "rule_overrides": point.rule_overrides,
             "players": exp.players, "seatings": np.array(exp.seatings, np.int64), "ids": ids, "params": params,
+            "kernels": kernels_for(ids.ravel()),
             "labels": [e.label for e in ents], "log": exp.log, "seed": exp.seed,
             "block_size": exp.block_size, "stride": exp.stride, "config_hash": config_hash, "parent": parent,
             "python": python if any(python) else None, "python_path": list(exp.python_path),
@@ -164,8 +166,8 @@ def run_chunk(spec: dict, chunk: Chunk) -> dict:
                 j += 1
                 continue
             end = min(j + int(np.argmax(py_game[j:])) if py_game[j:].any() else n, j + SLICE)
-            k = play_chunk(ctx["board"], ctx["state"], j, seeds[:end], seating, spec["ids"], spec["params"],
-                           ctx["legal"], log, results, extra, meta, spec["log"])
+            k = play_chunk(spec["kernels"], ctx["board"], ctx["state"], j, seeds[:end], seating, spec["ids"],
+                           spec["params"], ctx["legal"], log, results, extra, meta, spec["log"])
             full = k < end
             j = k
             if full:

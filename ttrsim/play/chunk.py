@@ -45,11 +45,13 @@ def record_end(s, i, results, extra, game_meta):
 
 
 @njit(cache=True)
-def play_chunk(b, s, start, seeds, seating, strategy_ids, params, legal, log, results, extra, game_meta,
+def play_chunk(kernels, b, s, start, seeds, seating, strategy_ids, params, legal, log, results, extra, game_meta,
                with_turns):
     """Play games ``start, start+1, ...`` of ``seeds`` while the log has room;
     game i uses seating ``seating[i]``: ``strategy_ids[seating[i]]`` (one id per
-    seat) and ``params[seating[i]]`` (a float64 row per seat). The log's game
+    seat) and ``params[seating[i]]`` (a float64 row per seat); ``kernels``
+    (:func:`~ttrsim.strategies.dispatch.kernels_for` of ``strategy_ids``) are
+    the strategy kernels the loop is compiled with. The log's game
     column holds the index i. Returns the index after the last game played
     (pass a prefix ``seeds[:end]`` to stop at ``end``)."""
     hand_before = np.zeros(LOCO + 1, np.int64)
@@ -61,7 +63,7 @@ def play_chunk(b, s, start, seeds, seating, strategy_ids, params, legal, log, re
         if not log_has_room(b, log, n_players, with_turns):
             break
         k = seating[i]
-        play_logged(b, s, m, i, seeds[i], strategy_ids[k], params[k], legal, log, with_turns, hand_before,
+        play_logged(kernels, b, s, m, i, seeds[i], strategy_ids[k], params[k], legal, log, with_turns, hand_before,
                     pass_before)
         record_end(s, i, results, extra, game_meta)
         i += 1

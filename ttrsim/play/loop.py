@@ -21,30 +21,40 @@ from numba import njit
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.state import M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
-from ttrsim.strategies.dispatch import legal_for, pick
+from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 
 @njit(cache=True)
-def play_game(b, s, m, seed, strategy_ids, params, legal):
-    """Play game ``seed`` to the end; seat ``p`` uses ``strategy_ids[p]`` with
-    ``params[p]`` (a float64 row per seat) and its rows of the strategy
-    memory ``m``. The final breakdown is in ``s.final``."""
+def _play_game(kernels, b, s, m, seed, strategy_ids, params, legal):
     reset_game(b, s, seed)
     reset_memory(m, seed)
     while s.meta[M_PHASE] != PH_OVER:
         sid = strategy_ids[s.meta[M_PLAYER]]
         n = legal_for(sid, b, s, legal)
-        a = pick(sid, b, s, m, legal, n, params)
+        a = pick(kernels, sid, b, s, m, legal, n, params)
         apply_action(b, s, a)
 
 
 @njit(cache=True)
-def play_many(b, s, m, seeds, strategy_ids, params, legal, finals):
-    """Play one game per seed; ``finals[i]`` gets the final table of game i."""
+def _play_many(kernels, b, s, m, seeds, strategy_ids, params, legal, finals):
     for i in range(seeds.shape[0]):
-        play_game(b, s, m, seeds[i], strategy_ids, params, legal)
+        _play_game(kernels, b, s, m, seeds[i], strategy_ids, params, legal)
         finals[i, :, :] = s.final
+
+
+def play_game(b, s, m, seed: int, strategy_ids: np.ndarray, params: np.ndarray, legal: np.ndarray) -> None:
+    """Play game ``seed`` to the end; seat ``p`` uses ``strategy_ids[p]`` with
+    ``params[p]`` (a float64 row per seat) and its rows of the strategy
+    memory ``m``. The final breakdown is in ``s.final``. (The loop is compiled
+    with the seated strategies' kernels only: :func:`~ttrsim.strategies.dispatch.kernels_for`.)"""
+    _play_game(kernels_for(strategy_ids), b, s, m, seed, strategy_ids, params, legal)
+
+
+def play_many(b, s, m, seeds: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray, legal: np.ndarray,
+              finals: np.ndarray) -> None:
+    """Play one game per seed; ``finals[i]`` gets the final table of game i."""
+    _play_many(kernels_for(strategy_ids), b, s, m, seeds, strategy_ids, params, legal, finals)
 
 
 def play_finals(b, n_players: int, seeds: np.ndarray, strategy_ids: np.ndarray, params: np.ndarray) -> np.ndarray:

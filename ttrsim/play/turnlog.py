@@ -58,7 +58,7 @@ from ttrsim.core.state import (
     PH_TUNNEL,
 )
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
-from ttrsim.strategies.dispatch import legal_for, pick
+from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
 from ttrsim.strategies.memory import reset_memory
 
 # turn kinds
@@ -274,10 +274,12 @@ def log_has_room(b, log, n_players, with_turns):
     return log.offers.shape[0] - log.n_offers[0] >= 8 * (b.rp[RP_MAX_TURNS] + n_players)
 
 
-@njit(cache=True)
-def play_logged(b, s, m, game, seed, strategy_ids, params, legal, log, with_turns, hand_before, pass_before):
+@njit(cache=True, inline="always")     # inlined: a compiled level less that re-optimizes every kernel
+def play_logged(kernels, b, s, m, game, seed, strategy_ids, params, legal, log, with_turns, hand_before,
+                pass_before):
     """Play one game recording turns (if ``with_turns``) and ticket offers;
-    ``m`` is the table's strategy memory."""
+    ``m`` is the table's strategy memory, ``kernels`` the
+    :class:`~ttrsim.strategies.dispatch.Kernels` of the seated strategies."""
     reset_game(b, s, seed)
     reset_memory(m, seed)
     row = -1
@@ -285,16 +287,21 @@ def play_logged(b, s, m, game, seed, strategy_ids, params, legal, log, with_turn
     while s.meta[M_PHASE] != PH_OVER:
         sid = strategy_ids[s.meta[M_PLAYER]]
         n = legal_for(sid, b, s, legal)
-        a = pick(sid, b, s, m, legal, n, params)
+        a = pick(kernels, sid, b, s, m, legal, n, params)
         row = log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before)
     log_finish(b, s, log, first_offer)
 
 
-@njit(cache=True)
-def play_logged_many(b, s, m, seeds, strategy_ids, params, legal, log, results, game_meta, with_turns):
+def play_logged_many(b, s, m, seeds, strategy_ids, params, legal, log, results, game_meta, with_turns) -> int:
     """Play one game per seed while the log has room for another game; returns
     the number of games played. ``results[i]`` gets game i's final table and
     ``game_meta[i]`` its end reason and turn count."""
+    return _play_logged_many(kernels_for(strategy_ids), b, s, m, seeds, strategy_ids, params, legal, log, results,
+                             game_meta, with_turns)
+
+
+@njit(cache=True)
+def _play_logged_many(kernels, b, s, m, seeds, strategy_ids, params, legal, log, results, game_meta, with_turns):
     hand_before = np.zeros(LOCO + 1, np.int64)
     pass_before = np.zeros(N_PASSENGER_COLOURS, np.int64)
     n_players = s.meta[M_NPLAYERS]
@@ -302,7 +309,8 @@ def play_logged_many(b, s, m, seeds, strategy_ids, params, legal, log, results, 
     for i in range(seeds.shape[0]):
         if not log_has_room(b, log, n_players, with_turns):
             break
-        play_logged(b, s, m, i, seeds[i], strategy_ids, params, legal, log, with_turns, hand_before, pass_before)
+        play_logged(kernels, b, s, m, i, seeds[i], strategy_ids, params, legal, log, with_turns, hand_before,
+                    pass_before)
         for p in range(n_players):
             for c in range(N_FINAL):
                 results[i, p, c] = s.final[p, c]

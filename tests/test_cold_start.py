@@ -1,0 +1,64 @@
+"""The first run's compile: only the seated strategies' kernels, each
+function once, split over two processes (docs/performance.md, "the first
+run"). The figures themselves are measured by benchmarks/cold_start.py."""
+import numpy as np
+import pytest
+from numba.core import types
+
+from ttrsim.cli.compiling import COMPILE_WEIGHTS, split_kernels
+from ttrsim.core.actions import legal_buffer
+from ttrsim.core.board import build_board
+from ttrsim.core.jitcache import canonical
+from ttrsim.core.state import allocate_state
+from ttrsim.data.rules import get_rules
+from ttrsim.play.loop import _play_game
+from ttrsim.strategies import STRATEGY_IDS, param_row
+from ttrsim.strategies.dispatch import ALL_KERNELS, KERNEL_NAMES, Kernels, kernels_for
+from ttrsim.strategies.memory import allocate_memory
+
+
+def test_kernels_of_a_lineup():
+    ids = [STRATEGY_IDS[n] for n in ("planner", "passenger_hunter", "planner_classic", "random")]
+    assert kernels_for(ids).names == ("random_strategy", "planner")          # one kernel, three strategies
+    assert ALL_KERNELS.names == KERNEL_NAMES and len(KERNEL_NAMES) == len(set(KERNEL_NAMES))
+    with pytest.raises(ValueError, match="unknown strategy id"):
+        kernels_for([len(STRATEGY_IDS)])
+    with pytest.raises(ValueError, match="unknown strategy kernel"):
+        Kernels(["nope"])
+
+
+def test_a_loop_plays_only_the_kernels_it_was_built_with():
+    b = build_board(get_rules("usa"))
+    s, m, legal = allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b)
+    ids = np.array([STRATEGY_IDS["random"], STRATEGY_IDS["greedy"]], np.int64)
+    params = np.array([param_row("random"), param_row("greedy")])
+    with pytest.raises(ValueError, match="not in the loop"):
+        _play_game(kernels_for(ids[:1]), b, s, m, 1, ids, params, legal)
+
+
+def test_calls_between_ttrsim_functions_use_one_signature():
+    assert canonical(types.literal(-1)) == canonical(types.int16) == canonical(types.int32) == types.int64
+    assert canonical(types.literal(True)) == types.boolean
+    assert canonical(types.uint64) == types.uint64 and canonical(types.float32) == types.float32
+
+
+def test_the_compile_is_split_evenly_over_two_processes():
+    names = ALL_KERNELS.names
+    theirs, ours = split_kernels(names)
+    assert sorted(theirs + ours) == sorted(names)
+    load = [COMPILE_WEIGHTS["engine"] + sum(COMPILE_WEIGHTS.get(n, 3) for n in theirs),
+            sum(COMPILE_WEIGHTS.get(n, 3) for n in ours)]
+    assert abs(load[0] - load[1]) <= max(COMPILE_WEIGHTS.values())
+    assert split_kernels(["planner"]) == ([], ["planner"])       # the helper compiles the engine meanwhile
+
+
+@pytest.mark.parametrize("names", [[], ["random_strategy"], ["greedy", "random_strategy", "one_step"]])
+def test_the_helper_compiles_any_part(names, monkeypatch):
+    """The helper's experiment is valid for no, one or several kernels (one strategy per seat)."""
+    from ttrsim.cli import compiling
+    from ttrsim.experiment import worker
+
+    specs = []
+    monkeypatch.setattr(worker, "warm_up", specs.append)
+    compiling.compile_loop(names)
+    assert len(specs) == 1 and len(specs[0]["seatings"][0]) >= 2
