@@ -71,7 +71,10 @@ class Context:
 
     def failed(self, name: str):
         """A note in place of a statistic that could not be computed."""
-        msg = next((p for p in self.problems if p.startswith(name + ":")), f"{name}: not computed")
+        # a statistic with no recorded problem was left out (``Stat.needs_turns``) for want of a turn log
+        unmeasured = "not computed" if self.res.has_turns else \
+            "it needs the turn log, which these results do not have (run the experiment with `log: true`)"
+        msg = next((p for p in self.problems if p.startswith(name + ":")), f"{name}: {unmeasured}")
         self.doc.note(f"Could not compute {name.replace('_', ' ')}: {msg.split(': ', 1)[-1]}")
 
     # ---- charts

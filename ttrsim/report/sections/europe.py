@@ -43,15 +43,9 @@ def station_value(ctx: Context, t: dict):
         ("tickets rescued", lambda r: num(r["tickets_rescued"], 3), True)]
     ctx.table("station_value", sv, columns)
 
-NO_TURN_LOG = ("Skipped: measuring {what} needs the turn log, which these results do not have. Run the experiment "
-               "with `log: true` to measure them.")
-
-
 def tunnel_outcomes(ctx: Context, t: dict):
     """How often tunnels asked for extra cards and were given up; the board map of give-ups."""
     to, tr = t["tunnel_outcomes"], t["tunnel_routes"]
-    if not ctx.res.has_turns:
-        return ctx.doc.note(NO_TURN_LOG.format(what="tunnel outcomes"))
     if to is None:
         return ctx.failed("tunnel_outcomes")
     ctx.doc.p("Tunnel claims announced per strategy (R8.3): how often the turned-over cards asked for extra "
@@ -80,8 +74,6 @@ def tunnel_outcomes(ctx: Context, t: dict):
 def ferry_use(ctx: Context, t: dict):
     """Ferry claims per strategy and the ferries' claim rates on the board map."""
     fu, fr = t["ferry_use"], t["ferry_routes"]
-    if not ctx.res.has_turns:
-        return ctx.doc.note(NO_TURN_LOG.format(what="ferry use"))
     if fu is None:
         return ctx.failed("ferry_use")
     ctx.doc.p("Ferry claims per player and game and the locomotives paid on them (R8.2: at least the "
