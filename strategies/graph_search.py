@@ -60,6 +60,7 @@ COST_ROUTES = 1         # cost = 1 per route (fewest routes)
 COST_ROUTES_TRAINS = 2  # 1 + length / 10000: fewest routes, ties broken by fewest trains
 
 
+@njit(cache=True)
 def new_work(b):
     """The ``(dist, prev, done)`` scratch arrays of the searches, for board ``b``."""
     n = b.n_nodes
