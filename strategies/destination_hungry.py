@@ -120,6 +120,7 @@ def _keep_choice(b, s, me, cost, legal, n_legal, params):
     for i in range(n_held):
         held_pts += b.ticket_points[tickets[i]]
     margin = params[me, P_KEEP_MARGIN]
+    owner, route_points = s.route_owner, b.route_points     # record fields read once, not in the loops
     best_a = -1
     best_ratio = -INF
     small_a = -1
@@ -140,8 +141,8 @@ def _keep_choice(b, s, me, cost, legal, n_legal, params):
         c, miss = _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, prev, done)
         value = np.float64(pts)
         for r in range(n_routes):
-            if in_plan[r] and s.route_owner[r] != me:
-                value += b.route_points[r]
+            if in_plan[r] and owner[r] != me:
+                value += route_points[r]
         if miss == 0 and c <= trains - margin:
             ratio = value / max(c, 1.0)
             if ratio > best_ratio:
@@ -180,11 +181,12 @@ def _play_choice(b, s, m, me, phase, cost, legal, n_legal, params):
         a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_DRAW_LONG]))
         if a >= 0:
             return a
+    route_len = b.route_len
     if phase == PH_MAIN:
         pick = -1
         pick_a = -1
         for r in range(n_routes):
-            if cost[r] > 0 and (in_plan[r] != 0 or not plan_left) and (pick < 0 or b.route_len[r] > b.route_len[pick]):
+            if cost[r] > 0 and (in_plan[r] != 0 or not plan_left) and (pick < 0 or route_len[r] > route_len[pick]):
                 a = pay_action(b, s, me, r)
                 if a >= 0:
                     pick = r
@@ -195,10 +197,11 @@ def _play_choice(b, s, m, me, phase, cost, legal, n_legal, params):
         return fallback_action(legal, n_legal)
     need = np.zeros(N_COLOURS, np.int64)
     gray_to = most_held_colour(s, me)
+    route_colour = b.route_colour
     for r in range(n_routes):
         if in_plan[r] and cost[r] > 0:
-            col = b.route_colour[r]
-            need[gray_to if col == GRAY else col] += b.route_len[r]
+            col = route_colour[r]
+            need[gray_to if col == GRAY else col] += route_len[r]
     colour = -1
     most = 0
     for col in range(N_COLOURS):

@@ -106,10 +106,11 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
         for r in range(n_routes):
             plan[r] = in_plan[r]
         store_own_plan(b, s, m, me)
+    route_len = b.route_len         # record fields read once, not in the loops
     plan_left = False
     long_left = False
     for r in range(n_routes):
-        if claimable[r] > 0 and b.route_len[r] >= min_len:
+        if claimable[r] > 0 and route_len[r] >= min_len:
             if plan[r]:
                 plan_left = True
             long_left = True        # free, open, >= min_len and fits the trains
@@ -121,13 +122,13 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     for r in range(n_routes):
         if claimable[r] <= 0:
             continue                # own, taken, closed or longer than its trains
-        if long_left and b.route_len[r] < min_len:
+        if long_left and route_len[r] < min_len:
             continue                # short routes only once no long route fits any more
         if plan_only and not plan[r]:
             continue
-        if tgt_r < 0 or _better(b, plan, r, tgt_r):
+        if tgt_r < 0 or _better(route_len, plan, r, tgt_r):
             tgt_r = r
-        if main and (pay_r < 0 or _better(b, plan, r, pay_r)):
+        if main and (pay_r < 0 or _better(route_len, plan, r, pay_r)):
             a = pay_action(b, s, me, r)
             if a >= 0:
                 pay_r = r
@@ -145,10 +146,10 @@ def choose(b, s, m, legal, n_legal, params):
 
 
 @njit(cache=True)
-def _better(b, plan, r, than):
+def _better(route_len, plan, r, than):
     """Longer, then planned (lower id already wins ties by scan order)."""
-    if b.route_len[r] != b.route_len[than]:
-        return b.route_len[r] > b.route_len[than]
+    if route_len[r] != route_len[than]:
+        return route_len[r] > route_len[than]
     return plan[r] != 0 and plan[than] == 0
 
 
@@ -158,10 +159,11 @@ def _plan_work(b, claimable, min_len):
     scratch: (cost, in_plan, tickets, locs, parent, dist, prev, done)."""
     n_routes = b.route_len.shape[0]
     n_tk = b.ticket_a.shape[0] + 8
+    route_len = b.route_len
     cost = np.empty(n_routes, np.float64)
     for r in range(n_routes):
         c = claimable[r]
-        cost[r] = c if (c == 0 or b.route_len[r] >= min_len) else -1.0
+        cost[r] = c if (c == 0 or route_len[r] >= min_len) else -1.0
     dist, prev, done = new_work(b)
     return (cost, np.zeros(n_routes, np.bool_), np.empty(n_tk, np.int64), np.empty(2 * n_tk, np.int64),
             np.empty(b.n_nodes, np.int64), dist, prev, done)

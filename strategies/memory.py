@@ -128,9 +128,10 @@ def reset_memory(m, seed):
 @njit(cache=True)
 def tickets_held(b, s, me):
     """How many tickets seat ``me`` holds."""
+    holder = s.ticket_holder          # record fields read once: a read in a loop costs a reference count
     n = 0
-    for t in range(b.ticket_a.shape[0]):
-        if s.ticket_holder[t] == me:
+    for t in range(holder.shape[0]):
+        if holder[t] == me:
             n += 1
     return n
 
@@ -138,10 +139,11 @@ def tickets_held(b, s, me):
 @njit(cache=True)
 def passengers_collected(s):
     """How many passengers all seats have collected (Germany)."""
+    pass_player = s.pass_player
     n = 0
-    for p in range(s.pass_player.shape[0]):
-        for c in range(s.pass_player.shape[1]):
-            n += s.pass_player[p, c]
+    for p in range(pass_player.shape[0]):
+        for c in range(pass_player.shape[1]):
+            n += pass_player[p, c]
     return n
 
 
@@ -151,9 +153,10 @@ def claims_key(s):
     at it, plus 1 (a zeroed memory never matches). Claims only add owners
     and each takes a train at least, so within a game equal keys mean the
     same routes claimed."""
+    trains = s.trains
     n = 1
-    for p in range(s.trains.shape[0]):
-        n += s.trains[p]
+    for p in range(trains.shape[0]):
+        n += trains[p]
     return n
 
 

@@ -123,12 +123,13 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
                 return a
         pick_a = -1
         pick_len = 0
+        route_len = b.route_len             # read once: a record field read in a loop costs a reference count
         for r in range(n_routes):
-            if cost[r] > 0 and b.route_len[r] > pick_len:
+            if cost[r] > 0 and route_len[r] > pick_len:
                 a = pay_action(b, s, me, r)
                 if a >= 0:
                     pick_a = a
-                    pick_len = b.route_len[r]
+                    pick_len = route_len[r]
         if pick_a >= 0:
             return pick_a
     return fallback_action(legal, n_legal)

@@ -122,13 +122,14 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     pay_score = -1.0
     tgt_r = -1
     tgt_score = -1.0
+    route_points = b.route_points           # read once: a record field read in a loop costs a reference count
     for r in range(n_routes):
         if cost[r] <= 0:
             continue                            # own or not claimable
         bonus = weight * points[r]
         if path_only and bonus <= 0:
             continue
-        score = b.route_points[r] + bonus
+        score = route_points[r] + bonus
         if score > tgt_score:
             tgt_score = score
             tgt_r = r
