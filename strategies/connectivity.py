@@ -17,6 +17,26 @@ from ttrsim.core.scoring import locations_joined, player_components, uf_find
 
 
 @njit(cache=True)
+def _union(parent, x, y):
+    x = uf_find(parent, x)
+    y = uf_find(parent, y)
+    if x != y:
+        parent[x] = y
+
+
+@njit(cache=True)
+def _joined(parent, start, nodes, la, lb):
+    """:func:`ttrsim.core.scoring.locations_joined` over the board's
+    ``loc_node_start`` and ``loc_nodes`` arrays."""
+    for i in range(start[la], start[la + 1]):
+        x = uf_find(parent, nodes[i])
+        for j in range(start[lb], start[lb + 1]):
+            if uf_find(parent, nodes[j]) == x:
+                return True
+    return False
+
+
+@njit(cache=True)
 def passable_components(b, cost, parent):
     """Union-find ``parent`` (int64[n_nodes]) over the routes with ``cost >= 0``:
     two locations can be joined by a path iff :func:`locations_connected` says
@@ -29,10 +49,7 @@ def passable_components(b, cost, parent):
     rb = b.route_b
     for r in range(cost.shape[0]):
         if cost[r] >= 0:
-            x = uf_find(parent, ra[r])
-            y = uf_find(parent, rb[r])
-            if x != y:
-                parent[x] = y
+            _union(parent, ra[r], rb[r])
 
 
 @njit(cache=True)
@@ -43,8 +60,14 @@ def locations_connected(b, parent, la, lb):
 
 @njit(cache=True)
 def own_components(b, s, me, parent):
-    """Union-find ``parent`` (int64[n_nodes]) of the nodes joined by ``me``'s routes."""
-    player_components(b, s, me, parent)
+    """Union-find ``parent`` (int64[n_nodes]) of the nodes joined by ``me``'s
+    routes (:func:`ttrsim.core.scoring.player_components`)."""
+    for v in range(parent.shape[0]):
+        parent[v] = v
+    owner, ra, rb = s.route_owner, b.route_a, b.route_b     # record fields read once (a read in a loop
+    for r in range(owner.shape[0]):                         # costs a reference count each time)
+        if owner[r] == me:
+            _union(parent, ra[r], rb[r])
 
 
 @njit(cache=True)
@@ -66,9 +89,10 @@ def ticket_done(b, s, me, t, parent_work):
 def unfinished_tickets(b, s, me, parent, out):
     """Write ``me``'s tickets not yet complete into ``out``; return their count.
     ``parent`` must hold ``me``'s components (:func:`own_components`)."""
+    holder, ta, tb, start, nodes = s.ticket_holder, b.ticket_a, b.ticket_b, b.loc_node_start, b.loc_nodes
     n = 0
-    for t in range(b.ticket_a.shape[0]):
-        if s.ticket_holder[t] == me and not locations_joined(b, parent, b.ticket_a[t], b.ticket_b[t]):
+    for t in range(holder.shape[0]):
+        if holder[t] == me and not _joined(parent, start, nodes, ta[t], tb[t]):
             out[n] = t
             n += 1
     return n

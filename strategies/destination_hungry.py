@@ -43,8 +43,8 @@ from ttrsim.data.ids import GRAY, N_COLOURS
 
 from .action_picks import draw_colour_action, fallback_action, most_held_colour, pay_action, ticket_mix_action
 from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_TRAINS, INF, route_cost_for
-from .memory import own_key, plan_open, recall_plan, remember_plan
+from .graph_search import COST_TRAINS, INF
+from .memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from .network_plans import plan_network, plan_tickets
 from .published import agent_choose
 from .spec import Param, StrategySpec
@@ -86,8 +86,7 @@ def _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, pr
 
 @njit(cache=True)
 def _decide(b, s, m, me, phase, legal, n_legal, params):
-    cost = np.empty(b.route_len.shape[0], np.float64)
-    route_cost_for(b, s, me, COST_TRAINS, cost)
+    cost = seat_costs(b, s, m, me, COST_TRAINS)
     if phase == PH_SETUP_KEEP or phase == PH_KEEP:
         return _keep_choice(b, s, me, cost, legal, n_legal, params)
     return _play_choice(b, s, m, me, phase, cost, legal, n_legal, params)
@@ -121,6 +120,7 @@ def _keep_choice(b, s, me, cost, legal, n_legal, params):
     for i in range(n_held):
         held_pts += b.ticket_points[tickets[i]]
     margin = params[me, P_KEEP_MARGIN]
+    owner, route_points = s.route_owner, b.route_points     # record fields read once, not in the loops
     best_a = -1
     best_ratio = -INF
     small_a = -1
@@ -141,8 +141,8 @@ def _keep_choice(b, s, me, cost, legal, n_legal, params):
         c, miss = _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, prev, done)
         value = np.float64(pts)
         for r in range(n_routes):
-            if in_plan[r] and s.route_owner[r] != me:
-                value += b.route_points[r]
+            if in_plan[r] and owner[r] != me:
+                value += route_points[r]
         if miss == 0 and c <= trains - margin:
             ratio = value / max(c, 1.0)
             if ratio > best_ratio:
@@ -159,34 +159,34 @@ def _keep_choice(b, s, me, cost, legal, n_legal, params):
 def _play_choice(b, s, m, me, phase, cost, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     trains = s.trains[me]
-    in_plan = np.zeros(n_routes, np.bool_)
-    # remembered while its trains and tickets are the same and no route of it is taken (memory.plan_open)
-    key = own_key(b, s, me)
-    if not (recall_plan(m, me, key, in_plan) and plan_open(cost, in_plan)):
+    in_plan = m.route_numbers[me, PLAN_ROUTES]
+    # remembered while its trains and tickets are the same and no route of it is taken (memory.own_plan_valid)
+    if not own_plan_valid(b, s, m, me, cost):
+        planned = np.zeros(n_routes, np.bool_)
         tickets, locs, ta, tb, routes, dist, prev, done, parent = _work(b)
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)
-        _plan(b, cost, tickets, n_held, params[me, P_FOREST] != 0, in_plan, locs, ta, tb, routes, dist, prev,
+        _plan(b, cost, tickets, n_held, params[me, P_FOREST] != 0, planned, locs, ta, tb, routes, dist, prev,
               done)
-        remember_plan(m, me, key, in_plan)
+        for r in range(n_routes):
+            in_plan[r] = planned[r]
+        store_own_plan(b, s, m, me)
     c = 0.0                             # trains still to lay (own routes cost 0)
+    plan_left = False
     for r in range(n_routes):
         if in_plan[r]:
             c += cost[r]
+            plan_left |= cost[r] > 0    # on the plan, routes are own (0) or free (> 0)
     if phase == PH_MAIN and c < trains - params[me, P_DRAW_MARGIN]:
         a = ticket_mix_action(b, s, legal, n_legal, np.int64(params[me, P_DRAW_LONG]))
         if a >= 0:
             return a
-    plan_left = False
-    for r in range(n_routes):
-        if in_plan[r] and s.route_owner[r] < 0:
-            plan_left = True
-            break
+    route_len = b.route_len
     if phase == PH_MAIN:
         pick = -1
         pick_a = -1
         for r in range(n_routes):
-            if cost[r] > 0 and (in_plan[r] or not plan_left) and (pick < 0 or b.route_len[r] > b.route_len[pick]):
+            if cost[r] > 0 and (in_plan[r] != 0 or not plan_left) and (pick < 0 or route_len[r] > route_len[pick]):
                 a = pay_action(b, s, me, r)
                 if a >= 0:
                     pick = r
@@ -197,10 +197,11 @@ def _play_choice(b, s, m, me, phase, cost, legal, n_legal, params):
         return fallback_action(legal, n_legal)
     need = np.zeros(N_COLOURS, np.int64)
     gray_to = most_held_colour(s, me)
+    route_colour = b.route_colour
     for r in range(n_routes):
-        if in_plan[r] and s.route_owner[r] < 0:
-            col = b.route_colour[r]
-            need[gray_to if col == GRAY else col] += b.route_len[r]
+        if in_plan[r] and cost[r] > 0:
+            col = route_colour[r]
+            need[gray_to if col == GRAY else col] += route_len[r]
     colour = -1
     most = 0
     for col in range(N_COLOURS):

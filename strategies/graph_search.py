@@ -60,6 +60,7 @@ COST_ROUTES = 1         # cost = 1 per route (fewest routes)
 COST_ROUTES_TRAINS = 2  # 1 + length / 10000: fewest routes, ties broken by fewest trains
 
 
+@njit(cache=True)
 def new_work(b):
     """The ``(dist, prev, done)`` scratch arrays of the searches, for board ``b``."""
     n = b.n_nodes
@@ -216,8 +217,9 @@ def _init_search(b, dist, prev, done):
 
 @njit(cache=True)
 def _seed_location(b, loc, dist):
-    for i in range(b.loc_node_start[loc], b.loc_node_start[loc + 1]):
-        dist[b.loc_nodes[i]] = 0.0
+    start, nodes = b.loc_node_start, b.loc_nodes
+    for i in range(start[loc], start[loc + 1]):
+        dist[nodes[i]] = 0.0
 
 
 @njit(cache=True)
@@ -256,12 +258,13 @@ def path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done):
     if v < 0:
         return -1, INF
     total = dist[v]
+    ra, rb = b.route_a, b.route_b
     n = 0
     while prev[v] >= 0:
         r = prev[v]
         routes_out[n] = r
         n += 1
-        v = other_end(b, r, v)
+        v = rb[r] if ra[r] == v else ra[r]
     for i in range(n // 2):          # backtracking gave loc_b -> loc_a
         t = routes_out[i]
         routes_out[i] = routes_out[n - 1 - i]

@@ -33,8 +33,8 @@ from ttrsim.core.state import PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
 from .action_picks import draw_colour_action, fallback_action, min_keep_count, pay_action, route_draw_colour
 from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_TRAINS, INF, route_cost_for
-from .memory import own_key, plan_open, recall_plan, remember_plan
+from .graph_search import COST_TRAINS, INF, new_work
+from .memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from .network_plans import plan_network
 from .published import agent_choose
 from .spec import Param, StrategySpec
@@ -59,24 +59,11 @@ P_SETUP_LONG = SPEC.index("setup_long")
 @njit(cache=True)
 def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
-    n_nodes = b.n_nodes
-    n_tk = b.ticket_a.shape[0]
     min_len = np.int64(params[me, P_MIN_LEN])
-    claimable = np.empty(n_routes, np.float64)        # every route it may claim (> 0), own (0)
-    route_cost_for(b, s, me, COST_TRAINS, claimable)
-    cost = np.empty(n_routes, np.float64)             # the plan's graph: long routes and own routes
-    for r in range(n_routes):
-        c = claimable[r]
-        cost[r] = c if (c == 0 or b.route_len[r] >= min_len) else -1.0
-    dist = np.empty(n_nodes, np.float64)
-    prev = np.empty(n_nodes, np.int64)
-    done = np.empty(n_nodes, np.bool_)
-    parent = np.empty(n_nodes, np.int64)
-    in_plan = np.zeros(n_routes, np.bool_)
-    tickets = np.empty(n_tk + 8, np.int64)
-    locs = np.empty(2 * (n_tk + 8), np.int64)
+    claimable = seat_costs(b, s, m, me, COST_TRAINS)      # every route it may claim (> 0), own (0)
 
     if phase == PH_SETUP_KEEP or phase == PH_KEEP:
+        cost, in_plan, tickets, locs, parent, dist, prev, done = _plan_work(b, claimable, min_len)
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)
         need = min_keep_count(legal, n_legal)
@@ -105,23 +92,28 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
                 best_a = act
         return best_a
 
-    # remembered while its trains and tickets are the same and no route of it is taken (memory.plan_open)
-    key = own_key(b, s, me)
-    if not (recall_plan(m, me, key, in_plan) and plan_open(cost, in_plan)):
+    # remembered while its trains and tickets are the same and no route of it is taken (memory.own_plan_valid;
+    # the plan's routes are own or at least min_len long, so plan_open under claimable is plan_open under cost)
+    plan = m.route_numbers[me, PLAN_ROUTES]
+    if not own_plan_valid(b, s, m, me, claimable):
+        cost, in_plan, tickets, locs, parent, dist, prev, done = _plan_work(b, claimable, min_len)
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)
         for k in range(n_held):
             locs[2 * k] = b.ticket_a[tickets[k]]
             locs[2 * k + 1] = b.ticket_b[tickets[k]]
         plan_network(b, cost, locs, 2 * n_held, in_plan, dist, prev, done)
-        remember_plan(m, me, key, in_plan)
+        for r in range(n_routes):
+            plan[r] = in_plan[r]
+        store_own_plan(b, s, m, me)
+    route_len = b.route_len         # record fields read once, not in the loops
     plan_left = False
     long_left = False
     for r in range(n_routes):
-        if s.route_owner[r] < 0 and cost[r] > 0:
-            if in_plan[r]:
+        if claimable[r] > 0 and route_len[r] >= min_len:
+            if plan[r]:
                 plan_left = True
-            long_left = True        # cost > 0: free, open, >= min_len and fits the trains
+            long_left = True        # free, open, >= min_len and fits the trains
     plan_only = plan_left and params[me, P_PLAN_FIRST] != 0
     main = phase == PH_MAIN
     pay_r = -1
@@ -130,13 +122,13 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     for r in range(n_routes):
         if claimable[r] <= 0:
             continue                # own, taken, closed or longer than its trains
-        if long_left and b.route_len[r] < min_len:
+        if long_left and route_len[r] < min_len:
             continue                # short routes only once no long route fits any more
-        if plan_only and not in_plan[r]:
+        if plan_only and not plan[r]:
             continue
-        if tgt_r < 0 or _better(b, in_plan, r, tgt_r):
+        if tgt_r < 0 or _better(route_len, plan, r, tgt_r):
             tgt_r = r
-        if main and (pay_r < 0 or _better(b, in_plan, r, pay_r)):
+        if main and (pay_r < 0 or _better(route_len, plan, r, pay_r)):
             a = pay_action(b, s, me, r)
             if a >= 0:
                 pay_r = r
@@ -154,8 +146,24 @@ def choose(b, s, m, legal, n_legal, params):
 
 
 @njit(cache=True)
-def _better(b, in_plan, r, than):
+def _better(route_len, plan, r, than):
     """Longer, then planned (lower id already wins ties by scan order)."""
-    if b.route_len[r] != b.route_len[than]:
-        return b.route_len[r] > b.route_len[than]
-    return in_plan[r] and not in_plan[than]
+    if route_len[r] != route_len[than]:
+        return route_len[r] > route_len[than]
+    return plan[r] != 0 and plan[than] == 0
+
+
+@njit(cache=True)
+def _plan_work(b, claimable, min_len):
+    """The plan's graph (long routes and own routes, from ``claimable``) and
+    scratch: (cost, in_plan, tickets, locs, parent, dist, prev, done)."""
+    n_routes = b.route_len.shape[0]
+    n_tk = b.ticket_a.shape[0] + 8
+    route_len = b.route_len
+    cost = np.empty(n_routes, np.float64)
+    for r in range(n_routes):
+        c = claimable[r]
+        cost[r] = c if (c == 0 or route_len[r] >= min_len) else -1.0
+    dist, prev, done = new_work(b)
+    return (cost, np.zeros(n_routes, np.bool_), np.empty(n_tk, np.int64), np.empty(2 * n_tk, np.int64),
+            np.empty(b.n_nodes, np.int64), dist, prev, done)

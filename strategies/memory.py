@@ -19,6 +19,8 @@ field              type                              contents
 ``route_sets``     int32[P, R, route_set_words(R)]   per route a set of routes: route ``x``
                                                      is bit ``x % ROUTE_SET_BITS`` of word
                                                      ``x // ROUTE_SET_BITS``
+``costs``          float64[P, R]                     a seat's route costs
+                                                     (:func:`seat_costs`)
 =================  ================================  =========================================
 
 Everything but the streams is zero at every game start. A kernel reads and
@@ -28,19 +30,29 @@ for every registered strategy).
 Plan memory
 -----------
 A strategy may keep a plan between its decisions: ``numbers[p, :N_PLAN_KEY]``
-hold the key the plan was made under (:func:`plan_key`, :func:`own_key`;
+hold the key the plan was made under (:func:`plan_key`;
 everything in it is public or the seat's own), ``route_numbers[p,
 PLAN_ROUTES]`` a number per route (a plan flag, or a positive weight) and
 ``numbers[p, FREE_NUMBER:]`` a strategy's own numbers. :func:`recall_plan` /
 :func:`remember_plan` (or :func:`recall_key` / :func:`store_key` for other
 numbers) reuse it while the key is unchanged, and :func:`plan_open` says
 whether a plan made by shortest-path searches is still one they would make.
+:func:`store_own_plan` / :func:`own_plan_valid` do all of that for a plan made
+from the seat's trains and tickets, checking :func:`plan_open` only when a
+route was claimed since the last check.
+
+Route costs
+-----------
+A seat's route costs (:func:`ttrsim.strategies.graph_search.route_cost_for`)
+change only when a route is claimed: :func:`seat_costs` keeps them in
+``costs[p]`` under :func:`claims_key` (in ``numbers[p, COST_KEY]``) and
+computes them again only when a route was claimed since.
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
 >>> b = build_board(get_rules("usa")); m = allocate_memory(b, 4)
->>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape
-((4, 16), (4, 3, 100), (4, 100, 4))
+>>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape
+((4, 16), (4, 3, 100), (4, 100, 4), (4, 100))
 >>> reset_memory(m, 7); bool(m.rng[0] != m.rng[1])
 True
 """
@@ -51,7 +63,9 @@ from ttrsim.core.engine import LANE_STRATEGY
 from ttrsim.core.record import define_record
 from ttrsim.core.rng import seed_into
 
-MEMORY_FIELDS = ("rng", "numbers", "route_numbers", "route_sets")
+from .graph_search import route_cost_for
+
+MEMORY_FIELDS = ("rng", "numbers", "route_numbers", "route_sets", "costs")
 StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS, __name__)
 
 MEM_NUMBERS = 16          # numbers per seat
@@ -62,6 +76,7 @@ N_PLAN_KEY = 5            # numbers[p, :N_PLAN_KEY]: the key of the remembered p
 KEY_EXTRA = 4             # the key slot holding plan_key's ``extra``
 FREE_NUMBER = N_PLAN_KEY  # numbers[p, FREE_NUMBER:]: a strategy's own numbers
 PLAN_ROUTES = 0           # route_numbers[p, PLAN_ROUTES, r]: the plan's number for route r
+COST_KEY = MEM_NUMBERS - 1  # numbers[p, COST_KEY]: the claims_key costs[p] were computed under
 
 
 @njit(cache=True)
@@ -75,7 +90,8 @@ def memory_arrays(n_players, n_routes):
     """The zeroed arrays of a :class:`StrategyMemory`, in field order."""
     return (np.zeros(n_players, np.uint64), np.zeros((n_players, MEM_NUMBERS), np.int32),
             np.zeros((n_players, MEM_ROUTE_NUMBERS, n_routes), np.int32),
-            np.zeros((n_players, n_routes, route_set_words(n_routes)), np.int32))
+            np.zeros((n_players, n_routes, route_set_words(n_routes)), np.int32),
+            np.zeros((n_players, n_routes), np.float64))
 
 
 def allocate_memory(b, n_players: int) -> StrategyMemory:
@@ -91,8 +107,8 @@ def copy_memory(m: StrategyMemory) -> StrategyMemory:
 @njit(cache=True)
 def new_memory(n_players, n_routes):
     """:func:`allocate_memory` inside compiled code."""
-    rng, numbers, route_numbers, route_sets = memory_arrays(n_players, n_routes)
-    return StrategyMemory(rng, numbers, route_numbers, route_sets)
+    rng, numbers, route_numbers, route_sets, costs = memory_arrays(n_players, n_routes)
+    return StrategyMemory(rng, numbers, route_numbers, route_sets, costs)
 
 
 @njit(cache=True)
@@ -104,9 +120,45 @@ def reset_memory(m, seed):
     m.numbers[:, :] = 0
     m.route_numbers[:, :, :] = 0
     m.route_sets[:, :, :] = 0
+    m.costs[:, :] = 0.0
 
 
 # --- plan memory ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def tickets_held(b, s, me):
+    """How many tickets seat ``me`` holds."""
+    holder = s.ticket_holder          # record fields read once: a read in a loop costs a reference count
+    n = 0
+    for t in range(holder.shape[0]):
+        if holder[t] == me:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def passengers_collected(s):
+    """How many passengers all seats have collected (Germany)."""
+    pass_player = s.pass_player
+    n = 0
+    for p in range(pass_player.shape[0]):
+        for c in range(pass_player.shape[1]):
+            n += pass_player[p, c]
+    return n
+
+
+@njit(cache=True)
+def claims_key(s):
+    """A number that changes with every claim at the table: the trains left
+    at it, plus 1 (a zeroed memory never matches). Claims only add owners
+    and each takes a train at least, so within a game equal keys mean the
+    same routes claimed."""
+    trains = s.trains
+    n = 1
+    for p in range(trains.shape[0]):
+        n += trains[p]
+    return n
+
 
 @njit(cache=True)
 def plan_key(b, s, me, mine, extra, key):
@@ -116,28 +168,43 @@ def plan_key(b, s, me, mine, extra, key):
     ``extra``. Slot 0 is 1 (a zeroed memory never matches)."""
     key[0] = 1
     key[1] = mine
-    n = 0
-    for t in range(b.ticket_a.shape[0]):
-        if s.ticket_holder[t] == me:
-            n += 1
-    key[2] = n
-    n = 0
-    for p in range(s.pass_player.shape[0]):
-        for c in range(s.pass_player.shape[1]):
-            n += s.pass_player[p, c]
-    key[3] = n
+    key[2] = tickets_held(b, s, me)
+    key[3] = passengers_collected(s)
     key[KEY_EXTRA] = extra
 
 
 @njit(cache=True)
-def own_key(b, s, me):
-    """The key of a plan made from the seat's trains, its tickets and searches
-    over the board (its trains change with each of its claims, the only claims
-    that make a route cheaper or join its network). Check the board with
-    :func:`plan_open` before reusing the plan."""
-    key = np.empty(N_PLAN_KEY, np.int64)
-    plan_key(b, s, me, s.trains[me], 0, key)
-    return key
+def store_own_plan(b, s, m, me):
+    """Mark seat ``me``'s plan (``route_numbers[me, PLAN_ROUTES]`` and its own
+    numbers) as made now from its trains, its tickets and searches over the
+    board (its trains change with each of its claims, the only claims that
+    make a route cheaper or join its network); :func:`own_plan_valid` says
+    when it still holds. The key's ``extra`` is the :func:`claims_key`."""
+    numbers = m.numbers
+    numbers[me, 0] = 1
+    numbers[me, 1] = s.trains[me]
+    numbers[me, 2] = tickets_held(b, s, me)
+    numbers[me, 3] = passengers_collected(s)
+    numbers[me, KEY_EXTRA] = claims_key(s)
+
+
+@njit(cache=True)
+def own_plan_valid(b, s, m, me, cost):
+    """Seat ``me``'s plan stored by :func:`store_own_plan` still holds: made
+    under its trains and tickets of now (and the passengers collected), and
+    :func:`plan_open` under ``cost`` (its costs now). Costs change only with a
+    claim, so :func:`plan_open` is checked only when a route was claimed since
+    the last check, which then moves the key's :func:`claims_key` on."""
+    numbers = m.numbers
+    if (numbers[me, 0] != 1 or numbers[me, 1] != s.trains[me] or numbers[me, 2] != tickets_held(b, s, me)
+            or numbers[me, 3] != passengers_collected(s)):
+        return False
+    claims = claims_key(s)
+    if numbers[me, KEY_EXTRA] != claims:
+        if not plan_open(cost, m.route_numbers[me, PLAN_ROUTES]):
+            return False
+        numbers[me, KEY_EXTRA] = claims
+    return True
 
 
 @njit(cache=True)
@@ -189,3 +256,20 @@ def remember_plan(m, me, key, in_plan):
     store_key(m, me, key)
     for r in range(in_plan.shape[0]):
         m.route_numbers[me, PLAN_ROUTES, r] = 1 if in_plan[r] else 0
+
+
+# --- route costs ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def seat_costs(b, s, m, me, cost_mode):
+    """Seat ``me``'s route costs, ``route_cost_for(b, s, me, cost_mode, ...)``
+    (:mod:`ttrsim.strategies.graph_search`), kept in ``m.costs[me]`` (returned)
+    and computed again only when a route was claimed since (:func:`claims_key`:
+    the costs depend only on the owners and the seat's trains). A seat keeps
+    one ``cost_mode``; callers do not write into the costs."""
+    cost = m.costs[me]
+    key = claims_key(s)
+    if m.numbers[me, COST_KEY] != key:
+        route_cost_for(b, s, me, cost_mode, cost)
+        m.numbers[me, COST_KEY] = key
+    return cost

@@ -18,7 +18,7 @@ searches of :mod:`ttrsim.strategies.graph_search`.
 import numpy as np
 from numba import njit
 
-from .graph_search import INF, other_end, path_between, pop_nearest
+from .graph_search import INF, path_between, pop_nearest
 
 
 @njit(cache=True)
@@ -55,6 +55,8 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     Returns ``(total_cost, n_unjoined)``: the summed cost of the network's
     routes and how many of the distinct locations could not be joined."""
     n_nodes = b.n_nodes
+    start, nodes = b.loc_node_start, b.loc_nodes     # record fields read once: a read in a loop costs a
+    nrs, nr, ra, rb = b.node_route_start, b.node_routes, b.route_a, b.route_b     # reference count each time
     in_tree = np.zeros(n_nodes, np.bool_)
     term = np.full(n_nodes, -1, np.int64)       # node -> index in locs of its location, -1 none
     for r in range(in_plan_out.shape[0]):
@@ -62,39 +64,35 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     n_distinct = 0
     for i in range(n_locs):
         loc = locs[i]
-        first = b.loc_node_start[loc]
-        if term[b.loc_nodes[first]] >= 0:       # duplicate location
+        first = start[loc]
+        if term[nodes[first]] >= 0:       # duplicate location
             continue
         n_distinct += 1
-        for k in range(first, b.loc_node_start[loc + 1]):
-            term[b.loc_nodes[k]] = i
+        for k in range(first, start[loc + 1]):
+            term[nodes[k]] = i
     if n_distinct == 0:
         return 0.0, 0
     root = -1
     for i in range(n_locs):
         loc = locs[i]
-        if b.loc_node_start[loc + 1] - b.loc_node_start[loc] == 1:
+        if start[loc + 1] - start[loc] == 1:
             root = i
             break
     virtual_root = root < 0
     if virtual_root:
         root = 0
     root_loc = locs[root]
-    for k in range(b.loc_node_start[root_loc], b.loc_node_start[root_loc + 1]):
-        in_tree[b.loc_nodes[k]] = True
+    for k in range(start[root_loc], start[root_loc + 1]):
+        in_tree[nodes[k]] = True
     # mark the root location joined
-    for k in range(b.loc_node_start[root_loc], b.loc_node_start[root_loc + 1]):
-        term[b.loc_nodes[k]] = -1
+    for k in range(start[root_loc], start[root_loc + 1]):
+        term[nodes[k]] = -1
     joined = 1
     total = 0.0
     # One label-correcting search carried across the joins: after a path joins
     # the network its nodes drop to 0 and every label they improve is reopened,
     # so each join settles only what the new path changes (instead of a fresh
     # Dijkstra per join). Labels stay exact for every settled node.
-    nrs = b.node_route_start
-    nr = b.node_routes
-    ra = b.route_a
-    rb = b.route_b
     front = np.empty(n_nodes, np.int64)
     n_front = _restart_from_tree(in_tree, dist, prev, done, front)
     while joined < n_distinct:
@@ -123,8 +121,8 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
             break                               # the rest is unreachable
         total += dist[found]
         loc = locs[term[found]]                 # joined: its nodes are no longer terminals
-        for k in range(b.loc_node_start[loc], b.loc_node_start[loc + 1]):
-            term[b.loc_nodes[k]] = -1
+        for k in range(start[loc], start[loc + 1]):
+            term[nodes[k]] = -1
         joined += 1
         v = found
         while not in_tree[v]:                   # the path joins the network at label 0
@@ -137,11 +135,11 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
                 done[v] = False
                 front[n_front] = v
                 n_front += 1
-            v = other_end(b, r, v)
+            v = rb[r] if ra[r] == v else ra[r]
         if virtual_root:                        # keep only the border point actually used; restart
-            for k in range(b.loc_node_start[root_loc], b.loc_node_start[root_loc + 1]):
-                if b.loc_nodes[k] != v:
-                    in_tree[b.loc_nodes[k]] = False
+            for k in range(start[root_loc], start[root_loc + 1]):
+                if nodes[k] != v:
+                    in_tree[nodes[k]] = False
             virtual_root = False
             n_front = _restart_from_tree(in_tree, dist, prev, done, front)
     return total, n_distinct - joined

@@ -26,8 +26,8 @@ from ttrsim.core.state import M_NPLAYERS, PH_KEEP, PH_MAIN
 
 from .action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
 from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_TRAINS, path_between, route_cost_for
-from .memory import FREE_NUMBER, PLAN_ROUTES, own_key, plan_open, recall_key, store_key
+from .graph_search import COST_TRAINS, new_work, path_between
+from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from .published import agent_choose, keep_cheapest_minimum
 from .spec import Param, StrategySpec
 
@@ -91,23 +91,18 @@ def _target(b, s, m, me, cost, routes, dist, prev, done):
 @njit(cache=True)
 def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
-    n_nodes = b.n_nodes
-    cost = np.empty(n_routes, np.float64)
-    route_cost_for(b, s, me, COST_TRAINS, cost)
-    dist = np.empty(n_nodes, np.float64)
-    prev = np.empty(n_nodes, np.int64)
-    done = np.empty(n_nodes, np.bool_)
-    routes = np.empty(n_routes, np.int64)
-
+    cost = seat_costs(b, s, m, me, COST_TRAINS)
     if phase == PH_KEEP:
-        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
+        dist, prev, done = new_work(b)
+        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, np.empty(n_routes, np.int64), dist, prev,
+                                     done)
 
     # remembered while its trains and tickets are the same and no route of the path is taken
-    # (memory.plan_open; with no target, every unfinished ticket was out of reach and stays so)
-    key = own_key(b, s, me)
-    if not (recall_key(m, me, key) and plan_open(cost, m.route_numbers[me, PLAN_ROUTES])):
-        m.numbers[me, TARGET] = _target(b, s, m, me, cost, routes, dist, prev, done)
-        store_key(m, me, key)
+    # (memory.own_plan_valid; with no target, every unfinished ticket was out of reach and stays so)
+    if not own_plan_valid(b, s, m, me, cost):
+        dist, prev, done = new_work(b)
+        m.numbers[me, TARGET] = _target(b, s, m, me, cost, np.empty(n_routes, np.int64), dist, prev, done)
+        store_own_plan(b, s, m, me)
     target = m.numbers[me, TARGET]
     main = phase == PH_MAIN
     if target >= 0:
@@ -128,12 +123,13 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
                 return a
         pick_a = -1
         pick_len = 0
+        route_len = b.route_len             # read once: a record field read in a loop costs a reference count
         for r in range(n_routes):
-            if cost[r] > 0 and b.route_len[r] > pick_len:
+            if cost[r] > 0 and route_len[r] > pick_len:
                 a = pay_action(b, s, me, r)
                 if a >= 0:
                     pick_a = a
-                    pick_len = b.route_len[r]
+                    pick_len = route_len[r]
         if pick_a >= 0:
             return pick_a
     return fallback_action(legal, n_legal)

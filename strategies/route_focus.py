@@ -30,8 +30,8 @@ from ttrsim.core.state import M_NPLAYERS, PH_KEEP, PH_MAIN
 
 from .action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
 from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_ROUTES_TRAINS, path_between, route_cost_for
-from .memory import FREE_NUMBER, PLAN_ROUTES, own_key, plan_open, recall_key, store_key
+from .graph_search import COST_ROUTES_TRAINS, new_work, path_between
+from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from .published import agent_choose, keep_cheapest_minimum
 from .spec import Param, StrategySpec
 
@@ -90,28 +90,21 @@ def _path_points(b, s, m, me, cost, routes, dist, prev, done):
 @njit(cache=True)
 def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
-    n_nodes = b.n_nodes
-    cost = np.empty(n_routes, np.float64)
-    route_cost_for(b, s, me, COST_ROUTES_TRAINS, cost)
-    dist = np.empty(n_nodes, np.float64)
-    prev = np.empty(n_nodes, np.int64)
-    done = np.empty(n_nodes, np.bool_)
-    routes = np.empty(n_routes, np.int64)
-
+    cost = seat_costs(b, s, m, me, COST_ROUTES_TRAINS)
     if phase == PH_KEEP:
-        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done)
+        dist, prev, done = new_work(b)
+        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, np.empty(n_routes, np.int64), dist, prev,
+                                     done)
 
     # ticket points on each route's paths: remembered while its trains and tickets are the same
-    # and no free route of the paths is taken (memory.plan_open)
-    key = own_key(b, s, me)
-    if not (recall_key(m, me, key) and plan_open(cost, m.route_numbers[me, PLAN_ROUTES])):
-        _path_points(b, s, m, me, cost, routes, dist, prev, done)
-        store_key(m, me, key)
+    # and no free route of the paths is taken (memory.own_plan_valid)
+    if not own_plan_valid(b, s, m, me, cost):
+        dist, prev, done = new_work(b)
+        _path_points(b, s, m, me, cost, np.empty(n_routes, np.int64), dist, prev, done)
+        store_own_plan(b, s, m, me)
     n_paths = m.numbers[me, N_PATHS]
     weight = params[me, P_TICKET_WEIGHT]
-    bonus = np.empty(n_routes, np.float64)
-    for r in range(n_routes):
-        bonus[r] = weight * m.route_numbers[me, PLAN_ROUTES, r]
+    points = m.route_numbers[me, PLAN_ROUTES]
     if phase == PH_MAIN and n_paths == 0:
         enough = True
         lim = params[me, P_DRAW_MIN_TRAINS]
@@ -129,12 +122,14 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     pay_score = -1.0
     tgt_r = -1
     tgt_score = -1.0
+    route_points = b.route_points           # read once: a record field read in a loop costs a reference count
     for r in range(n_routes):
         if cost[r] <= 0:
             continue                            # own or not claimable
-        if path_only and bonus[r] <= 0:
+        bonus = weight * points[r]
+        if path_only and bonus <= 0:
             continue
-        score = b.route_points[r] + bonus[r]
+        score = route_points[r] + bonus
         if score > tgt_score:
             tgt_score = score
             tgt_r = r

@@ -952,17 +952,17 @@ def test_parameter_variants_play_legally(name, rules):
 
 def test_dispatch_stops_an_illegal_pick():
     """The dispatcher checks every pick with ``is_legal``: a strategy handed a
-    bad list (here ``greedy`` offered a claim of a route already taken) stops
-    the loop with an error instead of applying the action."""
+    bad list (here ``random``, which picks from the list, offered a claim of a
+    route already taken) stops the loop with an error instead of applying the action."""
     g = setup_game("usa", 2, seed=3)
     b, s = g.board, g.state
     r = route_id(g, "Seattle", "Portland")
     s.route_owner[r] = 1 - g.player
     put_hand(g, g.player, {GREEN: 4})
     bad = np.array([encode_claim(r, GREEN, 0)] * 4, np.int32)
-    params = np.tile(param_row("greedy"), (2, 1))
+    params = np.tile(param_row("random"), (2, 1))
     with pytest.raises(ValueError, match="illegal action"):
-        dispatch.choose(strategy_id("greedy"), b, s, fresh_memory(g), bad, 1, params)
+        dispatch.choose(strategy_id("random"), b, s, fresh_memory(g), bad, 1, params)
 
 
 @pytest.mark.parametrize("name", AGENTS)
