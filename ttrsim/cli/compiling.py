@@ -36,11 +36,11 @@ from .common import echo_err, echo_json, extras_errors, json_option, progress_op
 
 LINE_EVERY = 10          # without a terminal: a line every this many compiled functions
 
-# rough CPU seconds of the first compile of each part of the chunk loop (the
-# profile of `ttrsim run quickstart` in docs/performance.md): the engine with
-# the turn log, and each strategy kernel (one not listed: 3)
-COMPILE_WEIGHTS = {"engine": 55, "planner": 50, "destination_hungry": 18, "route_focus": 16, "long_route": 7,
-                   "one_step": 5}
+# rough CPU seconds of the first compile of each part below the chunk loop
+# (docs/performance.md, "The first run"): the engine with the turn log
+# (:func:`compile_engine`) and each strategy kernel (one not listed: 3)
+COMPILE_WEIGHTS = {"engine": 52, "planner": 44, "destination_hungry": 12, "one_step": 12, "route_focus": 6,
+                   "long_route": 5}
 
 
 @contextmanager
@@ -126,20 +126,52 @@ def split_kernels(names) -> tuple[list[str], list[str]]:
     return parts
 
 
-def compile_loop(kernel_names) -> None:
-    """Compile (or load) the runner's chunk loop with the kernels ``kernel_names``
-    (the random strategy's if none) and the engine, on a small table."""
-    from ttrsim.experiment.config import load_experiment
-    from ttrsim.experiment.worker import point_spec
-    from ttrsim.experiment.worker import warm_up as warm_up_chunks
-    from ttrsim.strategies import STRATEGY_NAMES
-    from ttrsim.strategies.dispatch import kernel_name
+def _table():
+    """A 2-player USA table: board, state, strategy memory, legal buffer."""
+    from ttrsim.core.actions import legal_buffer
+    from ttrsim.core.board import build_board
+    from ttrsim.core.state import allocate_state
+    from ttrsim.data.rules import get_rules
+    from ttrsim.strategies.memory import allocate_memory
 
-    lineup = [next(n for n in STRATEGY_NAMES if kernel_name(n) == k) for k in kernel_names] or ["random"]
-    lineup = (lineup * 2)[:max(2, len(lineup))]                    # one strategy per seat, 2 seats at least
-    exp = load_experiment({"name": "warmup", "rules": "usa", "players": len(lineup), "lineup": lineup,
-                           "games": 2, "log": True, "workers": 1})
-    warm_up_chunks(point_spec(exp, exp.points[0]))
+    b = build_board(get_rules("usa"))
+    return b, allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b)
+
+
+def engine_calls() -> list[tuple]:
+    """The compiled functions the runner's chunk loop (:func:`ttrsim.play.chunk.play_chunk`,
+    with :func:`ttrsim.play.turnlog.play_logged` inlined) calls below the
+    strategy kernels, each with the argument types it passes them
+    (:func:`~ttrsim.core.jitcache.canonical`): ``(dispatcher, types)``."""
+    import numba
+    import numpy as np
+
+    from ttrsim.core.engine import reset_game
+    from ttrsim.core.jitcache import canonical
+    from ttrsim.core.state import N_FINAL
+    from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+    from ttrsim.play.chunk import N_EXTRA, record_end
+    from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_finish, log_has_room, log_step
+    from ttrsim.strategies.dispatch import legal_for
+    from ttrsim.strategies.memory import new_memory, reset_memory
+
+    b, s, m, legal = _table()
+    log, i, flag = allocate_log(1, 1), 0, True
+    hand, passengers = np.zeros(LOCO + 1, np.int64), np.zeros(N_PASSENGER_COLOURS, np.int64)
+    results, extra = np.zeros((1, 2, N_FINAL), np.int32), np.zeros((1, 2, N_EXTRA), np.int32)
+    calls = [(new_memory, (i, i)), (log_has_room, (b, log, i, flag)), (reset_game, (b, s, i)),
+             (reset_memory, (m, i)), (legal_for, (i, b, s, legal)),
+             (log_step, (b, s, i, i, log, flag, i, hand, passengers)), (log_finish, (b, s, log, i)),
+             (record_end, (s, i, results, extra, np.zeros((1, N_GAME_COLS), np.int32)))]
+    return [(fn, tuple(canonical(numba.typeof(a)) for a in args)) for fn, args in calls]
+
+
+def compile_engine() -> None:
+    """Compile (or load) the engine with the turn log: what the chunk loop
+    calls below the strategies (:func:`engine_calls`), without the loop
+    itself (the run compiles that on top, with its kernels)."""
+    for fn, sig in engine_calls():
+        fn.compile(sig)
 
 
 def compile_kernel(name: str) -> None:
@@ -148,17 +180,19 @@ def compile_kernel(name: str) -> None:
     import numba
     import numpy as np
 
-    from ttrsim.core.actions import legal_buffer
-    from ttrsim.core.board import build_board
-    from ttrsim.core.state import allocate_state
-    from ttrsim.data.rules import get_rules
     from ttrsim.strategies import MAX_PARAMS
     from ttrsim.strategies.dispatch import KERNEL_MODULE
-    from ttrsim.strategies.memory import allocate_memory
 
-    b = build_board(get_rules("usa"))
-    args = (b, allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b), 0, np.zeros((2, MAX_PARAMS)))
+    b, s, m, legal = _table()
+    args = (b, s, m, legal, 0, np.zeros((2, MAX_PARAMS)))
     KERNEL_MODULE[name].choose.compile(tuple(numba.typeof(a) for a in args))
+
+
+def compile_parts(parts) -> None:
+    """Compile (or load) ``parts`` in order: ``"engine"`` (:func:`compile_engine`)
+    or a kernel's name (:func:`compile_kernel`)."""
+    for part in parts:
+        compile_engine() if part == "engine" else compile_kernel(part)
 
 
 def _mark(kernels):
@@ -178,11 +212,10 @@ def compile_on_two_cores(kernels) -> float:
     if _mark(kernels).exists() or (os.cpu_count() or 1) < 2:
         return 0.0
     theirs, ours = split_kernels(kernels.names)
-    code = f"from ttrsim.cli.compiling import compile_loop; compile_loop({theirs!r})"
+    code = f"from ttrsim.cli.compiling import compile_parts; compile_parts({['engine', *theirs]!r})"
     helper = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        for name in ours:
-            compile_kernel(name)
+        compile_parts(ours)
     finally:
         t1 = time.perf_counter()
         _, err = helper.communicate()

@@ -39,6 +39,7 @@ duration is kept for the next estimate (:func:`compile_estimate`).
 """
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import importlib.util
 import json
@@ -51,6 +52,7 @@ from pathlib import Path
 
 from numba.core import caching, dispatcher, types
 from numba.core import event as numba_event
+from numba.core.typing import templates
 
 # the folders whose sources compiled code is made of, relative to the package
 _COMPILED = ("data", "core", "play", "env")
@@ -147,10 +149,15 @@ def _ours_dispatcher(d) -> bool:
         return ours
 
 
+# set while numba builds the implementation of one of ttrsim's ``inline="always"`` overloads
+_BUILDING_INLINE = contextvars.ContextVar("ttrsim_building_inline", default=False)
+
+
 def install() -> None:
-    """Register :class:`SourceKeyedLocator` first among numba's cache locators
-    and make compiled calls to ttrsim's functions use :func:`canonical`
-    argument types (once)."""
+    """Register :class:`SourceKeyedLocator` first among numba's cache locators,
+    make compiled calls to ttrsim's functions use :func:`canonical` argument
+    types, and never compile the implementation of ttrsim's ``inline="always"``
+    overloads on its own (once)."""
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
     if SourceKeyedLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, SourceKeyedLocator)
@@ -159,13 +166,35 @@ def install() -> None:
         return
 
     def get_call_template(self, args, kws):
+        if _BUILDING_INLINE.get() or self.__dict__.get("_ttrsim_inline_only"):
+            # numba types an always-inlined overload's implementation through its
+            # dispatcher, which compiles it (with every callee linked in: for the
+            # strategy dispatch, all the loop's kernels) and throws it away: its
+            # IR is inlined. Only the folded argument types are used.
+            self.__dict__["_ttrsim_inline_only"] = True
+            self._can_compile = False
+            try:
+                return original(self, args, kws)
+            finally:
+                self._can_compile = True
         if _ours_dispatcher(self):
             args = tuple(canonical(a) for a in args)
             kws = {k: canonical(v) for k, v in kws.items()}
         return original(self, args, kws)
 
+    build_impl = templates._OverloadFunctionTemplate._build_impl
+
+    def _build_impl(self, cache_key, args, kws):
+        ours = self._inline.is_always_inline and _ours(self._overload_func.__code__.co_filename) is not None
+        token = _BUILDING_INLINE.set(ours)
+        try:
+            return build_impl(self, cache_key, args, kws)
+        finally:
+            _BUILDING_INLINE.reset(token)
+
     get_call_template._ttrsim = True
     dispatcher.Dispatcher.get_call_template = get_call_template
+    templates._OverloadFunctionTemplate._build_impl = _build_impl
 
 
 # --------------------------------------------------------------------------- the folders
