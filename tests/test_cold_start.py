@@ -85,3 +85,20 @@ def test_the_engine_part_is_what_the_chunk_loop_calls_below_the_kernels():
     calls = engine_calls()
     assert {fn.py_func.__name__ for fn, _ in calls} == compiled
     assert all(all(t == canonical(t) for t in sig) for _, sig in calls)
+
+
+def test_the_helper_starts_with_a_first_run_only(tmp_path, monkeypatch):
+    import os
+
+    from ttrsim.cli import compiling
+    from ttrsim.core import jitcache
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: no helper")
+    monkeypatch.setattr(jitcache, "cache_dir", lambda: tmp_path)
+    helper = compiling.start_helper()
+    assert helper is not None
+    compiling.stop_helper(helper)                    # not used (a Dask run, a bad file): ended
+    assert helper.poll() is not None
+    (tmp_path / "loops").mkdir()                     # a loop was compiled before: the engine is cached
+    assert compiling.start_helper() is None

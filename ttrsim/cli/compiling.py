@@ -9,11 +9,12 @@ on a terminal, or a plain line every :data:`LINE_EVERY` functions otherwise.
 Nothing is printed when everything loads from the cache.
 
 A first ``ttrsim run`` compiles on two cores (:func:`compile_on_two_cores`):
-numba compiles one function at a time per process, but the parts of the
+numba compiles one function at a time per process, but the parts below the
 runner's chunk loop (the engine with the turn log, each strategy kernel) are
 independent and cached on disk one function at a time, so a helper process
-compiles the engine and some kernels while this one compiles the others;
-the run then loads them and compiles only the loop on top.
+(started with the command: :func:`start_helper`) compiles the engine and
+some kernels while this one compiles the others; the run then loads them and
+compiles only the loop on top.
 
 :func:`warm_up` compiles what the commands use: the engine and every kernel
 (on two cores), then one entry point after the other: the experiment
@@ -24,6 +25,7 @@ compiled strategies (``play``, ``fuzz``).
 from __future__ import annotations
 
 import functools
+import json
 import os
 import subprocess
 import sys
@@ -36,11 +38,13 @@ from .common import echo_err, echo_json, extras_errors, json_option, progress_op
 
 LINE_EVERY = 10          # without a terminal: a line every this many compiled functions
 
-# rough CPU seconds of the first compile of each part below the chunk loop
-# (docs/performance.md, "The first run"): the engine with the turn log
-# (:func:`compile_engine`) and each strategy kernel (one not listed: 3)
-COMPILE_WEIGHTS = {"engine": 52, "planner": 44, "destination_hungry": 12, "one_step": 12, "route_focus": 6,
-                   "long_route": 5}
+# rough CPU seconds of the first compile of each part below the chunk loop, in
+# the order the two processes compile them (shared callees are compiled by the
+# first part that calls them; docs/performance.md, "The first run"): the engine
+# with the turn log (:func:`compile_engine`, less the helper's head start while
+# the experiment is read) and each strategy kernel (one not listed: 3)
+COMPILE_WEIGHTS = {"engine": 60, "planner": 64, "destination_hungry": 10, "route_focus": 8, "one_step": 7,
+                   "long_route": 4}
 
 
 @contextmanager
@@ -126,8 +130,9 @@ def split_kernels(names) -> tuple[list[str], list[str]]:
     return parts
 
 
+@functools.cache
 def _table():
-    """A 2-player USA table: board, state, strategy memory, legal buffer."""
+    """A 2-player USA table: board, state, strategy memory, legal buffer (only their types are used)."""
     from ttrsim.core.actions import legal_buffer
     from ttrsim.core.board import build_board
     from ttrsim.core.state import allocate_state
@@ -200,21 +205,54 @@ def _mark(kernels):
     return cache_dir() / "loops" / "+".join(kernels.names)
 
 
-def compile_on_two_cores(kernels) -> float:
+# the helper process: the engine at once, then the kernels named on its input
+_HELPER = ("import json, sys\n"
+           "from ttrsim.cli.compiling import compile_parts\n"
+           "compile_parts(['engine'])\n"
+           "compile_parts(json.loads(sys.stdin.readline() or '[]'))\n")
+
+
+def start_helper(first_only: bool = True):
+    """Start the helper process of :func:`compile_on_two_cores`: it compiles
+    the engine at once, then the kernels that function sends it. None when
+    only one core is available, or (``first_only``) when a run's loop was
+    compiled before (then the engine is cached)."""
+    from ttrsim.core.jitcache import cache_dir
+
+    if (os.cpu_count() or 1) < 2 or (first_only and (cache_dir() / "loops").is_dir()):
+        return None
+    return subprocess.Popen([sys.executable, "-c", _HELPER], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+
+
+def stop_helper(helper) -> None:
+    """End a helper of :func:`start_helper` that :func:`compile_on_two_cores` did not use."""
+    if helper is not None and helper.poll() is None:
+        helper.kill()
+        helper.wait()
+
+
+def compile_on_two_cores(kernels, helper=None) -> float:
     """Before a first run compiles the chunk loop with ``kernels``
     (:class:`~ttrsim.strategies.dispatch.Kernels`): compile its parts in a
-    helper process and this one at once (numba compiles one function at a
-    time per process; the parts are cached on disk one function at a time),
-    so that the run's own compile only loads them and compiles the loop on
-    top. Nothing when they were compiled before (:func:`mark_compiled`) or
-    only one core is available. Returns the seconds spent waiting for the
-    helper (this process's own compile is timed by :class:`CompileWatch`)."""
+    helper process (``helper`` if started already: :func:`start_helper`) and
+    this one at once (numba compiles one function at a time per process; the
+    parts are cached on disk one function at a time), so that the run's own
+    compile only loads them and compiles the loop on top. Nothing when they
+    were compiled before (:func:`mark_compiled`) or only one core is
+    available. Returns the seconds spent waiting for the helper (this
+    process's own compile is timed by :class:`CompileWatch`)."""
     if _mark(kernels).exists() or (os.cpu_count() or 1) < 2:
+        stop_helper(helper)
         return 0.0
+    helper = helper or start_helper(first_only=False)
     theirs, ours = split_kernels(kernels.names)
-    code = f"from ttrsim.cli.compiling import compile_parts; compile_parts({['engine', *theirs]!r})"
-    helper = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
+        try:
+            helper.stdin.write(f"{json.dumps(theirs)}\n".encode())
+            helper.stdin.flush()
+        except OSError:            # it failed already: reported below
+            pass
         compile_parts(ours)
     finally:
         t1 = time.perf_counter()
