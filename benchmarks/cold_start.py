@@ -3,8 +3,8 @@
 Runs the CLI in this process and notes, at the start and end of the two-core
 compile (ttrsim.cli.compiling.compile_on_two_cores) and of the runner's
 warm-up (the loop on top), the wall time and the CPU seconds of this process
-and of its waited-for children (the helper process), and lists the functions
-of ttrsim's the loop on top compiled (only the chunk loop itself when the two
+and of its waited-for children (the helper process), and lists ttrsim's
+functions that the loop on top compiled (only the chunk loop itself when the two
 processes compiled everything below it). From an empty cache:
 
     NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time -v python benchmarks/cold_start.py run quickstart --workers 2
