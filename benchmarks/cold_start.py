@@ -3,7 +3,9 @@
 Runs the CLI in this process and notes, at the start and end of the two-core
 compile (ttrsim.cli.compiling.compile_on_two_cores) and of the runner's
 warm-up (the loop on top), the wall time and the CPU seconds of this process
-and of its waited-for children (the helper process). From an empty cache:
+and of its waited-for children (the helper process), and lists ttrsim's
+functions that the loop on top compiled (only the chunk loop itself when the two
+processes compiled everything below it). From an empty cache:
 
     NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time -v python benchmarks/cold_start.py run quickstart --workers 2
 
@@ -24,11 +26,15 @@ def mark(label):
                   children.ru_utime + children.ru_stime))
 
 
-def timed(label, fn):
+def timed(label, fn, compiled):
+    """``fn`` noting its start and end; the names of the functions it compiled appended to ``compiled``."""
+    from ttrsim.core.jitcache import CompileWatch
+
     def wrapper(*args, **kwargs):
         mark(f"{label} start")
         try:
-            return fn(*args, **kwargs)
+            with CompileWatch(on_unit=lambda name, done: compiled.append(name)):
+                return fn(*args, **kwargs)
         finally:
             mark(f"{label} end")
     return wrapper
@@ -39,8 +45,9 @@ def main():
     from ttrsim.experiment import runner
 
     mark("imported")
-    cli.compile_on_two_cores = timed("two cores", cli.compile_on_two_cores)
-    runner.warm_up = timed("loop on top", runner.warm_up)
+    cli.compile_on_two_cores = timed("two cores", cli.compile_on_two_cores, [])
+    on_top = []
+    runner.warm_up = timed("loop on top", runner.warm_up, on_top)
     try:
         cli.main(sys.argv[1:], standalone_mode=False)
     finally:
@@ -48,6 +55,7 @@ def main():
         for label, wall, own, children in MARKS:
             print(f"{label:18s} wall {wall:7.1f} s   CPU: this process {own:7.1f} s, helper {children:7.1f} s",
                   file=sys.stderr)
+        print(f"the loop on top compiled: {', '.join(on_top) or 'nothing'}", file=sys.stderr)
 
 
 if __name__ == "__main__":

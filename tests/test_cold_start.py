@@ -1,9 +1,14 @@
 """The first run's compile: only the seated strategies' kernels, each
 function once, split over two processes (docs/performance.md, "the first
 run"). The figures themselves are measured by benchmarks/cold_start.py."""
+import ast
+import inspect
+import textwrap
+
 import numpy as np
 import pytest
 from numba.core import types
+from numba.core.dispatcher import Dispatcher
 
 from ttrsim.cli.compiling import COMPILE_WEIGHTS, split_kernels
 from ttrsim.core.actions import legal_buffer
@@ -52,13 +57,48 @@ def test_the_compile_is_split_evenly_over_two_processes():
     assert split_kernels(["planner"]) == ([], ["planner"])       # the helper compiles the engine meanwhile
 
 
-@pytest.mark.parametrize("names", [[], ["random_strategy"], ["greedy", "random_strategy", "one_step"]])
-def test_the_helper_compiles_any_part(names, monkeypatch):
-    """The helper's experiment is valid for no, one or several kernels (one strategy per seat)."""
+def test_the_two_processes_compile_engine_and_kernels_in_order(monkeypatch):
     from ttrsim.cli import compiling
-    from ttrsim.experiment import worker
 
-    specs = []
-    monkeypatch.setattr(worker, "warm_up", specs.append)
-    compiling.compile_loop(names)
-    assert len(specs) == 1 and len(specs[0]["seatings"][0]) >= 2
+    done = []
+    monkeypatch.setattr(compiling, "compile_engine", lambda: done.append("engine"))
+    monkeypatch.setattr(compiling, "compile_kernel", done.append)
+    compiling.compile_parts(["engine", "route_focus", "random_strategy"])
+    assert done == ["engine", "route_focus", "random_strategy"]
+
+
+def _called_names(fn) -> set[str]:
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn.py_func)))
+    return {c.func.id for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
+
+
+def test_the_engine_part_is_what_the_chunk_loop_calls_below_the_kernels():
+    """compile_engine compiles every compiled function the chunk loop calls
+    (play_logged and pick are inlined into it), so the run's own compile
+    only loads them (benchmarks/cold_start.py lists what it compiles)."""
+    from ttrsim.cli.compiling import engine_calls
+    from ttrsim.play import chunk, turnlog
+
+    called = (_called_names(chunk.play_chunk) | _called_names(turnlog.play_logged)) - {"play_logged", "pick"}
+    scopes = {**vars(chunk), **vars(turnlog)}
+    compiled = {n for n in called if isinstance(scopes.get(n), Dispatcher)}
+    calls = engine_calls()
+    assert {fn.py_func.__name__ for fn, _ in calls} == compiled
+    assert all(all(t == canonical(t) for t in sig) for _, sig in calls)
+
+
+def test_the_helper_starts_with_a_first_run_only(tmp_path, monkeypatch):
+    import os
+
+    from ttrsim.cli import compiling
+    from ttrsim.core import jitcache
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: no helper")
+    monkeypatch.setattr(jitcache, "cache_dir", lambda: tmp_path)
+    helper = compiling.start_helper()
+    assert helper is not None
+    compiling.stop_helper(helper)                    # not used (a Dask run, a bad file): ended
+    assert helper.poll() is not None
+    (tmp_path / "loops").mkdir()                     # a loop was compiled before: the engine is cached
+    assert compiling.start_helper() is None

@@ -44,6 +44,8 @@ from .compiling import (
     compile_seconds,
     experiment_kernels,
     mark_compiled,
+    start_helper,
+    stop_helper,
     warmup_cmd,
     watch_compiles,
 )
@@ -500,7 +502,10 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         caught.append(signum)
         raise KeyboardInterrupt
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
+    helper = None
     try:
+        if not scheduler and backend != "dask":
+            helper = start_helper()          # a first run: it compiles the engine while the experiment is read
         from ttrsim.experiment.config import ExperimentError
         from ttrsim.experiment.runner import run_experiment
         extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log),
@@ -508,7 +513,7 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
                  if v is not None}
         kernels = experiment_kernels(file, "dask" if scheduler else backend)
         if kernels is not None:
-            add_compile_seconds(compile_on_two_cores(kernels))
+            add_compile_seconds(compile_on_two_cores(kernels, helper))
         compiled_before = compile_seconds()         # the run's own seconds include the compile from here on
         result = run_experiment(file, output=output, workers=workers, backend=backend, scheduler=scheduler,
                                 chunk_size=chunk_size, overwrite=not resume,
@@ -519,6 +524,7 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
     except ExperimentError as e:
         raise click.ClickException(str(e).splitlines()[0]) from None
     finally:
+        stop_helper(helper)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if kernels is not None:

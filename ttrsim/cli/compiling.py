@@ -9,11 +9,12 @@ on a terminal, or a plain line every :data:`LINE_EVERY` functions otherwise.
 Nothing is printed when everything loads from the cache.
 
 A first ``ttrsim run`` compiles on two cores (:func:`compile_on_two_cores`):
-numba compiles one function at a time per process, but the parts of the
+numba compiles one function at a time per process, but the parts below the
 runner's chunk loop (the engine with the turn log, each strategy kernel) are
 independent and cached on disk one function at a time, so a helper process
-compiles the engine and some kernels while this one compiles the others;
-the run then loads them and compiles only the loop on top.
+(started with the command: :func:`start_helper`) compiles the engine and
+some kernels while this one compiles the others; the run then loads them and
+compiles only the loop on top.
 
 :func:`warm_up` compiles what the commands use: the engine and every kernel
 (on two cores), then one entry point after the other: the experiment
@@ -24,6 +25,7 @@ compiled strategies (``play``, ``fuzz``).
 from __future__ import annotations
 
 import functools
+import json
 import os
 import subprocess
 import sys
@@ -36,11 +38,13 @@ from .common import echo_err, echo_json, extras_errors, json_option, progress_op
 
 LINE_EVERY = 10          # without a terminal: a line every this many compiled functions
 
-# rough CPU seconds of the first compile of each part of the chunk loop (the
-# profile of `ttrsim run quickstart` in docs/performance.md): the engine with
-# the turn log, and each strategy kernel (one not listed: 3)
-COMPILE_WEIGHTS = {"engine": 55, "planner": 50, "destination_hungry": 18, "route_focus": 16, "long_route": 7,
-                   "one_step": 5}
+# rough CPU seconds of the first compile of each part below the chunk loop, in
+# the order the two processes compile them (shared callees are compiled by the
+# first part that calls them; docs/performance.md, "The first run"): the engine
+# with the turn log (:func:`compile_engine`, less the helper's head start while
+# the experiment is read) and each strategy kernel (one not listed: 3)
+COMPILE_WEIGHTS = {"engine": 60, "planner": 64, "destination_hungry": 10, "route_focus": 8, "one_step": 7,
+                   "long_route": 4}
 
 
 @contextmanager
@@ -126,20 +130,53 @@ def split_kernels(names) -> tuple[list[str], list[str]]:
     return parts
 
 
-def compile_loop(kernel_names) -> None:
-    """Compile (or load) the runner's chunk loop with the kernels ``kernel_names``
-    (the random strategy's if none) and the engine, on a small table."""
-    from ttrsim.experiment.config import load_experiment
-    from ttrsim.experiment.worker import point_spec
-    from ttrsim.experiment.worker import warm_up as warm_up_chunks
-    from ttrsim.strategies import STRATEGY_NAMES
-    from ttrsim.strategies.dispatch import kernel_name
+@functools.cache
+def _table():
+    """A 2-player USA table: board, state, strategy memory, legal buffer (only their types are used)."""
+    from ttrsim.core.actions import legal_buffer
+    from ttrsim.core.board import build_board
+    from ttrsim.core.state import allocate_state
+    from ttrsim.data.rules import get_rules
+    from ttrsim.strategies.memory import allocate_memory
 
-    lineup = [next(n for n in STRATEGY_NAMES if kernel_name(n) == k) for k in kernel_names] or ["random"]
-    lineup = (lineup * 2)[:max(2, len(lineup))]                    # one strategy per seat, 2 seats at least
-    exp = load_experiment({"name": "warmup", "rules": "usa", "players": len(lineup), "lineup": lineup,
-                           "games": 2, "log": True, "workers": 1})
-    warm_up_chunks(point_spec(exp, exp.points[0]))
+    b = build_board(get_rules("usa"))
+    return b, allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b)
+
+
+def engine_calls() -> list[tuple]:
+    """The compiled functions the runner's chunk loop (:func:`ttrsim.play.chunk.play_chunk`,
+    with :func:`ttrsim.play.turnlog.play_logged` inlined) calls below the
+    strategy kernels, each with the argument types it passes them
+    (:func:`~ttrsim.core.jitcache.canonical`): ``(dispatcher, types)``."""
+    import numba
+    import numpy as np
+
+    from ttrsim.core.engine import reset_game
+    from ttrsim.core.jitcache import canonical
+    from ttrsim.core.state import N_FINAL
+    from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+    from ttrsim.play.chunk import N_EXTRA, record_end
+    from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_finish, log_has_room, log_step
+    from ttrsim.strategies.dispatch import legal_for
+    from ttrsim.strategies.memory import new_memory, reset_memory
+
+    b, s, m, legal = _table()
+    log, i, flag = allocate_log(1, 1), 0, True
+    hand, passengers = np.zeros(LOCO + 1, np.int64), np.zeros(N_PASSENGER_COLOURS, np.int64)
+    results, extra = np.zeros((1, 2, N_FINAL), np.int32), np.zeros((1, 2, N_EXTRA), np.int32)
+    calls = [(new_memory, (i, i)), (log_has_room, (b, log, i, flag)), (reset_game, (b, s, i)),
+             (reset_memory, (m, i)), (legal_for, (i, b, s, legal)),
+             (log_step, (b, s, i, i, log, flag, i, hand, passengers)), (log_finish, (b, s, log, i)),
+             (record_end, (s, i, results, extra, np.zeros((1, N_GAME_COLS), np.int32)))]
+    return [(fn, tuple(canonical(numba.typeof(a)) for a in args)) for fn, args in calls]
+
+
+def compile_engine() -> None:
+    """Compile (or load) the engine with the turn log: what the chunk loop
+    calls below the strategies (:func:`engine_calls`), without the loop
+    itself (the run compiles that on top, with its kernels)."""
+    for fn, sig in engine_calls():
+        fn.compile(sig)
 
 
 def compile_kernel(name: str) -> None:
@@ -148,17 +185,19 @@ def compile_kernel(name: str) -> None:
     import numba
     import numpy as np
 
-    from ttrsim.core.actions import legal_buffer
-    from ttrsim.core.board import build_board
-    from ttrsim.core.state import allocate_state
-    from ttrsim.data.rules import get_rules
     from ttrsim.strategies import MAX_PARAMS
     from ttrsim.strategies.dispatch import KERNEL_MODULE
-    from ttrsim.strategies.memory import allocate_memory
 
-    b = build_board(get_rules("usa"))
-    args = (b, allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b), 0, np.zeros((2, MAX_PARAMS)))
+    b, s, m, legal = _table()
+    args = (b, s, m, legal, 0, np.zeros((2, MAX_PARAMS)))
     KERNEL_MODULE[name].choose.compile(tuple(numba.typeof(a) for a in args))
+
+
+def compile_parts(parts) -> None:
+    """Compile (or load) ``parts`` in order: ``"engine"`` (:func:`compile_engine`)
+    or a kernel's name (:func:`compile_kernel`)."""
+    for part in parts:
+        compile_engine() if part == "engine" else compile_kernel(part)
 
 
 def _mark(kernels):
@@ -166,23 +205,55 @@ def _mark(kernels):
     return cache_dir() / "loops" / "+".join(kernels.names)
 
 
-def compile_on_two_cores(kernels) -> float:
+# the helper process: the engine at once, then the kernels named on its input
+_HELPER = ("import json, sys\n"
+           "from ttrsim.cli.compiling import compile_parts\n"
+           "compile_parts(['engine'])\n"
+           "compile_parts(json.loads(sys.stdin.readline() or '[]'))\n")
+
+
+def start_helper(first_only: bool = True):
+    """Start the helper process of :func:`compile_on_two_cores`: it compiles
+    the engine at once, then the kernels that function sends it. None when
+    only one core is available, or (``first_only``) when a run's loop was
+    compiled before (then the engine is cached)."""
+    from ttrsim.core.jitcache import cache_dir
+
+    if (os.cpu_count() or 1) < 2 or (first_only and (cache_dir() / "loops").is_dir()):
+        return None
+    return subprocess.Popen([sys.executable, "-c", _HELPER], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+
+
+def stop_helper(helper) -> None:
+    """End a helper of :func:`start_helper` that :func:`compile_on_two_cores` did not use."""
+    if helper is not None and helper.poll() is None:
+        helper.kill()
+        helper.wait()
+
+
+def compile_on_two_cores(kernels, helper=None) -> float:
     """Before a first run compiles the chunk loop with ``kernels``
     (:class:`~ttrsim.strategies.dispatch.Kernels`): compile its parts in a
-    helper process and this one at once (numba compiles one function at a
-    time per process; the parts are cached on disk one function at a time),
-    so that the run's own compile only loads them and compiles the loop on
-    top. Nothing when they were compiled before (:func:`mark_compiled`) or
-    only one core is available. Returns the seconds spent waiting for the
-    helper (this process's own compile is timed by :class:`CompileWatch`)."""
+    helper process (``helper`` if started already: :func:`start_helper`) and
+    this one at once (numba compiles one function at a time per process; the
+    parts are cached on disk one function at a time), so that the run's own
+    compile only loads them and compiles the loop on top. Nothing when they
+    were compiled before (:func:`mark_compiled`) or only one core is
+    available. Returns the seconds spent waiting for the helper (this
+    process's own compile is timed by :class:`CompileWatch`)."""
     if _mark(kernels).exists() or (os.cpu_count() or 1) < 2:
+        stop_helper(helper)
         return 0.0
+    helper = helper or start_helper(first_only=False)
     theirs, ours = split_kernels(kernels.names)
-    code = f"from ttrsim.cli.compiling import compile_loop; compile_loop({theirs!r})"
-    helper = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        for name in ours:
-            compile_kernel(name)
+        try:
+            helper.stdin.write(f"{json.dumps(theirs)}\n".encode())
+            helper.stdin.flush()
+        except OSError:            # it failed already: reported below
+            pass
+        compile_parts(ours)
     finally:
         t1 = time.perf_counter()
         _, err = helper.communicate()

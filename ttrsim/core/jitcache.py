@@ -21,7 +21,9 @@ about a quarter of a first run's compiles repeats of the same function. The
 argument types a compiled caller passes to a ttrsim function are made
 canonical (:func:`canonical`: literals to their type, signed integers to
 ``int64``); the values are cast at the call, which numba does for any call,
-so the games are the same.
+so the games are the same. It also types ttrsim's ``inline="always"``
+overloads (the strategy dispatch) without compiling their implementation
+on its own, which numba does and then throws away (the IR is inlined).
 
 The base folder is ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/ttrsim``,
 else the platform's cache folder (``~/.cache/ttrsim`` on Linux). Every entry
@@ -39,6 +41,7 @@ duration is kept for the next estimate (:func:`compile_estimate`).
 """
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import importlib.util
 import json
@@ -51,6 +54,7 @@ from pathlib import Path
 
 from numba.core import caching, dispatcher, types
 from numba.core import event as numba_event
+from numba.core.typing import templates
 
 # the folders whose sources compiled code is made of, relative to the package
 _COMPILED = ("data", "core", "play", "env")
@@ -147,10 +151,15 @@ def _ours_dispatcher(d) -> bool:
         return ours
 
 
+# set while numba builds the implementation of one of ttrsim's ``inline="always"`` overloads
+_BUILDING_INLINE = contextvars.ContextVar("ttrsim_building_inline", default=False)
+
+
 def install() -> None:
-    """Register :class:`SourceKeyedLocator` first among numba's cache locators
-    and make compiled calls to ttrsim's functions use :func:`canonical`
-    argument types (once)."""
+    """Register :class:`SourceKeyedLocator` first among numba's cache locators,
+    make compiled calls to ttrsim's functions use :func:`canonical` argument
+    types, and never compile the implementation of ttrsim's ``inline="always"``
+    overloads on its own (once)."""
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
     if SourceKeyedLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, SourceKeyedLocator)
@@ -159,13 +168,36 @@ def install() -> None:
         return
 
     def get_call_template(self, args, kws):
+        if _BUILDING_INLINE.get() or self.__dict__.get("_ttrsim_inline_only"):
+            # numba types an always-inlined overload's implementation through its
+            # dispatcher, which compiles it (with every callee linked in: for the
+            # strategy dispatch, all the loop's kernels) and throws it away: its
+            # IR is inlined. Only the folded argument types are used.
+            self.__dict__["_ttrsim_inline_only"] = True
+            self._can_compile = False
+            try:
+                return original(self, args, kws)
+            finally:
+                self._can_compile = True
         if _ours_dispatcher(self):
             args = tuple(canonical(a) for a in args)
             kws = {k: canonical(v) for k, v in kws.items()}
         return original(self, args, kws)
 
+    build_impl = templates._OverloadFunctionTemplate._build_impl
+
+    def _build_impl(self, cache_key, args, kws):
+        code = getattr(self._overload_func, "__code__", None)
+        ours = self._inline.is_always_inline and code is not None and _ours(code.co_filename) is not None
+        token = _BUILDING_INLINE.set(ours)
+        try:
+            return build_impl(self, cache_key, args, kws)
+        finally:
+            _BUILDING_INLINE.reset(token)
+
     get_call_template._ttrsim = True
     dispatcher.Dispatcher.get_call_template = get_call_template
+    templates._OverloadFunctionTemplate._build_impl = _build_impl
 
 
 # --------------------------------------------------------------------------- the folders
@@ -197,7 +229,7 @@ def clear_stale(everything: bool = False) -> list[dict]:
 
 # the first compile of an experiment's kernels when none was timed on this
 # machine yet: seconds on an idle 2-core machine, and functions of ttrsim's
-DEFAULT_COMPILE = {"seconds": 80.0, "units": 90}
+DEFAULT_COMPILE = {"seconds": 70.0, "units": 100}
 # a compile of at least this many functions is a full one, kept as the estimate
 FULL_COMPILE_UNITS = 20
 _TIMES = "compile-time.json"

@@ -35,7 +35,7 @@ def define_record(name: str, fields: tuple[str, ...], module: str):
         values = list(args) + [kwargs.pop(f) for f in fields[len(args):]]
         if kwargs:
             raise TypeError(f"{name}: unknown fields {sorted(kwargs)}")
-        obj = structref.StructRefProxy.__new__(cls, *values)
+        obj = _new(*values)
         # Python reads the same arrays the compiled record points to (numba
         # shares array buffers); kernels mutate contents, never rebind fields.
         obj._values = dict(zip(fields, values))
@@ -57,4 +57,9 @@ def define_record(name: str, fields: tuple[str, ...], module: str):
         "__new__": __new__, "__getattr__": __getattr__, "_fields": fields, "_asdict": _asdict,
         "__iter__": __iter__, "__module__": module})
     structref.define_proxy(proxy, type_cls, list(fields))
+
+    def new(*values):                 # numba's own constructor of a StructRefProxy is compiled anew in every process
+        return proxy(*values)
+    new.__qualname__ = new.__name__ = f"new_{name}"          # its own cache file
+    _new = numba.njit(cache=True)(new)
     return proxy
