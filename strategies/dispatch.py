@@ -38,6 +38,7 @@ GREEDY = STRATEGY_IDS["greedy"]
 PLANNER = STRATEGY_IDS["planner"]
 PASSENGER_HUNTER = STRATEGY_IDS["passenger_hunter"]
 PLANNER_CLASSIC = STRATEGY_IDS["planner_classic"]
+SEARCH = STRATEGY_IDS["search"]
 
 # by registry id: whether the strategy picks its claims from the legal list
 # (``StrategySpec.lists_claims``); listing every payment of every route is most

@@ -1,0 +1,119 @@
+"""``search`` (issue 11, section 2): it finds a winning last move the
+planner misses, its determinizations keep what the seat sees and deal the
+rest consistently, and it plays whole games the same way every time. (Legal
+picks, fair play, memory rows and parameter columns: ``test_strategy_api.py``,
+which covers every registered strategy.)"""
+import numpy as np
+from conftest import decide, put_hand, route_id, setup_game
+
+from ttrsim.core.actions import decode_claim
+from ttrsim.core.state import F_TOTAL, F_WINNER, M_COUNTDOWN, M_DECK_N, M_PLAYER, copy_state
+from ttrsim.data.ids import LOCO
+from ttrsim.play.game import Game
+from ttrsim.play.loop import play_finals
+from ttrsim.strategies import param_row, strategy_id
+from ttrsim.strategies.determinize import determinize
+
+RED = 5       # card colours of ttrsim.data.ids: the hand of the end-game position
+
+
+def claim_of(g, a, b, length):
+    """The route of ``length`` between cities ``a`` and ``b``."""
+    r = route_id(g, a, b)
+    assert g.board.route_len[r] == length
+    return r
+
+
+def last_turn_position():
+    """USA, 2 players, the seat to act plays the last turn (R6.1) with three
+    red cards and no tickets anywhere. The other seat holds the longest trail
+    (Winnipeg-Calgary-Helena, 10) and leads 22 to 17; the seat to act has
+    Miami-Atlanta-New Orleans (9). Its best-scoring claims (length 3, 4 points,
+    the planner's last-turn pick) lose by 6; Houston-New Orleans (2 points)
+    makes its trail 11, takes the 10-point bonus and wins by 7."""
+    g = setup_game("usa", 2, seed=3)
+    s = g.state
+    me = int(s.meta[M_PLAYER])
+    op = 1 - me
+    s.ticket_holder[:] = -1
+    s.route_owner[:] = -1
+    for seat, routes in ((me, [("Miami", "Atlanta", 5), ("Atlanta", "New Orleans", 4)]),
+                         (op, [("Winnipeg", "Calgary", 6), ("Calgary", "Helena", 4)])):
+        s.score[seat] = 0
+        for a, b, length in routes:
+            r = claim_of(g, a, b, length)
+            s.route_owner[r] = seat
+            s.score[seat] += g.board.route_points[r]
+        s.trains[seat] = 45 - sum(length for _, _, length in routes)
+    put_hand(g, me, {RED: 3})
+    s.meta[M_COUNTDOWN] = 1
+    return g, me, claim_of(g, "Houston", "New Orleans", 2)
+
+
+def after(g, a):
+    h = g.copy()
+    h.apply(a)
+    assert h.over
+    return h.state.final
+
+
+def test_search_finds_the_winning_last_claim_the_planner_misses():
+    g, me, winning = last_turn_position()
+    assert g.state.hand[me, LOCO] == 0
+    planner_pick = decide(g, "planner")
+    f = after(g, planner_pick)
+    assert f[me, F_WINNER] == 0 and f[me, F_TOTAL] < f[1 - me, F_TOTAL]          # the planner's pick loses
+    a = decide(g, "search", {"budget": 16, "claims": 40})
+    assert decode_claim(a)[0] == winning
+    f = after(g, a)
+    assert f[me, F_WINNER] == 1 and f[me, F_TOTAL] > f[1 - me, F_TOTAL]
+    # with the default three claims the winning one is not even a candidate: the planner's pick stays
+    assert decide(g, "search", {"budget": 16}) == planner_pick
+
+
+def test_determinization_keeps_what_the_seat_sees_and_deals_the_rest():
+    rng = np.random.default_rng(0)
+    for rules, players in (("usa", 4), ("germany", 3), ("usa-mega", 5)):
+        g = Game(rules, players, seed=5)
+        while not g.over and g.turn < 40:
+            acts = g.legal_actions()
+            g.apply(acts[rng.integers(len(acts))])
+        s = g.state
+        me = int(s.meta[M_PLAYER])
+        d = copy_state(s)
+        determinize(g.board, s, me, d, np.array([9], np.uint64))
+        for field in ("meta", "discard", "faceup", "trains", "score", "route_owner", "tk_len", "offer_n",
+                      "pass_loc", "pass_player"):
+            assert np.array_equal(getattr(d, field), getattr(s, field)), field
+        assert np.array_equal(d.hand[me], s.hand[me]) and np.array_equal(d.offer[me], s.offer[me])
+        assert np.array_equal(d.hand.sum(axis=1), s.hand.sum(axis=1))
+        n = int(s.meta[M_DECK_N])
+        cards = np.bincount(d.deck[:n], minlength=9) + d.hand.sum(axis=0) + d.discard
+        cards += np.bincount(d.faceup[d.faceup >= 0], minlength=9)
+        assert np.array_equal(cards, g.board.card_counts)                       # every card once
+        assert np.array_equal(d.ticket_holder == me, s.ticket_holder == me)
+        deck = g.board.ticket_deck
+        for q in range(players):
+            for pile in range(len(s.tk_len)):
+                assert ((d.ticket_holder == q) & (deck == pile)).sum() == ((s.ticket_holder == q) & (deck == pile)).sum()
+        seen = list(np.flatnonzero(d.ticket_holder >= 0)) + [int(t) for t in d.offer[d.offer >= 0]]
+        for pile in range(len(s.tk_len)):
+            live = [int(d.tk_buf[pile, (d.tk_head[pile] + i) % d.tk_buf.shape[1]]) for i in range(d.tk_len[pile])]
+            assert all(deck[t] == pile for t in live)
+            seen += live
+        assert sorted(seen) == list(np.flatnonzero(deck >= 0))                    # every ticket in play once
+        e = copy_state(s)
+        determinize(g.board, s, me, e, np.array([10], np.uint64))
+        assert not np.array_equal(d.deck[:n], e.deck[:n])                         # another deal
+
+
+def test_search_games_repeat_and_differ_from_the_planners():
+    g = Game("usa", 2, seed=0)
+    ids = np.array([strategy_id("search"), strategy_id("planner")], np.int64)
+    params = np.stack([param_row("search", {"budget": 6}), param_row("planner")])
+    a = play_finals(g.board, 2, np.array([1, 2]), ids, params)
+    b = play_finals(g.board, 2, np.array([1, 2]), ids, params)
+    assert np.array_equal(a, b)
+    planners = np.array([strategy_id("planner")] * 2, np.int64)
+    c = play_finals(g.board, 2, np.array([1, 2]), planners, np.stack([param_row("planner")] * 2))
+    assert not np.array_equal(a, c)
