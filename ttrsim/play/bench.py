@@ -75,7 +75,7 @@ def bench_one(rules: str, players: int, strategy: str = "random", seconds: float
     cpu = time.process_time() - start
     return {"rules": rules, "players": players, "strategy": strategy, "games": games,
             "seconds": round(cpu, 3), "wall_seconds": round(time.perf_counter() - wall, 3),
-            "games_per_s": round(games / cpu, 1)}
+            "games_per_s": round(games / cpu, 2)}
 
 
 def run_bench(rules: list[str], players: list[int], seconds: float = 2.0, strategy: str = "random") -> list[dict]:
