@@ -67,8 +67,20 @@ def test_search_finds_the_winning_last_claim_the_planner_misses():
     assert decode_claim(a)[0] == winning
     f = after(g, a)
     assert f[me, F_WINNER] == 1 and f[me, F_TOTAL] > f[1 - me, F_TOTAL]
-    # with the default three claims the winning one is not even a candidate: the planner's pick stays
+    # with the default two claims the winning one is not even a candidate: the planner's pick stays
     assert decide(g, "search", {"budget": 16}) == planner_pick
+
+
+def test_the_policys_pick_stays_unless_an_alternative_clearly_beats_it():
+    """At a setup keep (every keep set a candidate) an alternative needs a
+    paired gain above ``z`` standard errors: with ``z`` huge the planner's
+    keep stays; with the keeps not searched it is the planner's at no cost."""
+    for seed in range(3):
+        g = Game("usa", 4, seed=seed)
+        assert g.phase == "setup-keep"
+        pick = decide(g, "planner")
+        assert decide(g, "search", {"budget": 8, "z": 1e9}) == pick
+        assert decide(g, "search", {"keeps": 0}) == pick
 
 
 def test_determinization_keeps_what_the_seat_sees_and_deals_the_rest():
