@@ -18,25 +18,14 @@ import json
 import time
 
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
-from ttrsim.core.state import F_WINNER, allocate_state
+from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
 from ttrsim.data.rules import get_rules
-from ttrsim.play.loop import play_game
+from ttrsim.play.loop import play_many
 from ttrsim.strategies import param_row, strategy_id
 from ttrsim.strategies.memory import allocate_memory
-
-
-@njit
-def _shares(b, s, m, seeds, ids, params, legal, seat, out):
-    for i in range(seeds.shape[0]):
-        play_game(b, s, m, seeds[i], ids, params, legal)
-        winners = 0
-        for q in range(s.final.shape[0]):
-            winners += s.final[q, F_WINNER]
-        out[i] = 1.0 / winners if s.final[seat, F_WINNER] else 0.0
 
 
 def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=None):
@@ -47,6 +36,7 @@ def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=No
     m = allocate_memory(b, players)
     legal = legal_buffer(b)
     seeds = np.arange(seed0, seed0 + n_seeds, dtype=np.int64)
+    finals = np.zeros((n_seeds, players, N_FINAL), np.int32)
     share = np.zeros((n_seeds, players))
     cpu = 0.0
     for seat in range(players):
@@ -54,10 +44,12 @@ def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=No
         ids[seat] = strategy_id(candidate)
         rows = np.tile(param_row(reference), (players, 1))
         rows[seat] = param_row(candidate, params or {})
-        _shares(b, s, m, seeds[:0], ids, rows, legal, seat, share[:0, seat])      # compile
+        play_many(b, s, m, seeds[:0], ids, rows, legal, finals[:0])      # compile
         t0 = time.process_time()
-        _shares(b, s, m, seeds, ids, rows, legal, seat, share[:, seat])
+        play_many(b, s, m, seeds, ids, rows, legal, finals)
         cpu += time.process_time() - t0
+        won = finals[:, :, F_WINNER]
+        share[:, seat] = won[:, seat] / np.maximum(won.sum(axis=1), 1)
     block = share.mean(axis=1)
     mean = block.mean()
     half = 1.96 * block.std(ddof=1) / np.sqrt(n_seeds)

@@ -3,17 +3,20 @@ for :mod:`ttrsim.strategies.search` to play out.
 
 The seat sees the public state (routes, face-up row, discard pile, trains,
 scores, passengers, every hand's size, every seat's ticket count per pile,
-pile sizes) and its own hand, tickets and offer. :func:`determinize` keeps all
-of that and deals the rest anew: the cards it cannot see (all cards minus the
-discards, the face-up row and its hand) to the other hands with their sizes
-and the deck; the tickets it cannot see (all minus its own and its offer) to
-the other seats with their counts per pile, to their offers (each slot from
-the pile it was dealt from) and to the piles, in random order; a new game
-stream for the deck's future reshuffles. The pools are built canonically
-(cards by kind, tickets by id) and shuffled with a stream the caller draws
-from the seat's own stream, so the result depends on nothing the seat cannot
-see. In setup a seat that already chose its tickets privately (R2.2) is
-given the keep set a rollout policy would choose from its dealt offer.
+pile sizes, Europe's stations and a tunnel's cards) and its own hand, tickets
+and offer. :func:`determinize` keeps all of that and deals the rest anew: the
+cards it cannot see (all cards minus the discards, the face-up row, a
+tunnel's held cards and its hand) to the other hands with their sizes and
+the deck; the tickets it cannot see (all minus its own and its offer) to the
+other seats with their counts per pile, to their offers (each slot from the
+pile it was dealt from) and to the piles, in random order (Europe's long
+tickets, R8.1, likewise from the long ones; those nobody holds are out of
+the game); a new game stream for the deck's future reshuffles. The pools are
+built canonically (cards by kind, tickets by id) and shuffled with a stream
+the caller draws from the seat's own stream, so the result depends on
+nothing the seat cannot see. In setup a seat that already chose its
+tickets privately (R2.2) is given the keep set a rollout policy would choose
+from its dealt offer.
 
 >>> from ttrsim.play.game import Game
 >>> from ttrsim.core.state import copy_state
@@ -38,12 +41,15 @@ from .rollout import POLICY_LISTS_CLAIMS, legal_list, policy_choose
 
 @njit(cache=True)
 def clone_state(s):
-    """A new game state with copies of ``s``'s arrays (callable in compiled code)."""
+    """A new game state with copies of ``s``'s arrays (callable in compiled
+    code; every field of ``STATE_FIELDS``, ``tests/test_strategy_search.py``
+    checks it)."""
     return GameState(s.meta.copy(), s.rng.copy(), s.deck.copy(), s.discard.copy(), s.faceup.copy(), s.hand.copy(),
                      s.trains.copy(), s.score.copy(), s.route_owner.copy(), s.tk_buf.copy(), s.tk_head.copy(),
                      s.tk_len.copy(), s.ticket_holder.copy(), s.offer.copy(), s.offer_n.copy(),
                      s.offer_keep.copy(), s.pass_loc.copy(), s.pass_player.copy(), s.pend_loc.copy(),
-                     s.final.copy())
+                     s.final.copy(), s.tunnel_held.copy(), s.tunnel_shown.copy(), s.stations_left.copy(),
+                     s.station_owner.copy(), s.station_route.copy())
 
 
 @njit(cache=True)
@@ -69,6 +75,11 @@ def copy_state_into(d, s):
     d.pass_player[:, :] = s.pass_player
     d.pend_loc[:] = s.pend_loc
     d.final[:, :] = s.final
+    d.tunnel_held[:] = s.tunnel_held
+    d.tunnel_shown[:] = s.tunnel_shown
+    d.stations_left[:] = s.stations_left
+    d.station_owner[:] = s.station_owner
+    d.station_route[:] = s.station_route
 
 
 @njit(cache=True)
@@ -85,7 +96,7 @@ def _deal_cards(b, s, me, d, stream):
     pool = np.empty(s.deck.shape[0], np.int8)
     n = 0
     for k in range(LOCO + 1):
-        u = b.card_counts[k] - s.discard[k] - s.hand[me, k]
+        u = b.card_counts[k] - s.discard[k] - s.hand[me, k] - s.tunnel_held[k]
         for i in range(s.faceup.shape[0]):
             if s.faceup[i] == k:
                 u -= 1
@@ -110,19 +121,60 @@ def _deal_cards(b, s, me, d, stream):
 
 
 @njit(cache=True)
-def _deal_tickets(b, s, me, d, stream):
+def _touches(b, touched, loc):
+    """Whether some node of location ``loc`` is marked in ``touched``."""
+    for i in range(b.loc_node_start[loc], b.loc_node_start[loc + 1]):
+        if touched[b.loc_nodes[i]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _weighted_pick(b, s, q, pool, j, n, infer, touched, weight, stream):
+    """Move to ``pool[j]`` a ticket of ``pool[j:n]`` drawn with weight
+    ``exp(infer x ends)``, ends being how many of its two ends seat ``q``'s
+    routes touch (public: a seat builds towards its tickets)."""
+    touched[:] = False
+    for r in range(b.route_len.shape[0]):
+        if s.route_owner[r] == q:
+            touched[b.route_a[r]] = True
+            touched[b.route_b[r]] = True
+    total = 0.0
+    for i in range(j, n):
+        t = pool[i]
+        ends = int(_touches(b, touched, b.ticket_a[t])) + int(_touches(b, touched, b.ticket_b[t]))
+        weight[i] = np.exp(infer * ends)
+        total += weight[i]
+    u = (next_u64(stream, 0) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+    i = j
+    while i < n - 1 and u >= weight[i]:
+        u -= weight[i]
+        i += 1
+    pool[i], pool[j] = pool[j], pool[i]
+
+
+@njit(cache=True)
+def _deal_tickets(b, s, me, d, stream, infer):
     """Other seats' tickets and offers and the ticket piles from the tickets
-    ``me`` cannot see, pile by pile."""
+    ``me`` cannot see, pile by pile; Europe's long tickets (R8.1, in no pile:
+    ``ticket_deck`` -1) as one more pile whose undealt tickets are out of the
+    game. With ``infer`` > 0 a seat's held tickets are drawn weighted by
+    :func:`_weighted_pick`."""
     T = b.ticket_a.shape[0]
     P = s.hand.shape[0]
     pool = np.empty(T, np.int16)
+    weight = np.empty(T)
+    touched = np.zeros(b.n_nodes, np.bool_)
+    used = b.ticket_deck >= 0
+    used[b.long_tickets] = True
     for t in range(T):
         if s.ticket_holder[t] >= 0 and s.ticket_holder[t] != me:
             d.ticket_holder[t] = -1
-    for pile in range(s.tk_len.shape[0]):
+    first = -1 if b.long_tickets.shape[0] > 0 else 0
+    for pile in range(first, s.tk_len.shape[0]):
         n = 0
         for t in range(T):
-            if b.ticket_deck[t] == pile and s.ticket_holder[t] != me and not _in_offer(s, me, t):
+            if used[t] and b.ticket_deck[t] == pile and s.ticket_holder[t] != me and not _in_offer(s, me, t):
                 pool[n] = t
                 n += 1
         shuffle_range(stream, 0, pool, 0, n)
@@ -132,27 +184,32 @@ def _deal_tickets(b, s, me, d, stream):
                 continue
             for t in range(T):            # as many of this pile as q holds (public: its returns showed)
                 if s.ticket_holder[t] == q and b.ticket_deck[t] == pile:
+                    if infer > 0:
+                        _weighted_pick(b, s, q, pool, j, n, infer, touched, weight, stream)
                     d.ticket_holder[pool[j]] = q
                     j += 1
             for i in range(s.offer_n[q]):  # each offer slot from the pile it was dealt from
                 if b.ticket_deck[s.offer[q, i]] == pile:
                     d.offer[q, i] = pool[j]
                     j += 1
-        d.tk_head[pile] = 0
-        d.tk_len[pile] = n - j
-        for i in range(n - j):
-            d.tk_buf[pile, i] = pool[j + i]
+        if pile >= 0:
+            d.tk_head[pile] = 0
+            d.tk_len[pile] = n - j
+            for i in range(n - j):
+                d.tk_buf[pile, i] = pool[j + i]
 
 
 @njit(cache=True)
-def determinize(b, s, me, d, stream):
+def determinize(b, s, me, d, stream, infer=0.0):
     """Write into ``d`` (a state of the same table, e.g. :func:`clone_state`
     of ``s``) a game consistent with what seat ``me`` sees in ``s``, drawn
-    with ``stream`` (uint64[1]); see the module doc. The setup keep sets of
-    seats that chose before ``me`` are left to :func:`setup_keeps`."""
+    with ``stream`` (uint64[1]); see the module doc. ``infer`` > 0 deals the
+    other seats' tickets weighted towards those their routes touch
+    (:func:`_weighted_pick`). The setup keep sets of seats that chose before
+    ``me`` are left to :func:`setup_keeps`."""
     copy_state_into(d, s)
     _deal_cards(b, s, me, d, stream)
-    _deal_tickets(b, s, me, d, stream)
+    _deal_tickets(b, s, me, d, stream, infer)
     d.rng[0] = next_u64(stream, 0)
 
 

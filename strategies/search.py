@@ -93,6 +93,9 @@ SPEC = StrategySpec(
                                  "round has begun)"),
         Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
                              "2 the claims, draw and ticket draw candidates"),
+        Param("middle_budget", 16.0, "rollouts per searched main-phase decision before the end (middle)"),
+        Param("infer", 0.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
+                            "0 uniform"),
     ),
     lists_claims=False,
 )
@@ -104,6 +107,8 @@ P_Z = SPEC.index("z")
 P_KEEPS = SPEC.index("keeps")
 P_END_TRAINS = SPEC.index("end_trains")
 P_MIDDLE = SPEC.index("middle")
+P_MIDDLE_BUDGET = SPEC.index("middle_budget")
+P_INFER = SPEC.index("infer")
 
 
 @njit(cache=True)
@@ -128,6 +133,13 @@ def _ticket_draw(b, s, legal, n_legal, pparams, me):
 
 
 @njit(cache=True)
+def in_end_game(s, params, me):
+    """Whether the main phase is searched as the end game: some seat has at
+    most ``end_trains`` trains, or the last round has begun."""
+    return s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_END_TRAINS]
+
+
+@njit(cache=True)
 def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     """The candidate actions into ``cands``, the policy's own pick first; their
     count (1: the decision is not searched)."""
@@ -143,7 +155,7 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
         return n
     if phase != PH_MAIN:
         return n
-    end = s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_END_TRAINS]
+    end = in_end_game(s, params, me)
     middle = int(params[me, P_MIDDLE])
     if not end and middle == 0:
         return n
@@ -194,7 +206,7 @@ def _gain(vals, c, n):
 
 
 @njit(cache=True)
-def paired_search(b, s, m, me, cands, n_cands, budget, policy, rparams, win, z, buf):
+def paired_search(b, s, m, me, cands, n_cands, budget, policy, rparams, win, z, infer, buf):
     """Successive halving with paired rollouts over ``cands[:n_cands]`` (see
     the module doc); the index of the chosen candidate (0, the policy's pick,
     unless an alternative clearly beats it). ``buf`` is a legal-action buffer
@@ -218,7 +230,7 @@ def paired_search(b, s, m, me, cands, n_cands, budget, policy, rparams, win, z, 
         per = min(per, vals.shape[1] - n_deals)
         for _ in range(per):
             stream[0] = next_u64(m.rng, me)
-            determinize(b, s, me, det, stream)
+            determinize(b, s, me, det, stream, infer)
             setup_keeps(b, det, me, policy, rm, rparams, legal)
             seed = next_u64(stream, 0)
             for j in range(n_alive + 1):
@@ -267,6 +279,9 @@ def choose(b, s, m, legal, n_legal, params):
     n = candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands)
     if n == 1:
         return cands[0]
-    best = paired_search(b, s, m, me, cands, n, int(params[me, P_BUDGET]), policy, rparams,
-                         params[me, P_OUTCOME] > 0, params[me, P_Z], legal)
+    budget = params[me, P_BUDGET]
+    if s.meta[M_PHASE] == PH_MAIN and not in_end_game(s, params, me):
+        budget = params[me, P_MIDDLE_BUDGET]
+    best = paired_search(b, s, m, me, cands, n, int(budget), policy, rparams,
+                         params[me, P_OUTCOME] > 0, params[me, P_Z], params[me, P_INFER], legal)
     return cands[best]
