@@ -32,6 +32,15 @@ policy's pick, at no cost.
 * Rollouts seat the policy ``rollout`` (a policy id of
   :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
   default parameters at every seat, each seat with a fresh memory.
+* Budgets: ``budget`` rollouts at ticket keeps and in the end game,
+  ``middle_budget`` at the main-phase decisions searched before it
+  (``middle``).
+* Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
+  towards those their routes touch
+  (:func:`ttrsim.strategies.determinize.determinize`).
+* Europe (R8): the same decisions are searched; a tunnel's pay or give-up
+  and a station are the policy's pick (a station is a candidate only as
+  the policy's own pick).
 
 Fair play: the candidates come from the policy and the planner, which read
 only what the seat may see; every determinization is drawn with a stream

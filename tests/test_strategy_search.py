@@ -1,11 +1,12 @@
 """``search`` (issue 11, section 2): it finds a winning last move the
 planner misses, its determinizations keep what the seat sees and deal the
-rest consistently, and it plays whole games the same way every time. (Legal
+rest consistently (Europe's long tickets and tunnels too), and it plays
+whole games the same way every time, on 1 or 2 workers and any chunks. (Legal
 picks, fair play, memory rows and parameter columns: ``test_strategy_api.py``,
 which covers every registered strategy.)"""
 import numpy as np
-from numba import njit
 from conftest import decide, put_hand, route_id, setup_game
+from numba import njit
 from test_experiment_run import assert_same_tables
 
 from ttrsim.core.actions import decode_claim
