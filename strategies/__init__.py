@@ -40,11 +40,11 @@ class StrategyError(ValueError):
 
 def _registry():
     """The registry in id order: each strategy's spec and the module of its kernel."""
-    from . import destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus
+    from . import destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus, search
     entries = [(random_strategy.SPEC, random_strategy), (destination_hungry.SPEC, destination_hungry),
                (route_focus.SPEC, route_focus), (one_step.SPEC, one_step), (long_route.SPEC, long_route),
                (greedy.SPEC, greedy), (planner.SPEC, planner), (planner.PASSENGER_HUNTER_SPEC, planner),
-               (planner.CLASSIC_SPEC, planner)]
+               (planner.CLASSIC_SPEC, planner), (search.SPEC, search)]
     return {s.name: s for s, _ in entries}, {s.name: module for s, module in entries}
 
 

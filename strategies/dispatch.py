@@ -25,9 +25,10 @@ from numba import njit
 from numba.core import types
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
-from ttrsim.core.engine import is_legal, legal_actions, non_claim_actions
+from ttrsim.core.engine import is_legal
 
 from . import KERNEL_MODULES, REGISTRY, STRATEGY_IDS, STRATEGY_NAMES
+from .rollout import legal_list
 
 RANDOM = STRATEGY_IDS["random"]
 DESTINATION_HUNGRY = STRATEGY_IDS["destination_hungry"]
@@ -38,6 +39,7 @@ GREEDY = STRATEGY_IDS["greedy"]
 PLANNER = STRATEGY_IDS["planner"]
 PASSENGER_HUNTER = STRATEGY_IDS["passenger_hunter"]
 PLANNER_CLASSIC = STRATEGY_IDS["planner_classic"]
+SEARCH = STRATEGY_IDS["search"]
 
 # by registry id: whether the strategy picks its claims from the legal list
 # (``StrategySpec.lists_claims``); listing every payment of every route is most
@@ -51,12 +53,7 @@ def legal_for(strategy_id, b, s, legal):
     return their count. A strategy that does not list claims gets
     :func:`ttrsim.core.engine.non_claim_actions`, or the full list when claims
     are all that is legal (so the list is never empty)."""
-    if LISTS_CLAIMS[strategy_id]:
-        return legal_actions(b, s, legal)
-    n = non_claim_actions(b, s, legal)
-    if n == 0:
-        n = legal_actions(b, s, legal)
-    return n
+    return legal_list(LISTS_CLAIMS[strategy_id], b, s, legal)
 
 
 # --------------------------------------------------------------------------- the kernels a loop is built with

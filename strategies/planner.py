@@ -188,16 +188,19 @@ from .planner_tickets import draw_value, keep_choice, mix_choice
 
 
 @njit(cache=True)
-def play_choice(b, s, m, legal, n_legal, params, me):
+def main_phase_plan(b, s, m, params, me):
+    """What a main-phase decision of seat ``me`` starts from: the search
+    costs, passenger colour scores, the remembered (or new) plan with its
+    trains and routes, the cards it needs (``want``, ``needs`` and the colour
+    needs ``need``), the payable routes and the search's scratch arrays.
+    Returns ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need,
+    payable, dist, prev, done)``."""
     R = b.route_len.shape[0]
     N = b.n_nodes
-    T = b.ticket_a.shape[0]
-    passengers = b.rp[RP_PASSENGERS] != 0
     cost = np.empty(R)
     route_cost_for(b, s, me, COST_TRAINS, cost)
     cscore = np.zeros(N_PASSENGER_COLOURS)
-    pw = params[me, P_PASS_WEIGHT]
-    if passengers:
+    if b.rp[RP_PASSENGERS] != 0:
         colour_scores(b, s, me, params, cscore)
     in_plan = np.zeros(R, np.bool_)
     dist = np.empty(N)
@@ -205,15 +208,27 @@ def play_choice(b, s, m, legal, n_legal, params, me):
     done = np.empty(N, np.bool_)
     want = np.zeros(N_COLOURS + 1)
     needs = needs_array(b)
-    t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
-    last_turn = s.meta[M_COUNTDOWN] >= 0
-    near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
     current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
     need = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS].copy()     # the plan's colour needs (for payments)
     payable = np.empty(R, np.bool_)           # routes it can claim now
     payable_routes(b, s, me, cost, payable)
+    return cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done
+
+
+@njit(cache=True)
+def play_choice(b, s, m, legal, n_legal, params, me):
+    R = b.route_len.shape[0]
+    N = b.n_nodes
+    T = b.ticket_a.shape[0]
+    passengers = b.rp[RP_PASSENGERS] != 0
+    pw = params[me, P_PASS_WEIGHT]
+    t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
+    last_turn = s.meta[M_COUNTDOWN] >= 0
+    near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
+    cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done = \
+        main_phase_plan(b, s, m, params, me)
     if b.rp[RP_STATIONS] > 0:                 # Europe: a station for a ticket no free route can finish
         a = station_rescue(b, s, me, legal, n_legal)
         if a >= 0:
@@ -362,3 +377,42 @@ def choose(b, s, m, legal, n_legal, params):
     if a < 0 or not is_legal(b, s, a):
         a = fallback_action(legal, n_legal)
     return a
+
+
+@njit(cache=True)
+def ranked_claims(b, s, m, legal, n_legal, params, me, out):
+    """The planner's ranking of its main-phase options, for a search over them
+    (it decides nothing and changes no decision of :func:`choose`): into
+    ``out`` (int64[R]) a claim per payable route, the plan's routes in the
+    order of their claim priority (:func:`claim_pick`'s pick first), then the
+    other payable routes by points; each with the payment the planner would
+    make. Returns ``(claims, the card draw it would make or -1)``."""
+    R = b.route_len.shape[0]
+    passengers = b.rp[RP_PASSENGERS] != 0
+    cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done = \
+        main_phase_plan(b, s, m, params, me)
+    if n_plan == 0:
+        free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
+        card_needs(b, s, s.hand[me], in_plan, want, needs)
+        need = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS].copy()
+    left = payable.copy()
+    n = 0
+    while n_plan > 0:
+        r, _ = claim_pick(b, s, m, me, params, left, in_plan, need_trains, cost, cscore, passengers, dist, prev, done)
+        if r < 0:
+            break
+        left[r] = False
+        out[n] = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY])
+        n += 1
+    while True:
+        best_r = -1
+        for r in range(R):
+            if left[r] and (best_r < 0 or b.route_points[r] > b.route_points[best_r]):
+                best_r = r
+        if best_r < 0:
+            break
+        left[best_r] = False
+        out[n] = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
+        n += 1
+    da, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
+    return n, da

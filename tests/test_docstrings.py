@@ -8,6 +8,7 @@ import pytest
 MODULES = ["ttrsim.core.actions", "ttrsim.core.bitset", "ttrsim.core.board", "ttrsim.core.engine", "ttrsim.core.state", "ttrsim.strategies",
            "ttrsim.strategies.memory", "ttrsim.strategies.graph_search", "ttrsim.strategies.connectivity",
            "ttrsim.strategies.network_plans", "ttrsim.strategies.action_picks", "ttrsim.strategies.python_example",
+           "ttrsim.strategies.rollout", "ttrsim.strategies.determinize", "ttrsim.strategies.search",
            "ttrsim.play.loop", "ttrsim.play.turnlog", "ttrsim.play.game", "ttrsim.play.pyplay", "ttrsim.play.narrate",
            "ttrsim.play.bench", "ttrsim.strategies.dispatch", "ttrsim.core.jitcache"]
 

@@ -15,7 +15,7 @@ from .compiling import watch_compiles
 @click.option("--seconds", default=2.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               help="CPU seconds of play per rule set, player count and strategy (with --compare: per run).")
 @click.option("--strategy", "names", default="random", show_default=True, type=Strategies(allow_all=True),
-              help="Strategies to time, each in self-play at every seat.")
+              help="Strategies to time, each in self-play at every seat (search: one seat among planners).")
 @click.option("--compare", "rev", metavar="REV",
               help="Time commit REV (old) against this code (new) in interleaved pairs on one core; print the ratio.")
 @click.option("--pairs", default=7, show_default=True, type=click.IntRange(min=1),
@@ -73,6 +73,7 @@ def bench_cmd(rules, players, seconds, names, rev, pairs, core, as_json):
         keys = ("rules", "players", "strategy", "games", "seconds", "wall_seconds", "games_per_s", "commit")
         echo_json([{k: r[k] for k in keys if k in r} for r in rows])
         return
-    body = [[r["rules"], r["players"], r["strategy"], f"{float(r['games_per_s']):,.0f}"] for r in rows]
+    body = [[r["rules"], r["players"], r["strategy"], f"{r['games_per_s']:,.0f}" if r["games_per_s"] >= 10
+             else f"{r['games_per_s']:.2f}"] for r in rows]
     for line in table(["rules", "players", "strategy", "games/s (1 core)"], body, right={1, 3}):
         click.echo(line)

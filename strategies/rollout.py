@@ -1,0 +1,87 @@
+"""Rollout policies: the built-in kernels ``search`` plays its games out
+with, by policy id, and :func:`play_out`, a game played to the end with one.
+
+A policy id is a position in :data:`POLICY_NAMES` (``planner`` is 0, the
+default). ``search`` cannot call the dispatcher (the dispatcher calls it), so
+this module calls the few kernels worth a rollout itself, each with its
+registered default parameters.
+
+>>> from ttrsim.play.game import Game
+>>> from ttrsim.strategies.memory import allocate_memory, reset_memory
+>>> from ttrsim.core.state import F_TOTAL, copy_state
+>>> g = Game("usa", 2, seed=3); m = allocate_memory(g.board, 2); reset_memory(m, 3)
+>>> s = copy_state(g.state)
+>>> play_out(g.board, s, m, POLICY_IDS["greedy"], policy_params(POLICY_IDS["greedy"], 2), legal_buffer(g.board))
+>>> int(s.final[:, F_TOTAL].sum()) != 0
+True
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.core.actions import legal_buffer  # noqa: F401  (the doctest's)
+from ttrsim.core.engine import apply_action, legal_actions, non_claim_actions
+from ttrsim.core.state import M_PHASE, PH_OVER
+
+from . import greedy, planner, random_strategy
+from .spec import MAX_PARAMS
+
+# policy id -> (spec, module of its kernel); planner first: the default rollout policy
+_POLICIES = ((planner.SPEC, planner), (planner.CLASSIC_SPEC, planner), (greedy.SPEC, greedy),
+             (random_strategy.SPEC, random_strategy))
+POLICY_NAMES = tuple(spec.name for spec, _ in _POLICIES)
+POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
+POLICY_LISTS_CLAIMS = tuple(spec.lists_claims for spec, _ in _POLICIES)
+# each policy's default parameter row (a rollout seats it with its defaults at every seat)
+POLICY_DEFAULTS = np.zeros((len(_POLICIES), MAX_PARAMS))
+for _i, (_spec, _) in enumerate(_POLICIES):
+    POLICY_DEFAULTS[_i, :len(_spec.params)] = [p.default for p in _spec.params]
+
+PLANNER = POLICY_IDS["planner"]
+PLANNER_CLASSIC = POLICY_IDS["planner_classic"]
+GREEDY = POLICY_IDS["greedy"]
+RANDOM = POLICY_IDS["random"]
+
+
+@njit(cache=True)
+def legal_list(lists_claims, b, s, legal):
+    """The legal actions a kernel is given into ``legal``; their count. A
+    kernel that does not list claims gets
+    :func:`ttrsim.core.engine.non_claim_actions`, or the full list when claims
+    are all that is legal (so the list is never empty)."""
+    if lists_claims:
+        return legal_actions(b, s, legal)
+    n = non_claim_actions(b, s, legal)
+    if n == 0:
+        n = legal_actions(b, s, legal)
+    return n
+
+
+@njit(cache=True)
+def policy_choose(policy, b, s, m, legal, n_legal, params):
+    """Policy ``policy``'s kernel ``choose(b, s, m, legal, n_legal, params)``."""
+    if policy == PLANNER or policy == PLANNER_CLASSIC:     # one kernel, two parameter sets
+        return planner.choose(b, s, m, legal, n_legal, params)
+    if policy == GREEDY:
+        return greedy.choose(b, s, m, legal, n_legal, params)
+    if policy == RANDOM:
+        return random_strategy.choose(b, s, m, legal, n_legal, params)
+    raise ValueError("unknown rollout policy")
+
+
+@njit(cache=True)
+def policy_params(policy, n_players):
+    """A parameter table seating policy ``policy`` with its defaults at every seat."""
+    out = np.empty((n_players, MAX_PARAMS))
+    for p in range(n_players):
+        out[p, :] = POLICY_DEFAULTS[policy]
+    return out
+
+
+@njit(cache=True)
+def play_out(b, s, m, policy, params, legal):
+    """Play the game in ``s`` to the end with policy ``policy`` at every seat
+    (parameter table ``params``, memory ``m``)."""
+    lists_claims = POLICY_LISTS_CLAIMS[policy]
+    while s.meta[M_PHASE] != PH_OVER:
+        n = legal_list(lists_claims, b, s, legal)
+        apply_action(b, s, policy_choose(policy, b, s, m, legal, n, params))

@@ -1,0 +1,296 @@
+"""``search``: determinized Monte Carlo search over a rollout policy's
+options (issue 11, section 2).
+
+At the decisions where looking ahead pays (which tickets to keep, at setup
+and in play; the main actions of the last turns; in the middle game, as a
+parameter, whether to draw tickets or take one of the planner's best claims)
+it lists a few candidates, the policy's own pick first, and plays each out to
+the end of the game from *determinizations*
+(:mod:`ttrsim.strategies.determinize`: the hidden cards and tickets dealt
+anew, consistent with what the seat sees), with the rollout policy
+(:mod:`ttrsim.strategies.rollout`) at every seat. Every other decision is the
+policy's pick, at no cost.
+
+* Paired rollouts: in a round every remaining candidate is played out from
+  the same determinizations with the same random streams (a rollout differs
+  from another only by the candidate played first), so the per-deal
+  differences to the policy's pick measure the candidate, not the deal.
+* The policy's pick stays unless an alternative beats it clearly: the
+  alternative with the best mean paired gain is taken only if that gain
+  exceeds ``z`` standard errors (and 0).
+* Allocation: successive halving over the alternatives (the policy's pick is
+  always played): ``budget`` rollouts a searched decision are spread over
+  ``ceil(log2(candidates))`` rounds, and after each round the worse half of
+  the alternatives (by mean paired gain) is dropped.
+* Candidates: keep phases, every legal keep set; the main phase, the
+  planner's ``claims`` best claims (its plan's routes by claim priority, then
+  other payable routes by points, each with the planner's payment;
+  :func:`ttrsim.strategies.planner.ranked_claims`), its card draw and a ticket
+  draw (in Germany the planner's short/long mix).
+* Outcome (``outcome``): 0 the score margin (own total minus the best other
+  total), 1 a win (shared wins count a share).
+* Rollouts seat the policy ``rollout`` (a policy id of
+  :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
+  default parameters at every seat, each seat with a fresh memory.
+* Budgets: ``budget`` rollouts at ticket keeps and in the end game,
+  ``middle_budget`` at the main-phase decisions searched before it
+  (``middle``).
+* Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
+  towards those their routes touch
+  (:func:`ttrsim.strategies.determinize.determinize`).
+* Europe (R8): the same decisions are searched; a tunnel's pay or give-up
+  and a station are the policy's pick (a station is a candidate only as
+  the policy's own pick).
+
+Fair play: the candidates come from the policy and the planner, which read
+only what the seat may see; every determinization is drawn with a stream
+seeded from the seat's own stream (``m.rng``), never the game's, from pools
+built canonically; so changing what the seat cannot see changes nothing
+(``tests/test_strategy_api.py``). The search keeps nothing between decisions
+but what the policy and the planner keep in the seat's memory rows; the
+rollouts' memory is a scratch table.
+
+>>> from ttrsim.play.game import Game
+>>> from ttrsim.core.actions import legal_buffer
+>>> from ttrsim.strategies import param_row
+>>> from ttrsim.strategies.memory import allocate_memory, reset_memory
+>>> g = Game("usa", 2, seed=1); m = allocate_memory(g.board, 2); reset_memory(m, 1)
+>>> params = np.tile(param_row("search", {"budget": 8}), (2, 1)); buf = legal_buffer(g.board)
+>>> n = legal_list(False, g.board, g.state, buf)
+>>> choose(g.board, g.state, m, buf, n, params) in g.legal_actions()
+True
+"""
+import numpy as np
+from numba import njit
+
+from ttrsim.core.actions import A_KEEP, A_PASSENGER, A_TICKETS
+from ttrsim.core.engine import apply_action
+from ttrsim.core.rng import next_u64, seed_into
+from ttrsim.core.state import (
+    F_TOTAL,
+    F_WINNER,
+    M_COUNTDOWN,
+    M_NPLAYERS,
+    M_PHASE,
+    M_PLAYER,
+    PH_KEEP,
+    PH_MAIN,
+    PH_SETUP_KEEP,
+)
+
+from .determinize import clone_state, copy_state_into, determinize, setup_keeps
+from .memory import new_memory
+from .planner import ranked_claims
+from .planner_plan import min_trains_any
+from .planner_tickets import mix_choice
+from .rollout import PLANNER, PLANNER_CLASSIC, POLICY_LISTS_CLAIMS, legal_list, play_out, policy_choose, policy_params
+from .spec import Param, StrategySpec
+
+SPEC = StrategySpec(
+    "search",
+    "determinized Monte Carlo search: at ticket keeps and the last turns, plays the rollout policy's pick and "
+    "its best few alternatives out on the same deals; an alternative only if it clearly beats the pick",
+    params=(
+        Param("budget", 64.0, "rollouts (games played out) per searched decision"),
+        Param("claims", 2.0, "the planner's best claims among the main-phase candidates"),
+        Param("rollout", 0.0, "rollout policy: 0 planner, 1 planner_classic, 2 greedy, 3 random "
+                              "(ttrsim.strategies.rollout)"),
+        Param("outcome", 0.0, "what a rollout scores: 0 own total minus the best other total, 1 a win"),
+        Param("z", 1.0, "an alternative replaces the policy's pick if its mean paired gain exceeds z standard errors"),
+        Param("keeps", 1.0, "search the ticket keep sets (1) or keep the policy's (0)"),
+        Param("end_trains", 12.0, "search the main phase once some seat has at most this many trains (or the last "
+                                 "round has begun)"),
+        Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
+                             "2 the claims, draw and ticket draw candidates"),
+        Param("middle_budget", 16.0, "rollouts per searched main-phase decision before the end (middle)"),
+        Param("infer", 0.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
+                            "0 uniform"),
+    ),
+    lists_claims=False,
+)
+P_BUDGET = SPEC.index("budget")
+P_CLAIMS = SPEC.index("claims")
+P_ROLLOUT = SPEC.index("rollout")
+P_OUTCOME = SPEC.index("outcome")
+P_Z = SPEC.index("z")
+P_KEEPS = SPEC.index("keeps")
+P_END_TRAINS = SPEC.index("end_trains")
+P_MIDDLE = SPEC.index("middle")
+P_MIDDLE_BUDGET = SPEC.index("middle_budget")
+P_INFER = SPEC.index("infer")
+
+
+@njit(cache=True)
+def _add(cands, n, a):
+    """Append action ``a`` to ``cands[:n]`` unless it is there; the new count."""
+    if a < 0:
+        return n
+    for i in range(n):
+        if cands[i] == a:
+            return n
+    cands[n] = a
+    return n + 1
+
+
+@njit(cache=True)
+def _ticket_draw(b, s, legal, n_legal, pparams, me):
+    """The planner's ticket-draw action (Germany: its short/long mix), -1 if none is legal."""
+    for i in range(n_legal):
+        if A_TICKETS <= legal[i] < A_KEEP:
+            return mix_choice(b, s, legal, n_legal, pparams, me)
+    return -1
+
+
+@njit(cache=True)
+def in_end_game(s, params, me):
+    """Whether the main phase is searched as the end game: some seat has at
+    most ``end_trains`` trains, or the last round has begun."""
+    return s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_END_TRAINS]
+
+
+@njit(cache=True)
+def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
+    """The candidate actions into ``cands``, the policy's own pick first; their
+    count (1: the decision is not searched)."""
+    buf = np.empty_like(legal)
+    n_pol = legal_list(POLICY_LISTS_CLAIMS[policy], b, s, buf)
+    n = _add(cands, 0, policy_choose(policy, b, s, m, buf, n_pol, rparams))
+    phase = s.meta[M_PHASE]
+    if phase == PH_KEEP or phase == PH_SETUP_KEEP:
+        if params[me, P_KEEPS] > 0:
+            for i in range(n_legal):
+                if A_KEEP <= legal[i] < A_PASSENGER:
+                    n = _add(cands, n, legal[i])
+        return n
+    if phase != PH_MAIN:
+        return n
+    end = in_end_game(s, params, me)
+    middle = int(params[me, P_MIDDLE])
+    if not end and middle == 0:
+        return n
+    pparams = rparams if policy == PLANNER_CLASSIC else policy_params(PLANNER, s.meta[M_NPLAYERS])
+    if not end and middle == 1:
+        return _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
+    claims = np.empty(b.route_len.shape[0], np.int64)
+    n_claims, draw = ranked_claims(b, s, m, legal, n_legal, pparams, me, claims)
+    for i in range(min(n_claims, int(params[me, P_CLAIMS]))):
+        n = _add(cands, n, claims[i])
+    n = _add(cands, n, draw)
+    if not end:
+        n = _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
+    return n
+
+
+@njit(cache=True)
+def outcome(s, me, win):
+    """A finished game's value for seat ``me``: its share of the win, or its
+    total minus the best other total."""
+    n_players = s.meta[M_NPLAYERS]
+    if win:
+        winners = 0
+        for q in range(n_players):
+            winners += s.final[q, F_WINNER]
+        return s.final[me, F_WINNER] / max(winners, 1)
+    best = -(1 << 30)
+    for q in range(n_players):
+        if q != me:
+            best = max(best, s.final[q, F_TOTAL])
+    return float(s.final[me, F_TOTAL] - best)
+
+
+@njit(cache=True)
+def _gain(vals, c, n):
+    """Candidate ``c``'s mean paired gain over candidate 0 on the first ``n``
+    deals, and its standard error."""
+    mean = 0.0
+    for i in range(n):
+        mean += vals[c, i] - vals[0, i]
+    mean /= n
+    var = 0.0
+    for i in range(n):
+        d = vals[c, i] - vals[0, i] - mean
+        var += d * d
+    se = np.sqrt(var / (n - 1) / n) if n > 1 else np.inf
+    return mean, se
+
+
+@njit(cache=True)
+def paired_search(b, s, m, me, cands, n_cands, budget, policy, rparams, win, z, infer, buf):
+    """Successive halving with paired rollouts over ``cands[:n_cands]`` (see
+    the module doc); the index of the chosen candidate (0, the policy's pick,
+    unless an alternative clearly beats it). ``buf`` is a legal-action buffer
+    to size the rollouts' own."""
+    n_players = s.meta[M_NPLAYERS]
+    det = clone_state(s)
+    work = clone_state(s)
+    rm = new_memory(n_players, b.route_len.shape[0])
+    legal = np.empty_like(buf)
+    stream = np.zeros(1, np.uint64)
+    rounds = 0
+    while (1 << rounds) < n_cands - 1:
+        rounds += 1
+    rounds = max(rounds, 1)
+    vals = np.zeros((n_cands, budget + 1))     # vals[c, i]: candidate c's outcome on deal i
+    alive = np.arange(1, n_cands)              # the alternatives still in
+    n_alive = n_cands - 1
+    n_deals = 0
+    for rnd in range(rounds):
+        per = max(2 if rnd == 0 else 1, budget // ((n_alive + 1) * rounds))
+        per = min(per, vals.shape[1] - n_deals)
+        for _ in range(per):
+            stream[0] = next_u64(m.rng, me)
+            determinize(b, s, me, det, stream, infer)
+            setup_keeps(b, det, me, policy, rm, rparams, legal)
+            seed = next_u64(stream, 0)
+            for j in range(n_alive + 1):
+                c = 0 if j == 0 else alive[j - 1]
+                copy_state_into(work, det)
+                rm.numbers[:, :] = 0
+                rm.route_numbers[:, :, :] = 0
+                rm.route_sets[:, :, :] = 0
+                for p in range(n_players):
+                    seed_into(rm.rng, p, seed, p)
+                apply_action(b, work, cands[c])
+                play_out(b, work, rm, policy, rparams, legal)
+                vals[c, n_deals] = outcome(work, me, win)
+            n_deals += 1
+        if rnd == rounds - 1 or n_alive <= 1:
+            break
+        # the better half of the alternatives goes on (insertion sort by mean gain, earlier first on ties)
+        for j in range(1, n_alive):
+            c = alive[j]
+            v, _ = _gain(vals, c, n_deals)
+            i = j
+            while i > 0 and _gain(vals, alive[i - 1], n_deals)[0] < v:
+                alive[i] = alive[i - 1]
+                i -= 1
+            alive[i] = c
+        n_alive = (n_alive + 1) // 2
+        # the dropped alternatives' columns from here on are never read
+    best = 0
+    best_gain = 0.0
+    for j in range(n_alive):
+        c = alive[j]
+        mean, se = _gain(vals, c, n_deals)
+        if mean > best_gain and mean > z * se:
+            best = c
+            best_gain = mean
+    return best
+
+
+@njit(cache=True)
+def choose(b, s, m, legal, n_legal, params):
+    """The search's pick for the seat to act (see the module doc)."""
+    me = s.meta[M_PLAYER]
+    policy = int(params[me, P_ROLLOUT])
+    rparams = policy_params(policy, s.meta[M_NPLAYERS])
+    cands = np.empty(n_legal + b.route_len.shape[0] + 4, np.int64)
+    n = candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands)
+    if n == 1:
+        return cands[0]
+    budget = params[me, P_BUDGET]
+    if s.meta[M_PHASE] == PH_MAIN and not in_end_game(s, params, me):
+        budget = params[me, P_MIDDLE_BUDGET]
+    best = paired_search(b, s, m, me, cands, n, int(budget), policy, rparams,
+                         params[me, P_OUTCOME] > 0, params[me, P_Z], params[me, P_INFER], legal)
+    return cands[best]

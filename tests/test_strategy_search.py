@@ -1,0 +1,167 @@
+"""``search`` (issue 11, section 2): it finds a winning last move the
+planner misses, its determinizations keep what the seat sees and deal the
+rest consistently (Europe's long tickets and tunnels too), and it plays
+whole games the same way every time, on 1 or 2 workers and any chunks. (Legal
+picks, fair play, memory rows and parameter columns: ``test_strategy_api.py``,
+which covers every registered strategy.)"""
+import numpy as np
+from conftest import decide, put_hand, route_id, setup_game
+from numba import njit
+from test_experiment_run import assert_same_tables
+
+from ttrsim.core.actions import decode_claim
+from ttrsim.core.state import F_TOTAL, F_WINNER, M_COUNTDOWN, M_DECK_N, M_PLAYER, STATE_FIELDS, copy_state
+from ttrsim.data.ids import LOCO
+from ttrsim.experiment.runner import run_experiment
+from ttrsim.play.game import Game
+from ttrsim.play.loop import play_finals
+from ttrsim.strategies import param_row, strategy_id
+from ttrsim.strategies.determinize import clone_state, copy_state_into, determinize
+
+RED = 5       # card colours of ttrsim.data.ids: the hand of the end-game position
+
+
+def claim_of(g, a, b, length):
+    """The route of ``length`` between cities ``a`` and ``b``."""
+    r = route_id(g, a, b)
+    assert g.board.route_len[r] == length
+    return r
+
+
+def last_turn_position():
+    """USA, 2 players, the seat to act plays the last turn (R6.1) with three
+    red cards and no tickets anywhere. The other seat holds the longest trail
+    (Winnipeg-Calgary-Helena, 10) and leads 22 to 17; the seat to act has
+    Miami-Atlanta-New Orleans (9). Its best-scoring claims (length 3, 4 points,
+    the planner's last-turn pick) lose by 6; Houston-New Orleans (2 points)
+    makes its trail 11, takes the 10-point bonus and wins by 7."""
+    g = setup_game("usa", 2, seed=3)
+    s = g.state
+    me = int(s.meta[M_PLAYER])
+    op = 1 - me
+    s.ticket_holder[:] = -1
+    s.route_owner[:] = -1
+    for seat, routes in ((me, [("Miami", "Atlanta", 5), ("Atlanta", "New Orleans", 4)]),
+                         (op, [("Winnipeg", "Calgary", 6), ("Calgary", "Helena", 4)])):
+        s.score[seat] = 0
+        for a, b, length in routes:
+            r = claim_of(g, a, b, length)
+            s.route_owner[r] = seat
+            s.score[seat] += g.board.route_points[r]
+        s.trains[seat] = 45 - sum(length for _, _, length in routes)
+    put_hand(g, me, {RED: 3})
+    s.meta[M_COUNTDOWN] = 1
+    return g, me, claim_of(g, "Houston", "New Orleans", 2)
+
+
+def after(g, a):
+    h = g.copy()
+    h.apply(a)
+    assert h.over
+    return h.state.final
+
+
+def test_search_finds_the_winning_last_claim_the_planner_misses():
+    g, me, winning = last_turn_position()
+    assert g.state.hand[me, LOCO] == 0
+    planner_pick = decide(g, "planner")
+    f = after(g, planner_pick)
+    assert f[me, F_WINNER] == 0 and f[me, F_TOTAL] < f[1 - me, F_TOTAL]          # the planner's pick loses
+    a = decide(g, "search", {"budget": 16, "claims": 40})
+    assert decode_claim(a)[0] == winning
+    f = after(g, a)
+    assert f[me, F_WINNER] == 1 and f[me, F_TOTAL] > f[1 - me, F_TOTAL]
+    # with the default two claims the winning one is not even a candidate: the planner's pick stays
+    assert decide(g, "search", {"budget": 16}) == planner_pick
+
+
+def test_the_policys_pick_stays_unless_an_alternative_clearly_beats_it():
+    """At a setup keep (every keep set a candidate) an alternative needs a
+    paired gain above ``z`` standard errors: with ``z`` huge the planner's
+    keep stays; with the keeps not searched it is the planner's at no cost."""
+    for seed in range(3):
+        g = Game("usa", 4, seed=seed)
+        assert g.phase == "setup-keep"
+        pick = decide(g, "planner")
+        assert decide(g, "search", {"budget": 8, "z": 1e9}) == pick
+        assert decide(g, "search", {"keeps": 0}) == pick
+
+
+def test_determinization_keeps_what_the_seat_sees_and_deals_the_rest():
+    rng = np.random.default_rng(0)
+    for rules, players, turns in (("usa", 4, 40), ("germany", 3, 40), ("usa-mega", 5, 40), ("europe", 3, 40),
+                                  ("europe", 4, 0)):
+        g = Game(rules, players, seed=5)
+        while not g.over and g.turn < turns:
+            acts = g.legal_actions()
+            g.apply(acts[rng.integers(len(acts))])
+        s = g.state
+        me = int(s.meta[M_PLAYER])
+        d = copy_state(s)
+        determinize(g.board, s, me, d, np.array([9], np.uint64))
+        for field in ("meta", "discard", "faceup", "trains", "score", "route_owner", "tk_len", "offer_n",
+                      "pass_loc", "pass_player", "tunnel_held", "tunnel_shown", "stations_left", "station_owner"):
+            assert np.array_equal(getattr(d, field), getattr(s, field)), field
+        assert np.array_equal(d.hand[me], s.hand[me]) and np.array_equal(d.offer[me], s.offer[me])
+        assert np.array_equal(d.hand.sum(axis=1), s.hand.sum(axis=1))
+        n = int(s.meta[M_DECK_N])
+        cards = np.bincount(d.deck[:n], minlength=9) + d.hand.sum(axis=0) + d.discard
+        cards += np.bincount(d.faceup[d.faceup >= 0], minlength=9)
+        assert np.array_equal(cards, g.board.card_counts)                       # every card once
+        assert np.array_equal(d.ticket_holder == me, s.ticket_holder == me)
+        deck = g.board.ticket_deck
+        for q in range(players):
+            for pile in range(-1, len(s.tk_len)):          # -1: Europe's long tickets (R8.1)
+                assert ((d.ticket_holder == q) & (deck == pile)).sum() == ((s.ticket_holder == q) & (deck == pile)).sum()
+                assert (deck[d.offer[q, :d.offer_n[q]]] == pile).sum() == (deck[s.offer[q, :s.offer_n[q]]] == pile).sum()
+        seen = list(np.flatnonzero(d.ticket_holder >= 0)) + [int(t) for t in d.offer[d.offer >= 0]]
+        assert set(seen) - set(np.flatnonzero(deck >= 0)) <= set(g.board.long_tickets.tolist())
+        for pile in range(len(s.tk_len)):
+            live = [int(d.tk_buf[pile, (d.tk_head[pile] + i) % d.tk_buf.shape[1]]) for i in range(d.tk_len[pile])]
+            assert all(deck[t] == pile for t in live)
+            seen += live
+        assert sorted(t for t in seen if deck[t] >= 0) == list(np.flatnonzero(deck >= 0))  # every ticket in play once
+        assert len(seen) == len(set(seen))
+        e = copy_state(s)
+        determinize(g.board, s, me, e, np.array([10], np.uint64))
+        assert not np.array_equal(d.deck[:n], e.deck[:n])                         # another deal
+
+
+@njit
+def _clone_into(d, s):
+    copy_state_into(d, clone_state(s))
+
+
+def test_clone_state_and_copy_state_into_copy_every_field():
+    s = Game("europe", 3, seed=2).state
+    assert s._fields == STATE_FIELDS
+    for copy in (copy_state_into, _clone_into):
+        d = copy_state(s)
+        for a in d:
+            a.flat[-1] += 1
+        copy(d, s)
+        for field, x, y in zip(STATE_FIELDS, d, s):
+            assert np.array_equal(x, y), field
+
+
+def test_search_games_repeat_and_differ_from_the_planners():
+    g = Game("usa", 2, seed=0)
+    ids = np.array([strategy_id("search"), strategy_id("planner")], np.int64)
+    params = np.stack([param_row("search", {"budget": 6}), param_row("planner")])
+    a = play_finals(g.board, 2, np.array([1, 2]), ids, params)
+    b = play_finals(g.board, 2, np.array([1, 2]), ids, params)
+    assert np.array_equal(a, b)
+    planners = np.array([strategy_id("planner")] * 2, np.int64)
+    c = play_finals(g.board, 2, np.array([1, 2]), planners, np.stack([param_row("planner")] * 2))
+    assert not np.array_equal(a, c)
+
+
+def test_search_tables_are_the_same_on_one_or_two_workers_and_any_chunks(tmp_path):
+    """Deterministic (issue 11): the same experiment with a search seat gives
+    identical tables on 1 and 2 workers and two chunk sizes."""
+    exp = {"name": "det", "rules": "usa", "players": 2, "games": 8, "seed": 4,
+           "lineup": [{"strategy": "search", "params": {"budget": 2, "middle": 2, "middle_budget": 2}}, "planner"]}
+    one = run_experiment({**exp, "workers": 1, "chunk_size": 4}, output=tmp_path / "one", progress=False, echo=False)
+    two = run_experiment({**exp, "workers": 2, "chunk_size": 2}, output=tmp_path / "two", progress=False, echo=False)
+    assert one.status == two.status == "complete"
+    assert_same_tables(one.path, two.path)
