@@ -136,6 +136,14 @@ def _context(spec: dict):
     return ctx
 
 
+def prepare(spec: dict) -> int:
+    """Start a worker process on a sweep point while the run's process
+    compiles the chunk loop: the imports and the table (:func:`_context`);
+    returns the process id."""
+    _context(spec)
+    return os.getpid()
+
+
 def run_chunk(spec: dict, chunk: Chunk) -> dict:
     """Play the games ``lo..hi-1`` of a chunk of a sweep point; return the
     tables as tagged Parquet bytes, row counts, per-block win sums ``W`` and
