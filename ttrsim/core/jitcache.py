@@ -47,7 +47,6 @@ duration is kept for the next estimate (:func:`compile_estimate`).
 from __future__ import annotations
 
 import contextvars
-import functools
 import hashlib
 import importlib.util
 import json
@@ -55,6 +54,7 @@ import os
 import shutil
 import sys
 import time
+from functools import lru_cache, partial
 from pathlib import Path
 
 from llvmlite import binding as llvm
@@ -79,7 +79,7 @@ def cache_base() -> Path:
     return Path.home() / ".cache" / "ttrsim"
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def source_roots() -> tuple[Path, ...]:
     """The source folders of the compiled code: ttrsim's compiled subpackages
     and the built-in strategies (found without importing them)."""
@@ -91,10 +91,11 @@ def source_roots() -> tuple[Path, ...]:
     return tuple(roots)
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def cache_dir() -> Path:
     """This source tree's cache folder: ``numba-<hash of the compiled sources>``
-    (this module, which compiles nothing, left out)."""
+    (this module, which compiles nothing, left out, but for how it links:
+    :data:`SMALL_CALLEE`)."""
     digest = hashlib.sha1(f"linking {SMALL_CALLEE}".encode())
     here = Path(__file__).resolve()
     for root in source_roots():
@@ -223,8 +224,8 @@ def install() -> None:
     """Register :class:`SourceKeyedLocator` first among numba's cache locators,
     make compiled calls to ttrsim's functions use :func:`canonical` argument
     types, never compile the implementation of ttrsim's ``inline="always"``
-    overloads on its own, and link as compiled the callees of the functions
-    :func:`link_callees_as_compiled` names (once)."""
+    overloads on its own, and optimize ttrsim's functions with their small
+    callees only (:data:`SMALL_CALLEE`, :func:`link_callees_as_compiled`; once)."""
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
     if SourceKeyedLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, SourceKeyedLocator)
@@ -267,7 +268,7 @@ def install() -> None:
             small = 0 if state.func_id.func in _LINK_AS_COMPILED else SMALL_CALLEE
             state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
             state.library.enable_object_caching()
-            state.library.finalize = functools.partial(_finalize, state.library, small)
+            state.library.finalize = partial(_finalize, state.library, small)
         return lower(self, state)
 
     get_call_template._ttrsim = True

@@ -9,7 +9,11 @@ hash; this process writes every part file atomically into the results folder
 (:mod:`ttrsim.experiment.folder`), then records the chunk in ``manifest.json``
 (also written atomically). Memory stays bounded: at most ``2 x workers``
 chunks are in flight. The summary at the end is read back from the folder
-(:mod:`ttrsim.experiment.summary`), exactly as the report reads it.
+(:mod:`ttrsim.experiment.summary`), exactly as the report reads it. On the
+local backend this process compiles the chunk loop first (or loads it:
+:func:`~ttrsim.experiment.worker.warm_up`) while the worker processes start
+(:func:`~ttrsim.experiment.worker.prepare`), so that they load it from the
+cache.
 
 The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
