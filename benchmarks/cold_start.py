@@ -9,8 +9,9 @@ processes compiled everything below it). From an empty cache:
 
     NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time -v python benchmarks/cold_start.py run quickstart --workers 2
 
-(/usr/bin/time adds the workers' CPU: the games phase is its total minus
-this process's and the helper's). docs/performance.md has the figures.
+(/usr/bin/time adds the workers' CPU: the games phase, with the workers'
+start during the loop on top, is its total minus this process's and the
+helper's). docs/performance.md has the figures.
 """
 import resource
 import sys

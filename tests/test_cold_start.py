@@ -102,3 +102,41 @@ def test_the_helper_starts_with_a_first_run_only(tmp_path, monkeypatch):
     assert helper.poll() is not None
     (tmp_path / "loops").mkdir()                     # a loop was compiled before: the engine is cached
     assert compiling.start_helper() is None
+
+
+def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monkeypatch):
+    """The runner sends each worker of a local pool ``prepare`` (imports,
+    table) before it compiles the chunk loop, which the workers then load."""
+    from ttrsim.experiment import backends, runner
+
+    order = []
+
+    class Pool(backends.LocalBackend):
+        def __init__(self):
+            self.parent = None
+
+        def submit(self, fn, *args):
+            order.append(fn.__name__)
+            return backends._Done(fn, args)
+
+        def wait_any(self, futures):
+            return list(futures)
+
+        def close(self, kill=False):
+            pass
+
+    monkeypatch.setattr(runner, "make_backend", lambda exp, echo: Pool())
+    monkeypatch.setattr(runner, "warm_up", lambda spec: order.append("warm_up"))
+    r = runner.run_experiment({"name": "t", "rules": "usa", "players": 2, "lineup": ["random", "greedy"],
+                               "games": 8, "workers": 2, "chunk_size": 4}, output=tmp_path / "r",
+                              progress=False, echo=False)
+    assert r.games == 8
+    assert order == ["prepare", "prepare", "warm_up", "run_chunk", "run_chunk"]
+
+
+def test_the_chunk_loop_links_its_callees_as_compiled():
+    from ttrsim.core import jitcache
+    from ttrsim.experiment.worker import play_chunk
+
+    assert play_chunk.py_func in jitcache._LINK_AS_COMPILED
+    assert jitcache.cache_dir().name.startswith("numba-")

@@ -43,7 +43,7 @@ LINE_EVERY = 10          # without a terminal: a line every this many compiled f
 # first part that calls them; docs/performance.md, "The first run"): the engine
 # with the turn log (:func:`compile_engine`, less the helper's head start while
 # the experiment is read) and each strategy kernel (one not listed: 3)
-COMPILE_WEIGHTS = {"engine": 60, "planner": 64, "destination_hungry": 10, "route_focus": 8, "one_step": 7,
+COMPILE_WEIGHTS = {"engine": 60, "planner": 58, "destination_hungry": 10, "route_focus": 8, "one_step": 4,
                    "long_route": 4}
 
 

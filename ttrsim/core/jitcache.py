@@ -5,7 +5,7 @@ caller (the game loop) would keep running a stale copy of an edited callee in
 another file (a rule helper, a strategy). ttrsim's kernels are therefore cached
 in a folder keyed by a hash of every source the compiled code is made of
 (``ttrsim/data``, ``ttrsim/core``, ``ttrsim/play``, ``ttrsim/env`` and the built-in
-strategies): an edit anywhere compiles afresh into a new folder.
+strategies, and :data:`SMALL_CALLEE`): an edit anywhere compiles afresh into a new folder.
 
 This is done with a numba cache locator that claims only ttrsim's own files,
 so numba's global configuration is untouched: a user's own
@@ -24,6 +24,11 @@ canonical (:func:`canonical`: literals to their type, signed integers to
 so the games are the same. It also types ttrsim's ``inline="always"``
 overloads (the strategy dispatch) without compiling their implementation
 on its own, which numba does and then throws away (the IR is inlined).
+And it optimizes each of ttrsim's functions with the code of the small
+callees only (:data:`SMALL_CALLEE`; none for the game loops named by
+:func:`link_callees_as_compiled`), linking the larger ones in as compiled:
+numba optimizes a function after linking in the code of everything below it,
+so every level optimized the whole engine below it once more.
 
 The base folder is ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/ttrsim``,
 else the platform's cache folder (``~/.cache/ttrsim`` on Linux). Every entry
@@ -49,10 +54,11 @@ import os
 import shutil
 import sys
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
-from numba.core import caching, dispatcher, types
+from llvmlite import binding as llvm
+from numba.core import caching, codegen, dispatcher, typed_passes, types
 from numba.core import event as numba_event
 from numba.core.typing import templates
 
@@ -88,8 +94,9 @@ def source_roots() -> tuple[Path, ...]:
 @lru_cache(maxsize=1)
 def cache_dir() -> Path:
     """This source tree's cache folder: ``numba-<hash of the compiled sources>``
-    (this module, which compiles nothing, left out)."""
-    digest = hashlib.sha1()
+    (this module, which compiles nothing, left out, but for how it links:
+    :data:`SMALL_CALLEE`)."""
+    digest = hashlib.sha1(f"linking {SMALL_CALLEE}".encode())
     here = Path(__file__).resolve()
     for root in source_roots():
         for f in sorted(root.rglob("*.py")):
@@ -151,6 +158,64 @@ def _ours_dispatcher(d) -> bool:
         return ours
 
 
+# A compiled function's code holds the code of every function below it: numba
+# links their (optimized) code in, then optimizes the whole again to inline
+# across functions, so every level re-optimizes everything below it. ttrsim's
+# functions optimize their own code with the small callees only (the code of
+# at most SMALL_CALLEE bytes of LLVM bitcode with their own callees: about
+# 4,000 instructions, far more than LLVM inlines), then link the larger ones
+# in as compiled (the engine's actions and legal lists, the planner's
+# phases). Part of the cache folder's name (:func:`cache_dir`), since the
+# compiled code differs.
+SMALL_CALLEE = 250_000
+# the functions whose callees are all linked in as compiled (:func:`link_callees_as_compiled`)
+_LINK_AS_COMPILED: set = set()
+
+
+def link_callees_as_compiled(fn):
+    """Make compiled function ``fn`` (a dispatcher; returned) link the
+    compiled code of every function it calls as it is, optimizing only its
+    own code: for a game loop that calls the engine and the strategy kernels
+    a few times a turn, inlining them gains nothing (for the runner's chunk
+    loop, re-optimizing them was 6 of its 14 CPU s of compile). The games are
+    the same."""
+    _LINK_AS_COMPILED.add(fn.py_func)
+    return fn
+
+
+def _size(library) -> int:
+    """Bytes of ``library``'s code as linked into a caller (LLVM bitcode, its callees included)."""
+    n = library.__dict__.get("_ttrsim_size")
+    if n is None:
+        n = library.__dict__["_ttrsim_size"] = len(library._get_module_for_linking().as_bitcode())
+    return n
+
+
+def _finalize(library, small: int) -> None:
+    """numba's ``CPUCodeLibrary.finalize``, optimizing ``library``'s own code
+    with the callees of at most ``small`` bytes (:func:`_size`) only, then
+    linking the others in, and dropping the code nothing calls (their
+    Python wrappers)."""
+    codegen.require_global_compiler_lock()
+    library._codegen._check_llvm_bugs()
+    library._raise_if_finalized()
+    libs = list(dict.fromkeys(library._linking_libraries))
+    later = [lib for lib in libs if _size(lib) > small]
+    for lib in libs:
+        library._reload_init.update(lib._reload_init)
+        if lib not in later:
+            library._final_module.link_in(lib._get_module_for_linking(), preserve=True)
+    library._optimize_final_module()
+    for lib in later:
+        library._final_module.link_in(lib._get_module_for_linking(), preserve=True)
+    if later:
+        pm = llvm.create_new_module_pass_manager()
+        pm.add_global_dead_code_eliminate_pass()
+        pm.run(library._final_module, library._codegen._pass_builder())
+    library._final_module.verify()
+    library._finalize_final_module()
+
+
 # set while numba builds the implementation of one of ttrsim's ``inline="always"`` overloads
 _BUILDING_INLINE = contextvars.ContextVar("ttrsim_building_inline", default=False)
 
@@ -158,8 +223,9 @@ _BUILDING_INLINE = contextvars.ContextVar("ttrsim_building_inline", default=Fals
 def install() -> None:
     """Register :class:`SourceKeyedLocator` first among numba's cache locators,
     make compiled calls to ttrsim's functions use :func:`canonical` argument
-    types, and never compile the implementation of ttrsim's ``inline="always"``
-    overloads on its own (once)."""
+    types, never compile the implementation of ttrsim's ``inline="always"``
+    overloads on its own, and optimize ttrsim's functions with their small
+    callees only (:data:`SMALL_CALLEE`, :func:`link_callees_as_compiled`; once)."""
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
     if SourceKeyedLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, SourceKeyedLocator)
@@ -195,9 +261,20 @@ def install() -> None:
         finally:
             _BUILDING_INLINE.reset(token)
 
+    lower = typed_passes.BaseNativeLowering.run_pass
+
+    def run_pass(self, state):
+        if state.library is None and _ours(state.func_id.filename) is not None:
+            small = 0 if state.func_id.func in _LINK_AS_COMPILED else SMALL_CALLEE
+            state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
+            state.library.enable_object_caching()
+            state.library.finalize = partial(_finalize, state.library, small)
+        return lower(self, state)
+
     get_call_template._ttrsim = True
     dispatcher.Dispatcher.get_call_template = get_call_template
     templates._OverloadFunctionTemplate._build_impl = _build_impl
+    typed_passes.BaseNativeLowering.run_pass = run_pass
 
 
 # --------------------------------------------------------------------------- the folders

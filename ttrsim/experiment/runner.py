@@ -9,7 +9,11 @@ hash; this process writes every part file atomically into the results folder
 (:mod:`ttrsim.experiment.folder`), then records the chunk in ``manifest.json``
 (also written atomically). Memory stays bounded: at most ``2 x workers``
 chunks are in flight. The summary at the end is read back from the folder
-(:mod:`ttrsim.experiment.summary`), exactly as the report reads it.
+(:mod:`ttrsim.experiment.summary`), exactly as the report reads it. On the
+local backend this process compiles the chunk loop first (or loads it:
+:func:`~ttrsim.experiment.worker.warm_up`) while the worker processes start
+(:func:`~ttrsim.experiment.worker.prepare`), so that they load it from the
+cache.
 
 The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
@@ -63,7 +67,7 @@ from tqdm import tqdm
 from ttrsim.play.game import IllegalAction
 from ttrsim.play.guard import StrategyError
 
-from .backends import make_backend
+from .backends import LocalBackend, make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
 from .folder import Folder, FolderLock, check_part, now
 from .opening import open_folder, write_error
@@ -71,7 +75,7 @@ from .results import Results
 from .seating import Chunk, chunks_of_point
 from .stats import RateSums, widths_along
 from .summary import ends_by_point, format_summary, summary_from_tables
-from .worker import point_spec, run_chunk, truncate, warm_up
+from .worker import point_spec, prepare, run_chunk, truncate, warm_up
 
 # seconds between manifest writes (a killed run redoes the chunks finished since the last one)
 MANIFEST_INTERVAL = float(os.environ.get("TTRSIM_MANIFEST_INTERVAL", "1.0"))
@@ -355,12 +359,14 @@ class _Run:
             signals.closing = False
             signals.check()
             if self._next_chunk_exists():
-                if exp.backend == "local":
-                    warm_up(self.specs[0])
-                signals.check()
                 backend = make_backend(exp, self.echo)
                 for spec in self.specs:
                     spec["parent"] = backend.parent
+                if exp.backend == "local":
+                    # the worker processes start (imports, table) while this one compiles the loop they load
+                    for _ in range(exp.workers if isinstance(backend, LocalBackend) else 0):
+                        backend.submit(prepare, self.specs[0])
+                    warm_up(self.specs[0])
                 signals.check()
                 bar = tqdm(total=self._planned_total(), initial=done_before, unit="game", unit_scale=True,
                            disable=not self.progress, desc=exp.name, smoothing=0.05, file=sys.stderr,

@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
+from ttrsim.core.jitcache import link_callees_as_compiled
 from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.data.maps import load_map
@@ -56,6 +57,9 @@ TURN_CAPACITY = 1 << 18          # turn rows per flush (about 21 MB of int32)
 OFFER_CAPACITY = 1 << 16
 SLICE = 256                      # games per call of the compiled loop (a signal waits for at most one call)
 PARENT_CHECK = 0.5               # seconds between a worker's looks at the run's main process
+
+# the loop calls the engine and the kernels a few times a turn: optimizing them again with it gains nothing
+link_callees_as_compiled(play_chunk)
 
 _CTX: dict = {}
 _WATCHED: list = []
@@ -130,6 +134,14 @@ def _context(spec: dict):
             _CTX.clear()
         _CTX[spec["key"]] = ctx
     return ctx
+
+
+def prepare(spec: dict) -> int:
+    """Start a worker process on a sweep point while the run's process
+    compiles the chunk loop: the imports and the table (:func:`_context`);
+    returns the process id."""
+    _context(spec)
+    return os.getpid()
 
 
 def run_chunk(spec: dict, chunk: Chunk) -> dict:
