@@ -58,7 +58,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from llvmlite import binding as llvm
-from numba.core import caching, codegen, dispatcher, typed_passes, types
+from numba.core import caching, dispatcher, typed_passes, types
 from numba.core import event as numba_event
 from numba.core.typing import templates
 
@@ -191,29 +191,29 @@ def _size(library) -> int:
     return n
 
 
-def _finalize(library, small: int) -> None:
-    """numba's ``CPUCodeLibrary.finalize``, optimizing ``library``'s own code
-    with the callees of at most ``small`` bytes (:func:`_size`) only, then
-    linking the others in, and dropping the code nothing calls (their
-    Python wrappers)."""
-    codegen.require_global_compiler_lock()
-    library._codegen._check_llvm_bugs()
-    library._raise_if_finalized()
+def _finalize(library, small: int, numba_finalize) -> None:
+    """Finalize ``library`` with numba's own ``finalize`` (``numba_finalize``),
+    but optimize its code with the callees of at most ``small`` bytes
+    (:func:`_size`) only: the larger ones are linked in after the
+    optimization, and the code nothing calls (their Python wrappers) is
+    dropped."""
     libs = list(dict.fromkeys(library._linking_libraries))
     later = [lib for lib in libs if _size(lib) > small]
-    for lib in libs:
-        library._reload_init.update(lib._reload_init)
-        if lib not in later:
-            library._final_module.link_in(lib._get_module_for_linking(), preserve=True)
-    library._optimize_final_module()
-    for lib in later:
-        library._final_module.link_in(lib._get_module_for_linking(), preserve=True)
     if later:
-        pm = llvm.create_new_module_pass_manager()
-        pm.add_global_dead_code_eliminate_pass()
-        pm.run(library._final_module, library._codegen._pass_builder())
-    library._final_module.verify()
-    library._finalize_final_module()
+        library._linking_libraries = [lib for lib in libs if lib not in later]
+        optimize = library._optimize_final_module
+
+        def optimize_then_link():
+            optimize()
+            for lib in later:
+                library._reload_init.update(lib._reload_init)
+                library._final_module.link_in(lib._get_module_for_linking(), preserve=True)
+            pm = llvm.create_new_module_pass_manager()
+            pm.add_global_dead_code_eliminate_pass()
+            pm.run(library._final_module, library._codegen._pass_builder())
+
+        library._optimize_final_module = optimize_then_link
+    numba_finalize()
 
 
 # set while numba builds the implementation of one of ttrsim's ``inline="always"`` overloads
@@ -268,7 +268,7 @@ def install() -> None:
             small = 0 if state.func_id.func in _LINK_AS_COMPILED else SMALL_CALLEE
             state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
             state.library.enable_object_caching()
-            state.library.finalize = partial(_finalize, state.library, small)
+            state.library.finalize = partial(_finalize, state.library, small, state.library.finalize)
         return lower(self, state)
 
     get_call_template._ttrsim = True
