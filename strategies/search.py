@@ -98,7 +98,7 @@ SPEC = StrategySpec(
         Param("outcome", 0.0, "what a rollout scores: 0 own total minus the best other total, 1 a win"),
         Param("z", 1.0, "an alternative replaces the policy's pick if its mean paired gain exceeds z standard errors"),
         Param("keeps", 1.0, "search the ticket keep sets (1) or keep the policy's (0)"),
-        Param("end_trains", 12.0, "search the main phase once some seat has at most this many trains (or the last "
+        Param("end_trains", 20.0, "search the main phase once some seat has at most this many trains (or the last "
                                  "round has begun)"),
         Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
                              "2 the claims, draw and ticket draw candidates"),
