@@ -87,7 +87,7 @@ BOARD_FIELDS = (
                       #   routes of colour c (8 gray) no longer than L; a hand's claimable routes are the
                       #   union over colours of one set each (ttrsim.core.engine._affordable_word)
 )
-Board = define_record("Board", BOARD_FIELDS, __name__)
+Board = define_record("Board", BOARD_FIELDS, __name__, borrowed=True)
 
 
 def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:

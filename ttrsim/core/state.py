@@ -95,7 +95,7 @@ STATE_FIELDS = (
     "station_owner",  # int8[C] seat owning the station on city c, -1 none (R8.4)
     "station_route",  # int16[C] route the station on city c borrows at the end, -1 none (R8.5)
 )
-GameState = define_record("GameState", STATE_FIELDS, __name__)
+GameState = define_record("GameState", STATE_FIELDS, __name__, borrowed=True)
 
 
 def allocate_state(board: Board, n_players: int) -> GameState:
