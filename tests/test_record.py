@@ -23,3 +23,17 @@ def test_borrowed_fields_are_the_records_arrays():
     assert s.meta[M_TURN] == 1000
     hand[0, 0] = 5                    # the array returned to Python is the record's own
     assert s.hand[0, 0] == 5 and np.shares_memory(hand, s.hand)
+
+
+@njit
+def _same(s):
+    return s
+
+
+def test_borrowed_record_counts():
+    s = allocate_state(build_board(get_rules("usa")), 2)
+    assert s._meminfo.refcount == 1              # the Python object's reference only
+    copies = [_same(s) for _ in range(100)]       # each returned object holds its own reference
+    assert s._meminfo.refcount == 101
+    del copies
+    assert s._meminfo.refcount == 1

@@ -6,17 +6,20 @@ non-inlined call, which costs more than the work of most rule helpers). With
 ``NUMBA_DISABLE_JIT=1`` the same names build a plain NamedTuple, so the kernels
 still run, and can be stepped through, as Python.
 
-A record built in Python with ``borrowed=True`` (the board and the game
-state) gives compiled code its arrays as borrowed views: numba counts the
-references of every array it reads from a record (an atomic increment and
-decrement, about 15 ns a pair on the development machine, in every compiled
-function that reads the field), and a read of a record field in a rule
-helper cost more than the helper's work. A borrowed field is the record's
-array without its reference count (a null ``meminfo``, as for an array
-numba did not allocate); the Python object of the record keeps the arrays
-alive. Such a record must therefore be built in Python (by its class, as
-:func:`ttrsim.core.state.allocate_state` does), never inside compiled code,
-and compiled code must not rebind its fields (it may write their contents).
+A record built with ``borrowed=True`` (the board and the game state) is
+borrowed by compiled code, itself and its arrays: numba counts the
+references of every record a compiled function takes and of every array it
+reads from one (an atomic increment and decrement, about 15 ns a pair on the
+development machine), and those counts cost more than the work of most rule
+helpers. A borrowed record's pointer is not counted in compiled code, and
+its fields are read as the record's arrays without their count (a null
+``meminfo``, as for an array numba did not allocate); the Python object of
+the record keeps the record and its arrays alive. Such a record must
+therefore be built in Python (by its class, as
+:func:`ttrsim.core.state.allocate_state` does), never inside compiled code;
+compiled code must not rebind its fields (it may write their contents). A
+compiled function may return one to Python (the returned object counts its
+own reference).
 """
 from __future__ import annotations
 
@@ -25,8 +28,44 @@ from collections import namedtuple
 
 import numba
 from numba.core import cgutils, imputils, types
-from numba.core.extending import lower_getattr
+from numba.core.datamodel import default_manager, models
+from numba.core.extending import NativeValue, box, lower_getattr, unbox
 from numba.experimental import structref
+
+
+class _UncountedRefModel(models.StructModel):
+    """A borrowed record in compiled code: the pointer to its data, not reference counted."""
+
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("meminfo", types.voidptr)])
+
+
+def _define_borrowed_boxing(type_cls, proxy):
+    """Passing a borrowed record between Python and compiled code: structref's
+    boxing, with the counts compiled code does not keep. A record passed in
+    stays borrowed from its Python object; one returned to Python becomes a
+    new ``proxy`` object with a reference of its own."""
+    mip_type = types.MemInfoPointer(types.voidptr)
+
+    @box(type_cls)
+    def box_impl(typ, val, c):
+        meminfo = structref._Utils(c.context, c.builder, typ).get_struct_ref(val).meminfo
+        c.context.nrt.incref(c.builder, mip_type, meminfo)
+        boxed = c.box(mip_type, meminfo)                 # (takes that reference)
+        ctor = c.pyapi.unserialize(c.pyapi.serialize_object(proxy._numba_box_))
+        ty_obj = c.pyapi.unserialize(c.pyapi.serialize_object(typ))
+        res = c.pyapi.call_function_objargs(ctor, [ty_obj, boxed])
+        for obj in (ctor, ty_obj, boxed):
+            c.pyapi.decref(obj)
+        return res
+
+    @unbox(type_cls)
+    def unbox_impl(typ, obj, c):
+        mi_obj = c.pyapi.object_getattr_string(obj, "_meminfo")
+        mi = c.unbox(mip_type, mi_obj).value               # (a new reference: given back at once)
+        c.context.nrt.decref(c.builder, mip_type, mi)
+        c.pyapi.decref(mi_obj)
+        return NativeValue(structref._Utils(c.context, c.builder, typ).new_struct_ref(mi)._getvalue())
 
 
 def _borrow_array_fields(type_cls, fields):
@@ -64,6 +103,7 @@ def define_record(name: str, fields: tuple[str, ...], module: str, borrowed: boo
     })
     structref.register(type_cls)
     if borrowed:
+        default_manager.register(type_cls, _UncountedRefModel)
         _borrow_array_fields(type_cls, fields)
     setattr(sys.modules[module], type_cls.__name__, type_cls)
 
@@ -72,6 +112,8 @@ def define_record(name: str, fields: tuple[str, ...], module: str, borrowed: boo
         if kwargs:
             raise TypeError(f"{name}: unknown fields {sorted(kwargs)}")
         obj = _new(*values)
+        if borrowed:     # the constructor's reference: uncounted in compiled code, Python's object took its own
+            obj._meminfo.release()
         # Python reads the same arrays the compiled record points to (numba
         # shares array buffers); kernels mutate contents, never rebind fields.
         obj._values = dict(zip(fields, values))
@@ -92,7 +134,11 @@ def define_record(name: str, fields: tuple[str, ...], module: str, borrowed: boo
     proxy = type(name, (structref.StructRefProxy,), {
         "__new__": __new__, "__getattr__": __getattr__, "_fields": fields, "_asdict": _asdict,
         "__iter__": __iter__, "__module__": module})
-    structref.define_proxy(proxy, type_cls, list(fields))
+    if borrowed:
+        structref.define_constructor(proxy, type_cls, list(fields))
+        _define_borrowed_boxing(type_cls, proxy)
+    else:
+        structref.define_proxy(proxy, type_cls, list(fields))
 
     def new(*values):                 # numba's own constructor of a StructRefProxy is compiled anew in every process
         return proxy(*values)
