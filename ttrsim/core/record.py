@@ -19,7 +19,8 @@ therefore be built in Python (by its class, as
 :func:`ttrsim.core.state.allocate_state` does), never inside compiled code;
 compiled code must not rebind its fields (it may write their contents). A
 compiled function may return one to Python (the returned object counts its
-own reference).
+own reference). :func:`borrowed` does the same for one array a compiled
+loop holds for all its calls (the legal-action buffer).
 """
 from __future__ import annotations
 
@@ -29,8 +30,35 @@ from collections import namedtuple
 import numba
 from numba.core import cgutils, imputils, types
 from numba.core.datamodel import default_manager, models
-from numba.core.extending import NativeValue, box, lower_getattr, unbox
+from numba.core.extending import NativeValue, box, intrinsic, lower_getattr, overload, unbox
 from numba.experimental import structref
+
+
+def borrowed(arr):
+    """``arr`` itself; compiled: a view of it without a reference count, for
+    an array the caller holds while the view is used (a game loop's buffers,
+    passed to every call of the loop).
+
+    >>> import numpy as np
+    >>> a = np.arange(3); borrowed(a) is a
+    True
+    """
+    return arr
+
+
+@intrinsic
+def _uncounted(typingctx, arr):
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(arr)(context, builder, value=args[0])
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        return ary._getvalue()
+    return arr(arr), codegen
+
+
+@overload(borrowed)
+def _borrowed_compiled(arr):
+    if isinstance(arr, types.Array):
+        return lambda arr: _uncounted(arr)
 
 
 class _UncountedRefModel(models.StructModel):
