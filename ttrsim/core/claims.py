@@ -67,10 +67,11 @@ CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with e
 @njit(cache=True, inline='always')
 def _scan_claims(b, s, p, out, n, mode):
     """Visit seat ``p``'s claimable routes in increasing order: only the routes
-    its hand pays (R4.2-R4.3) and its trains cover (R4.1) are looked at, per
-    colour one precomputed set (``b.claim_masks``) of the routes no longer
-    than the hand's cards of it plus its locomotives; then whether each is
-    free and open (R4.5) and its ferry locomotives held (R8.2). ``mode``
+    its hand pays (R4.2-R4.3) and its trains cover (R4.1) and that are free
+    are looked at (per colour one precomputed set, ``b.claim_masks``, of the
+    routes no longer than the hand's cards of it plus its locomotives, and
+    the set of free routes); then whether each is open (R4.5) and its ferry
+    locomotives held (R8.2). ``mode``
     CLAIM_FLAGS sets ``out[r]`` (cleared first) and counts, CLAIM_LIST appends
     the payments to ``out`` from ``n``, CLAIM_ANY returns 1 at the first one.
     Every field is read once, and nothing is called per route (a call
@@ -88,10 +89,11 @@ def _scan_claims(b, s, p, out, n, mode):
         word = masks[GRAY, gray_at, w]
         for c in range(N_COLOURS):
             word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
+        word &= _free_word(owner, w)
         while word:
             r = w * 64 + trailing_zeros(word)
             word = drop_lowest(word)
-            if owner[r] >= 0 or ferry[r] > locos or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
+            if ferry[r] > locos or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
                 continue
             if mode == CLAIM_LIST:
                 n = _route_payments(hand, p, r, np.int64(route_len[r]), np.int64(route_colour[r]),
@@ -102,6 +104,18 @@ def _scan_claims(b, s, p, out, n, mode):
                 out[r] = True
                 n += 1
     return n
+
+
+@njit(cache=True, inline='always')
+def _free_word(owner, w):
+    """Word ``w`` of the set of free routes (no branch per route: an owner
+    test per visited route mispredicted often, most affordable routes being
+    taken late in a game)."""
+    word = np.uint64(0)
+    lo = w * 64
+    for i in range(min(64, owner.shape[0] - lo)):
+        word |= np.uint64(owner[lo + i] < 0) << np.uint64(i)
+    return word
 
 
 @njit(cache=True)
