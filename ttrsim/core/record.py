@@ -16,8 +16,10 @@ its fields are read as the record's arrays without their count (a null
 ``meminfo``, as for an array numba did not allocate); the Python object of
 the record keeps the record and its arrays alive. Such a record must
 therefore be built in Python (by its class, as
-:func:`ttrsim.core.state.allocate_state` does), never inside compiled code;
-compiled code must not rebind its fields (it may write their contents). A
+:func:`ttrsim.core.state.allocate_state` does), never inside compiled code,
+and compiled code must not rebind its fields (it may write their
+contents). A compiled container (a typed ``List`` of states) does not keep
+the records in it alive: keep their Python objects too. A
 compiled function may return one to Python (the returned object counts its
 own reference). :func:`borrowed` does the same for one array a compiled
 loop holds for all its calls (the legal-action buffer).
@@ -46,12 +48,17 @@ def borrowed(arr):
     return arr
 
 
+def _uncounted_array(context, builder, aryty, value):
+    """Array ``value`` without its reference count (a null ``meminfo``)."""
+    ary = context.make_array(aryty)(context, builder, value=value)
+    ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+    return ary._getvalue()
+
+
 @intrinsic
 def _uncounted(typingctx, arr):
     def codegen(context, builder, signature, args):
-        ary = context.make_array(arr)(context, builder, value=args[0])
-        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-        return ary._getvalue()
+        return _uncounted_array(context, builder, arr, args[0])
     return arr(arr), codegen
 
 
@@ -106,9 +113,8 @@ def _borrow_array_fields(type_cls, fields):
             fieldtype = typ.field_dict[attr]
             if not isinstance(fieldtype, types.Array):
                 return imputils.impl_ret_borrowed(context, builder, fieldtype, value)
-            ary = context.make_array(fieldtype)(context, builder, value=value)
-            ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-            return imputils.impl_ret_untracked(context, builder, fieldtype, ary._getvalue())
+            return imputils.impl_ret_untracked(context, builder, fieldtype,
+                                               _uncounted_array(context, builder, fieldtype, value))
         return impl
 
     for field in fields:
@@ -118,8 +124,8 @@ def _borrow_array_fields(type_cls, fields):
 def define_record(name: str, fields: tuple[str, ...], module: str, borrowed: bool = False):
     """A record class ``name`` with ``fields`` (keyword constructor), defined in
     ``module`` so compiled functions that take it can be cached; ``borrowed``:
-    compiled code reads its arrays without reference counts (built in Python
-    only, see the module docstring)."""
+    compiled code counts the references of neither the record nor its arrays
+    (built in Python only, see the module docstring)."""
     if numba.config.DISABLE_JIT:
         cls = namedtuple(name, fields)
         cls.__module__ = module
