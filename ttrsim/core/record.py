@@ -16,12 +16,18 @@ its fields are read as the record's arrays without their count (a null
 ``meminfo``, as for an array numba did not allocate); the Python object of
 the record keeps the record and its arrays alive. Such a record must
 therefore be built in Python (by its class, as
-:func:`ttrsim.core.state.allocate_state` does), never inside compiled code,
-and compiled code must not rebind its fields (it may write their
-contents). A compiled container (a typed ``List`` of states) does not keep
-the records in it alive: keep their Python objects too. A
-compiled function may return one to Python (the returned object counts its
-own reference). :func:`borrowed` does the same for one array a compiled
+:func:`ttrsim.core.state.allocate_state` does), never inside compiled code
+(there it would never be freed: compiled code that needs a scratch state
+copies into one it is handed, :func:`ttrsim.core.state.copy_state_into`, as
+the search does into the strategy memory's ``scratch`` states), and
+compiled code must not rebind its fields (it may write their contents). A
+compiled container (a typed ``List`` of states, a record's field) does not
+keep the records in it alive: keep their Python objects too (the strategy
+memory's Python object holds its scratch states). A compiled function may
+return one to Python (the returned object counts its own reference).
+The constructor is compiled once and cached on disk like the kernels
+(``new_<name>``); for a borrowed record the constructor's own reference is
+released at once, the Python object holding the only one. :func:`borrowed` does the same for one array a compiled
 loop holds for all its calls (the legal-action buffer).
 """
 from __future__ import annotations
