@@ -160,9 +160,9 @@ def _deal_tickets(b, s, me, d, stream, infer):
 def determinize(b, s, me, d, stream, infer=0.0):
     """Write into ``d`` (a state of the same table built in Python, e.g. one
     of the memory's ``scratch`` states) a game consistent with what seat
-    ``me`` sees in ``s``, drawn with ``stream`` (uint64[1]); see the module doc. ``infer`` > 0 deals the
-    other seats' tickets weighted towards those their routes touch
-    (:func:`_weighted_pick`). The setup keep sets of seats that chose before
+    ``me`` sees in ``s``, drawn with ``stream`` (uint64[1]); see the module
+    doc. ``infer`` > 0 deals the other seats' tickets weighted towards those
+    their routes touch (:func:`_weighted_pick`). The setup keep sets of seats that chose before
     ``me`` are left to :func:`setup_keeps`."""
     copy_state_into(d, s)
     _deal_cards(b, s, me, d, stream)

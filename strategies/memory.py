@@ -3,8 +3,9 @@
 A compiled strategy keeps nothing in the game state (the state holds only the
 game). What a seat's strategy carries from one of its decisions to the next
 is in the table's :class:`StrategyMemory` ``m``, which the game loop allocates
-once per table (:func:`allocate_memory`, in Python), resets at every game start (:func:`reset_memory`) and passes
-to every kernel call, as OpenSpiel bots own their state:
+once per table (:func:`allocate_memory`, in Python), resets at every game
+start (:func:`reset_memory`) and passes to every kernel call, as OpenSpiel
+bots own their state:
 
 =================  ================================  =========================================
 field              type                              contents
