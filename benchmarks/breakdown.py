@@ -25,6 +25,7 @@ from numba.extending import intrinsic
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
 from ttrsim.core.engine import apply_action, is_legal, reset_game
+from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import final_scoring
 from ttrsim.core.state import M_ACTIONS, M_PHASE, M_PLAYER, PH_OVER, allocate_state
 from ttrsim.data.rules import get_rules
@@ -57,6 +58,7 @@ def empty_bracket(n):
 @njit
 def timed_games(kernels, b, s, m, seeds, ids, params, legal, acc):
     """Play the games of ``seeds``; ``acc[part]`` adds cycles, ``acc[6]`` actions."""
+    legal, params = borrowed(legal), borrowed(params)     # as ttrsim.play.loop does
     for i in range(seeds.shape[0]):
         t0 = cycles()
         reset_game(b, s, seeds[i])

@@ -33,53 +33,10 @@ from numba import njit
 from ttrsim.core.actions import A_KEEP
 from ttrsim.core.engine import first_seat
 from ttrsim.core.rng import next_u64, shuffle_range
-from ttrsim.core.state import M_DECK_N, M_NPLAYERS, M_PHASE, M_PLAYER, PH_SETUP_KEEP, GameState
+from ttrsim.core.state import M_DECK_N, M_NPLAYERS, M_PHASE, M_PLAYER, PH_SETUP_KEEP, copy_state_into
 from ttrsim.data.ids import LOCO
 
 from .rollout import POLICY_LISTS_CLAIMS, legal_list, policy_choose
-
-
-@njit(cache=True)
-def clone_state(s):
-    """A new game state with copies of ``s``'s arrays (callable in compiled
-    code; every field of ``STATE_FIELDS``, ``tests/test_strategy_search.py``
-    checks it)."""
-    return GameState(s.meta.copy(), s.rng.copy(), s.deck.copy(), s.discard.copy(), s.faceup.copy(), s.hand.copy(),
-                     s.trains.copy(), s.score.copy(), s.route_owner.copy(), s.tk_buf.copy(), s.tk_head.copy(),
-                     s.tk_len.copy(), s.ticket_holder.copy(), s.offer.copy(), s.offer_n.copy(),
-                     s.offer_keep.copy(), s.pass_loc.copy(), s.pass_player.copy(), s.pend_loc.copy(),
-                     s.final.copy(), s.tunnel_held.copy(), s.tunnel_shown.copy(), s.stations_left.copy(),
-                     s.station_owner.copy(), s.station_route.copy())
-
-
-@njit(cache=True)
-def copy_state_into(d, s):
-    """Copy game state ``s`` into ``d`` (same board and table)."""
-    d.meta[:] = s.meta
-    d.rng[:] = s.rng
-    d.deck[:] = s.deck
-    d.discard[:] = s.discard
-    d.faceup[:] = s.faceup
-    d.hand[:, :] = s.hand
-    d.trains[:] = s.trains
-    d.score[:] = s.score
-    d.route_owner[:] = s.route_owner
-    d.tk_buf[:, :] = s.tk_buf
-    d.tk_head[:] = s.tk_head
-    d.tk_len[:] = s.tk_len
-    d.ticket_holder[:] = s.ticket_holder
-    d.offer[:, :] = s.offer
-    d.offer_n[:] = s.offer_n
-    d.offer_keep[:] = s.offer_keep
-    d.pass_loc[:, :] = s.pass_loc
-    d.pass_player[:, :] = s.pass_player
-    d.pend_loc[:] = s.pend_loc
-    d.final[:, :] = s.final
-    d.tunnel_held[:] = s.tunnel_held
-    d.tunnel_shown[:] = s.tunnel_shown
-    d.stations_left[:] = s.stations_left
-    d.station_owner[:] = s.station_owner
-    d.station_route[:] = s.station_route
 
 
 @njit(cache=True)
@@ -201,11 +158,11 @@ def _deal_tickets(b, s, me, d, stream, infer):
 
 @njit(cache=True)
 def determinize(b, s, me, d, stream, infer=0.0):
-    """Write into ``d`` (a state of the same table, e.g. :func:`clone_state`
-    of ``s``) a game consistent with what seat ``me`` sees in ``s``, drawn
-    with ``stream`` (uint64[1]); see the module doc. ``infer`` > 0 deals the
-    other seats' tickets weighted towards those their routes touch
-    (:func:`_weighted_pick`). The setup keep sets of seats that chose before
+    """Write into ``d`` (a state of the same table built in Python, e.g. one
+    of the memory's ``scratch`` states) a game consistent with what seat
+    ``me`` sees in ``s``, drawn with ``stream`` (uint64[1]); see the module
+    doc. ``infer`` > 0 deals the other seats' tickets weighted towards those
+    their routes touch (:func:`_weighted_pick`). The setup keep sets of seats that chose before
     ``me`` are left to :func:`setup_keeps`."""
     copy_state_into(d, s)
     _deal_cards(b, s, me, d, stream)

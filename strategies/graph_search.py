@@ -146,14 +146,13 @@ def payable_routes(b, s, me, cost, out):
 # --- shortest paths ------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit):
-    """Dijkstra from the labels in ``dist`` (finite = source or upper bound);
-    stops at the first settled node of ``stop_loc`` (>= 0), or when the nearest
-    unsettled node is at ``limit`` or farther (returns -1 then). Only the
-    frontier (reached, unsettled nodes) is scanned for the minimum. Board
-    arrays are read into locals once (record field reads in the loop are not
-    hoisted)."""
-    n = b.n_nodes
+def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit, front, n_front):
+    """Dijkstra from the labels in ``dist`` (finite = source or upper bound)
+    whose unsettled reached nodes are ``front[:n_front]`` (in increasing
+    node order: ties go to the first in frontier order); ``front`` has room
+    for every node. Stops at the first settled node of ``stop_loc`` (>= 0),
+    or when the nearest unsettled node is at ``limit`` or farther (returns
+    -1 then). Only the frontier is scanned for the minimum."""
     nrs = b.node_route_start
     nr = b.node_routes
     ra = b.route_a
@@ -164,12 +163,6 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit):
     if stop_loc >= 0:
         s_lo = b.loc_node_start[stop_loc]
         s_hi = b.loc_node_start[stop_loc + 1]
-    front = np.empty(n, np.int64)
-    n_front = 0
-    for v in range(n):
-        if dist[v] < INF and not done[v]:
-            front[n_front] = v
-            n_front += 1
     while n_front > 0:
         u, du, n_front = pop_nearest(front, n_front, dist)
         if du >= limit:
@@ -183,10 +176,8 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit):
             c = cost[r]
             if c < 0:
                 continue
-            v = rb[r] if ra[r] == u else ra[r]
-            if done[v]:
-                continue
-            nd = du + c
+            v = ra[r] ^ rb[r] ^ u               # the other end, without a branch
+            nd = du + c                         # (never below a settled node's label: costs are >= 0)
             if nd < dist[v]:
                 if dist[v] >= INF:
                     front[n_front] = v
@@ -204,22 +195,44 @@ def dijkstra_run(b, cost, dist, prev, done, stop_loc):
     ``stop_loc >= 0`` it stops as soon as a node of that location is settled
     and returns that node; otherwise (or if none is reachable) returns -1 after
     settling everything reachable."""
-    return _dijkstra_core(b, cost, dist, prev, done, stop_loc, INF)
+    n = b.n_nodes
+    front = np.empty(n, np.int64)
+    n_front = 0
+    for v in range(n):
+        if dist[v] < INF and not done[v]:
+            front[n_front] = v
+            n_front += 1
+    return _dijkstra_core(b, cost, dist, prev, done, stop_loc, INF, front, n_front)
 
 
 @njit(cache=True)
 def _init_search(b, dist, prev, done):
-    for v in range(b.n_nodes):
-        dist[v] = INF
-        prev[v] = -1
-        done[v] = False
+    dist[:] = INF
+    prev[:] = -1
+    done[:] = False
 
 
 @njit(cache=True)
-def _seed_location(b, loc, dist):
+def _seed_location(b, loc, dist, front):
+    """Make location ``loc``'s nodes the sources (after :func:`_init_search`):
+    they are the frontier ``front[:n]`` (in increasing node order, as the
+    board lists them); returns ``n``."""
     start, nodes = b.loc_node_start, b.loc_nodes
+    n = 0
     for i in range(start[loc], start[loc + 1]):
         dist[nodes[i]] = 0.0
+        front[n] = nodes[i]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _search_from(b, cost, loc_a, loc_b, limit, dist, prev, done, front):
+    """A search from location ``loc_a`` that stops at ``loc_b`` or ``limit``
+    (:func:`_dijkstra_core`), its frontier in ``front``."""
+    _init_search(b, dist, prev, done)
+    n_front = _seed_location(b, loc_a, dist, front)
+    return _dijkstra_core(b, cost, dist, prev, done, loc_b, limit, front, n_front)
 
 
 @njit(cache=True)
@@ -232,9 +245,7 @@ def dijkstra_from_location(b, cost, loc, dist_out, prev_route_out, done=None):
         work = np.empty(b.n_nodes, np.bool_)
     else:
         work = done
-    _init_search(b, dist_out, prev_route_out, work)
-    _seed_location(b, loc, dist_out)
-    dijkstra_run(b, cost, dist_out, prev_route_out, work, -1)
+    _search_from(b, cost, loc, -1, INF, dist_out, prev_route_out, work, np.empty(b.n_nodes, np.int64))
 
 
 @njit(cache=True)
@@ -252,9 +263,9 @@ def path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done):
     ``loc_a == loc_b``. Own routes (cost 0) are part of the path too."""
     if loc_a == loc_b:
         return 0, 0.0
-    _init_search(b, dist, prev, done)
-    _seed_location(b, loc_a, dist)
-    v = dijkstra_run(b, cost, dist, prev, done, loc_b)
+    # the frontier lives in routes_out until the path is written (no allocation), if it has room
+    front = routes_out if routes_out.shape[0] >= b.n_nodes else np.empty(b.n_nodes, np.int64)
+    v = _search_from(b, cost, loc_a, loc_b, INF, dist, prev, done, front)
     if v < 0:
         return -1, INF
     total = dist[v]
@@ -279,9 +290,7 @@ def path_end_within(b, cost, loc_a, loc_b, limit, dist, prev, done):
     ``dist`` there, its routes are found by ``prev`` back to ``loc_a``), or -1
     (the search stops at ``limit``: cheaper than :func:`path_between` when only
     near paths matter). ``loc_a`` and ``loc_b`` differ."""
-    _init_search(b, dist, prev, done)
-    _seed_location(b, loc_a, dist)
-    return _dijkstra_core(b, cost, dist, prev, done, loc_b, limit)
+    return _search_from(b, cost, loc_a, loc_b, limit, dist, prev, done, np.empty(b.n_nodes, np.int64))
 
 
 @njit(cache=True)

@@ -3,9 +3,9 @@
 A compiled strategy keeps nothing in the game state (the state holds only the
 game). What a seat's strategy carries from one of its decisions to the next
 is in the table's :class:`StrategyMemory` ``m``, which the game loop allocates
-once per table (:func:`allocate_memory`, or :func:`new_memory` inside
-compiled code), resets at every game start (:func:`reset_memory`) and passes
-to every kernel call, as OpenSpiel bots own their state:
+once per table (:func:`allocate_memory`, in Python), resets at every game
+start (:func:`reset_memory`) and passes to every kernel call, as OpenSpiel
+bots own their state:
 
 =================  ================================  =========================================
 field              type                              contents
@@ -21,11 +21,23 @@ field              type                              contents
                                                      ``x // ROUTE_SET_BITS``
 ``costs``          float64[P, R]                     a seat's route costs
                                                      (:func:`seat_costs`)
+``scratch``        N_SCRATCH game states             the table's scratch states (below)
 =================  ================================  =========================================
 
 Everything but the streams is zero at every game start. A kernel reads and
 writes only the acting seat's rows (``tests/test_strategy_api.py`` checks it
-for every registered strategy).
+for every registered strategy), and the scratch states.
+
+Scratch states
+--------------
+Compiled code never builds a game state: a state is a borrowed record
+(:mod:`ttrsim.core.record`), kept alive by its Python object. A strategy that
+plays games ahead (the search: a determinization and its rollout) copies into
+the ``scratch`` states (:func:`ttrsim.core.state.copy_state_into`), built with
+the memory and reused by every decision; what they hold means nothing after
+the decision that wrote it. The search's rollouts get a memory of their own
+(:func:`new_memory`, which shares the scratch states: a rollout policy does
+not use them).
 
 Plan memory
 -----------
@@ -62,11 +74,13 @@ from numba import njit
 from ttrsim.core.engine import LANE_STRATEGY
 from ttrsim.core.record import define_record
 from ttrsim.core.rng import seed_into
+from ttrsim.core.state import allocate_state, copy_state
 
 from .graph_search import route_cost_for
 
-MEMORY_FIELDS = ("rng", "numbers", "route_numbers", "route_sets", "costs")
-StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS, __name__)
+MEMORY_FIELDS = ("rng", "numbers", "route_numbers", "route_sets", "costs")     # the seats' rows
+StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS + ("scratch",), __name__)
+N_SCRATCH = 2             # scratch game states of a table (a search's determinization and rollout)
 
 MEM_NUMBERS = 16          # numbers per seat
 MEM_ROUTE_NUMBERS = 3     # numbers per seat and route
@@ -96,19 +110,21 @@ def memory_arrays(n_players, n_routes):
 
 def allocate_memory(b, n_players: int) -> StrategyMemory:
     """A table's memory for board ``b`` (reset it at every game start)."""
-    return StrategyMemory(*memory_arrays(n_players, b.route_len.shape[0]))
+    scratch = tuple(allocate_state(b, n_players) for _ in range(N_SCRATCH))
+    return StrategyMemory(*memory_arrays(n_players, b.route_len.shape[0]), scratch)
 
 
 def copy_memory(m: StrategyMemory) -> StrategyMemory:
-    """A deep copy (every array copied)."""
-    return StrategyMemory(*(a.copy() for a in m))
+    """A deep copy (every array copied, the scratch states too)."""
+    return StrategyMemory(*(getattr(m, f).copy() for f in MEMORY_FIELDS), tuple(copy_state(x) for x in m.scratch))
 
 
 @njit(cache=True)
-def new_memory(n_players, n_routes):
-    """:func:`allocate_memory` inside compiled code."""
-    rng, numbers, route_numbers, route_sets, costs = memory_arrays(n_players, n_routes)
-    return StrategyMemory(rng, numbers, route_numbers, route_sets, costs)
+def new_memory(m):
+    """A zeroed memory of ``m``'s table inside compiled code (a search's
+    rollouts), sharing ``m``'s scratch states: it must not outlive ``m``."""
+    rng, numbers, route_numbers, route_sets, costs = memory_arrays(m.rng.shape[0], m.costs.shape[1])
+    return StrategyMemory(rng, numbers, route_numbers, route_sets, costs, m.scratch)
 
 
 @njit(cache=True)

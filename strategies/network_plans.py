@@ -108,7 +108,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
                 c = cost[r]
                 if c < 0:
                     continue
-                v = rb[r] if ra[r] == u else ra[r]
+                v = ra[r] ^ rb[r] ^ u           # the other end, without a branch
                 nd = du + c
                 if nd < dist[v]:
                     if dist[v] >= INF or done[v]:

@@ -48,7 +48,8 @@ seeded from the seat's own stream (``m.rng``), never the game's, from pools
 built canonically; so changing what the seat cannot see changes nothing
 (``tests/test_strategy_api.py``). The search keeps nothing between decisions
 but what the policy and the planner keep in the seat's memory rows; the
-rollouts' memory is a scratch table.
+rollouts' memory is a scratch table, and the determinization and the rollout
+are played on the memory's scratch states (``m.scratch``).
 
 >>> from ttrsim.play.game import Game
 >>> from ttrsim.core.actions import legal_buffer
@@ -78,7 +79,7 @@ from ttrsim.core.state import (
     PH_SETUP_KEEP,
 )
 
-from .determinize import clone_state, copy_state_into, determinize, setup_keeps
+from .determinize import copy_state_into, determinize, setup_keeps
 from .memory import new_memory
 from .planner import ranked_claims
 from .planner_plan import min_trains_any
@@ -221,9 +222,8 @@ def paired_search(b, s, m, me, cands, n_cands, budget, policy, rparams, win, z, 
     unless an alternative clearly beats it). ``buf`` is a legal-action buffer
     to size the rollouts' own."""
     n_players = s.meta[M_NPLAYERS]
-    det = clone_state(s)
-    work = clone_state(s)
-    rm = new_memory(n_players, b.route_len.shape[0])
+    det, work = m.scratch
+    rm = new_memory(m)
     legal = np.empty_like(buf)
     stream = np.zeros(1, np.uint64)
     rounds = 0

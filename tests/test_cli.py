@@ -391,6 +391,29 @@ def test_bench_compare_prints_the_ratio(runner, monkeypatch):
     assert calls[-1][-1] == 0 and data[0]["ratio"] == 1.8
 
 
+def test_bench_compare_leaves_out_what_the_old_commit_cannot_run(monkeypatch, tmp_path):
+    bench = optional_module("ttrsim.play.bench")
+
+    class FakeWorker:
+        def __init__(self, root, core, cwd):
+            self.old = bool(root)
+
+        def run(self, job):
+            if self.old and job["strategy"] == "search":
+                return {"error": "unknown strategy 'search'"}
+            return {"games_per_s": 100.0 if self.old else 150.0}
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(bench, "old_source", lambda rev: tmp_path / "source-abc")
+    monkeypatch.setattr(bench, "_Worker", FakeWorker)
+    notes = []
+    rows = bench.compare("abc", ["usa"], [4], ["random", "search"], pairs=2, core=0, progress=notes.append)
+    assert [(r["strategy"], r["ratio"]) for r in rows] == [("random", 1.5)]
+    assert "usa 4P search: skipped (old: unknown strategy 'search')" in notes
+
+
 # --------------------------------------------------------------------------- the group
 
 def test_version_and_help(runner):

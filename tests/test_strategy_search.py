@@ -10,13 +10,13 @@ from numba import njit
 from test_experiment_run import assert_same_tables
 
 from ttrsim.core.actions import decode_claim
-from ttrsim.core.state import F_TOTAL, F_WINNER, M_COUNTDOWN, M_DECK_N, M_PLAYER, STATE_FIELDS, copy_state
+from ttrsim.core.state import F_TOTAL, F_WINNER, M_COUNTDOWN, M_DECK_N, M_PLAYER, copy_state
 from ttrsim.data.ids import LOCO
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.play.game import Game
 from ttrsim.play.loop import play_finals
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.determinize import clone_state, copy_state_into, determinize
+from ttrsim.strategies.determinize import determinize
 
 RED = 5       # card colours of ttrsim.data.ids: the hand of the end-game position
 
@@ -125,23 +125,6 @@ def test_determinization_keeps_what_the_seat_sees_and_deals_the_rest():
         e = copy_state(s)
         determinize(g.board, s, me, e, np.array([10], np.uint64))
         assert not np.array_equal(d.deck[:n], e.deck[:n])                         # another deal
-
-
-@njit
-def _clone_into(d, s):
-    copy_state_into(d, clone_state(s))
-
-
-def test_clone_state_and_copy_state_into_copy_every_field():
-    s = Game("europe", 3, seed=2).state
-    assert s._fields == STATE_FIELDS
-    for copy in (copy_state_into, _clone_into):
-        d = copy_state(s)
-        for a in d:
-            a.flat[-1] += 1
-        copy(d, s)
-        for field, x, y in zip(STATE_FIELDS, d, s):
-            assert np.array_equal(x, y), field
 
 
 def test_search_games_repeat_and_differ_from_the_planners():

@@ -158,13 +158,13 @@ def engine_calls() -> list[tuple]:
     from ttrsim.play.chunk import N_EXTRA, record_end
     from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_finish, log_has_room, log_step
     from ttrsim.strategies.dispatch import legal_for
-    from ttrsim.strategies.memory import new_memory, reset_memory
+    from ttrsim.strategies.memory import reset_memory
 
     b, s, m, legal = _table()
     log, i, flag = allocate_log(1, 1), 0, True
     hand, passengers = np.zeros(LOCO + 1, np.int64), np.zeros(N_PASSENGER_COLOURS, np.int64)
     results, extra = np.zeros((1, 2, N_FINAL), np.int32), np.zeros((1, 2, N_EXTRA), np.int32)
-    calls = [(new_memory, (i, i)), (log_has_room, (b, log, i, flag)), (reset_game, (b, s, i)),
+    calls = [(log_has_room, (b, log, i, flag)), (reset_game, (b, s, i)),
              (reset_memory, (m, i)), (legal_for, (i, b, s, legal)),
              (log_step, (b, s, i, i, log, flag, i, hand, passengers)), (log_finish, (b, s, log, i)),
              (record_end, (s, i, results, extra, np.zeros((1, N_GAME_COLS), np.int32)))]

@@ -85,9 +85,9 @@ BOARD_FIELDS = (
     "station_cost",   # int16[S] cards the 1st, 2nd, ... station costs (R8.4), at least one entry
     "claim_masks",    # uint64[9, MAX_ROUTE_LENGTH + 1, W] route bit sets (bit r % 64 of word r // 64): the
                       #   routes of colour c (8 gray) no longer than L; a hand's claimable routes are the
-                      #   union over colours of one set each (ttrsim.core.engine._affordable_word)
+                      #   union over colours of one set each (ttrsim.core.claims._scan_claims)
 )
-Board = define_record("Board", BOARD_FIELDS, __name__)
+Board = define_record("Board", BOARD_FIELDS, __name__, borrowed=True)
 
 
 def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:

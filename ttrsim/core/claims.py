@@ -54,25 +54,11 @@ def route_open_to(b, s, r, p):
 @njit(cache=True)
 def largest_colour_group(s, p):
     """The most cards of one colour (not locomotives) in seat ``p``'s hand."""
-    hand = s.hand          # a record field read in a loop costs a reference count each time
+    hand = s.hand
     most = 0
     for c in range(N_COLOURS):
         most = max(most, np.int64(hand[p, c]))
     return most
-
-
-@njit(cache=True, inline='always')
-def _affordable_word(b, s, p, w):
-    """Word ``w`` of the routes seat ``p``'s hand can pay (R4.2-R4.3) and its
-    trains can cover (R4.1), free or not: per colour, one precomputed set of
-    the routes no longer than the hand's cards of it plus its locomotives."""
-    masks, hand = b.claim_masks, s.hand
-    locos = np.int64(hand[p, LOCO])
-    cap = min(np.int64(s.trains[p]), masks.shape[1] - 1)
-    word = masks[GRAY, min(largest_colour_group(s, p) + locos, cap), w]
-    for c in range(N_COLOURS):
-        word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
-    return word
 
 
 CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with each claimable route
@@ -81,30 +67,55 @@ CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with e
 @njit(cache=True, inline='always')
 def _scan_claims(b, s, p, out, n, mode):
     """Visit seat ``p``'s claimable routes in increasing order: only the routes
-    its hand pays and its trains cover are looked at, then whether each is
-    free and open (R4.5). ``mode`` CLAIM_FLAGS sets ``out[r]`` (cleared first)
-    and counts, CLAIM_LIST appends the payments to ``out`` from ``n``,
-    CLAIM_ANY returns 1 at the first one."""
+    its hand pays (R4.2-R4.3) and its trains cover (R4.1) and that are free
+    are looked at (per colour one precomputed set, ``b.claim_masks``, of the
+    routes no longer than the hand's cards of it plus its locomotives, and
+    the set of free routes); then whether each is open (R4.5) and its ferry
+    locomotives held (R8.2). ``mode``
+    CLAIM_FLAGS sets ``out[r]`` (cleared first) and counts, CLAIM_LIST appends
+    the payments to ``out`` from ``n``, CLAIM_ANY returns 1 at the first one.
+    Every field is read once, and nothing is called per route (a call
+    counts a reference to ``out``)."""
     if mode == CLAIM_FLAGS:
         out[:] = False
-    owner, group, group_routes, ferry = s.route_owner, b.route_group, b.group_routes, b.route_ferry
+    owner, hand, masks = s.route_owner, s.hand, b.claim_masks
+    group, group_routes, ferry = b.route_group, b.group_routes, b.route_ferry
+    route_len, route_colour = b.route_len, b.route_colour
     lock_all = locks_all_tracks(b, s)
-    locos = s.hand[p, LOCO]
-    for w in range(b.claim_masks.shape[2]):
-        word = _affordable_word(b, s, p, w)
+    locos = np.int64(hand[p, LOCO])
+    cap = min(np.int64(s.trains[p]), masks.shape[1] - 1)
+    gray_at = min(largest_colour_group(s, p) + locos, cap)
+    for w in range(masks.shape[2]):
+        word = masks[GRAY, gray_at, w]
+        for c in range(N_COLOURS):
+            word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
+        word &= _free_word(owner, w)
         while word:
             r = w * 64 + trailing_zeros(word)
             word = drop_lowest(word)
-            if owner[r] >= 0 or ferry[r] > locos or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
+            if ferry[r] > locos or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
                 continue
             if mode == CLAIM_LIST:
-                n = payments(b, s, p, r, out, n)
+                n = _route_payments(hand, p, r, np.int64(route_len[r]), np.int64(route_colour[r]),
+                                    np.int64(ferry[r]), out, n)
             elif mode == CLAIM_ANY:
                 return 1
             else:
                 out[r] = True
                 n += 1
     return n
+
+
+@njit(cache=True, inline='always')
+def _free_word(owner, w):
+    """Word ``w`` of the set of free routes (no branch per route: an owner
+    test per visited route mispredicted often, most affordable routes being
+    taken late in a game)."""
+    word = np.uint64(0)
+    lo = w * 64
+    for i in range(min(64, owner.shape[0] - lo)):
+        word |= np.uint64(owner[lo + i] < 0) << np.uint64(i)
+    return word
 
 
 @njit(cache=True)
@@ -122,12 +133,16 @@ def payments(b, s, p, r, out, n):
     claim actions to ``out`` from index ``n``, in increasing action order;
     return the new count. Whether the route is free, open and fits the trains
     is :func:`claimable_routes`' question."""
-    hand = s.hand
-    length = np.int64(b.route_len[r])
-    col = np.int64(b.route_colour[r])
+    return _route_payments(s.hand, p, r, np.int64(b.route_len[r]), np.int64(b.route_colour[r]),
+                           np.int64(b.route_ferry[r]), out, n)
+
+
+@njit(cache=True, inline='always')
+def _route_payments(hand, p, r, length, col, k_lo, out, n):
+    """:func:`payments` of route ``r`` (``length``, colour ``col``, at least
+    ``k_lo`` locomotives) from seat ``p``'s row of ``hand``."""
     locos = np.int64(hand[p, LOCO])
     k_hi = min(length - 1, locos)
-    k_lo = np.int64(b.route_ferry[r])
     c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
     for c in range(c_lo, c_hi):
         h = np.int64(hand[p, c])

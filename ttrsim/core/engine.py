@@ -376,7 +376,7 @@ def _is_legal_extra(b, s, a):
 def end_turn(b, s, passed):
     """Close the current turn: pass counting and stall (R6.2), the last round
     (R6.1), the turn cap, then the next seat (or final scoring)."""
-    meta = s.meta                  # read once: a record field read costs a reference count
+    meta = s.meta
     p = meta[M_PLAYER]
     np_ = meta[M_NPLAYERS]
     meta[M_PASSES] = meta[M_PASSES] + 1 if passed else 0
@@ -405,7 +405,7 @@ def end_turn(b, s, passed):
 def resolve_passengers(b, s):
     """Take the pending passengers (R4.6): none left -> skip, one colour -> take
     it, several -> ask the player (PH_PASSENGER). Ends the turn when done."""
-    meta = s.meta                  # read once: a record field read costs a reference count
+    meta = s.meta
     p = meta[M_PLAYER]
     while meta[M_PEND_I] < meta[M_PEND_N]:
         loc = s.pend_loc[meta[M_PEND_I]]
@@ -436,7 +436,7 @@ def take_card(s, p, c):
 @njit(cache=True)
 def apply_action(b, s, a):
     """Apply the legal action ``a`` of the player to act."""
-    meta = s.meta                  # read once: a record field read costs a reference count
+    meta = s.meta
     phase = meta[M_PHASE]
     p = meta[M_PLAYER]
     meta[M_ACTIONS] += 1

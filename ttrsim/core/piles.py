@@ -20,7 +20,7 @@ from .state import M_DECK_N, M_PHASE, M_RESETS, M_RESHUFFLES, PH_SETUP_KEEP
 def draw_top(s):
     """Take the top card of the deck, reshuffling the discards into a new deck
     when it is empty (R3.5). Returns the card kind, or -1 if both are empty."""
-    meta, deck = s.meta, s.deck     # a record field read costs a reference count each time
+    meta, deck = s.meta, s.deck
     if meta[M_DECK_N] == 0:
         discard = s.discard
         n = 0

@@ -15,6 +15,7 @@ loop's (:mod:`ttrsim.strategies.memory`).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ttrsim.data.ids import N_CARD_KINDS, N_PASSENGER_COLOURS
 from ttrsim.data.rules import MAX_TUNNEL_CARDS
@@ -95,7 +96,7 @@ STATE_FIELDS = (
     "station_owner",  # int8[C] seat owning the station on city c, -1 none (R8.4)
     "station_route",  # int16[C] route the station on city c borrows at the end, -1 none (R8.5)
 )
-GameState = define_record("GameState", STATE_FIELDS, __name__)
+GameState = define_record("GameState", STATE_FIELDS, __name__, borrowed=True)
 
 
 def allocate_state(board: Board, n_players: int) -> GameState:
@@ -125,5 +126,47 @@ def allocate_state(board: Board, n_players: int) -> GameState:
 
 
 def copy_state(s: GameState) -> GameState:
-    """A deep copy (every array copied)."""
+    """A deep copy (every array copied); in compiled code copy into a state
+    built in Python instead (:func:`copy_state_into`)."""
     return GameState(*(a.copy() for a in s))
+
+
+@njit(cache=True)
+def copy_state_into(d, s):
+    """Copy game state ``s`` into ``d``, a state of the same table (every
+    field of ``STATE_FIELDS``; ``tests/test_record.py`` checks it). A
+    state is built in Python only (a borrowed record, :mod:`.record`), so
+    compiled code that needs a scratch state is handed one (e.g. the
+    strategies' memory's ``scratch``) and copies into it.
+
+    >>> from ttrsim.data.rules import get_rules
+    >>> from ttrsim.core.board import build_board
+    >>> b = build_board(get_rules("usa")); s, d = allocate_state(b, 2), allocate_state(b, 2)
+    >>> s.hand[1, 3] = 4; copy_state_into(d, s); int(d.hand[1, 3])
+    4
+    """
+    d.meta[:] = s.meta
+    d.rng[:] = s.rng
+    d.deck[:] = s.deck
+    d.discard[:] = s.discard
+    d.faceup[:] = s.faceup
+    d.hand[:, :] = s.hand
+    d.trains[:] = s.trains
+    d.score[:] = s.score
+    d.route_owner[:] = s.route_owner
+    d.tk_buf[:, :] = s.tk_buf
+    d.tk_head[:] = s.tk_head
+    d.tk_len[:] = s.tk_len
+    d.ticket_holder[:] = s.ticket_holder
+    d.offer[:, :] = s.offer
+    d.offer_n[:] = s.offer_n
+    d.offer_keep[:] = s.offer_keep
+    d.pass_loc[:, :] = s.pass_loc
+    d.pass_player[:, :] = s.pass_player
+    d.pend_loc[:] = s.pend_loc
+    d.final[:, :] = s.final
+    d.tunnel_held[:] = s.tunnel_held
+    d.tunnel_shown[:] = s.tunnel_shown
+    d.stations_left[:] = s.stations_left
+    d.station_owner[:] = s.station_owner
+    d.station_route[:] = s.station_route

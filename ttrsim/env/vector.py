@@ -158,8 +158,8 @@ class VectorEnv:
                       and buf.flags.c_contiguous):
                 raise ValueError(f"buffer {name} must be a C-contiguous {np.dtype(dtype).name} array of shape {shape}")
             setattr(self, name, buf)
-        states = [allocate_state(self.board, players) for _ in range(n_envs)]
-        self.states = states if numba.config.DISABLE_JIT else List(states)
+        self._state_objects = states = [allocate_state(self.board, players) for _ in range(n_envs)]
+        self.states = states if numba.config.DISABLE_JIT else List(states)     # (the records live in the list above)
         self.seeds = np.zeros(n_envs, np.int64)
 
     def reset(self, seeds) -> tuple[np.ndarray, np.ndarray]:

@@ -39,6 +39,7 @@ from ttrsim.play.pyplay import build_seats, first_difference, load_strategy_clas
 from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_has_room
 from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
 from ttrsim.strategies.dispatch import kernels_for
+from ttrsim.strategies.memory import allocate_memory
 
 from .config import Experiment
 from .folder import part_tag
@@ -121,7 +122,8 @@ def _context(spec: dict):
         b = build_board(rules, m)
         offer_room = 8 * (rules.max_turns + spec["players"])
         log = allocate_log(TURN_CAPACITY if spec["log"] else 1, max(OFFER_CAPACITY, 4 * offer_room))
-        ctx = {"board": b, "state": allocate_state(b, spec["players"]), "legal": legal_buffer(b), "log": log,
+        ctx = {"board": b, "state": allocate_state(b, spec["players"]), "memory": allocate_memory(b, spec["players"]),
+               "legal": legal_buffer(b), "log": log,
                "tables": ChunkContext(spec["point"], spec["rules"], spec["players"], spec["labels"],
                                       spec["seatings"], m.ticket_points)}
         if spec.get("python"):
@@ -178,8 +180,8 @@ def run_chunk(spec: dict, chunk: Chunk) -> dict:
                 j += 1
                 continue
             end = min(j + int(np.argmax(py_game[j:])) if py_game[j:].any() else n, j + SLICE)
-            k = play_chunk(spec["kernels"], ctx["board"], ctx["state"], j, seeds[:end], seating, spec["ids"],
-                           spec["params"], ctx["legal"], log, results, extra, meta, spec["log"])
+            k = play_chunk(spec["kernels"], ctx["board"], ctx["state"], ctx["memory"], j, seeds[:end], seating,
+                           spec["ids"], spec["params"], ctx["legal"], log, results, extra, meta, spec["log"])
             full = k < end
             j = k
             if full:

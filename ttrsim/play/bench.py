@@ -105,7 +105,8 @@ def commit_id() -> str | None:
 # --- two commits, interleaved -------------------------------------------------------------------
 
 # A worker: pinned to one core, imports ttrsim from ROOT (or the installed one
-# if ROOT is empty), answers one JSON line of bench_one per JSON job line.
+# if ROOT is empty), answers one JSON line of bench_one per JSON job line
+# ({"error": message} for a job its code cannot run, e.g. a newer strategy).
 _WORKER = r"""
 import json, os, sys
 root, core = sys.argv[1], int(sys.argv[2])
@@ -115,7 +116,11 @@ if root:
 from ttrsim.play.bench import bench_one
 for line in sys.stdin:
     job = json.loads(line)
-    print(json.dumps(bench_one(job["rules"], job["players"], job["strategy"], job["seconds"])), flush=True)
+    try:
+        out = bench_one(job["rules"], job["players"], job["strategy"], job["seconds"])
+    except ValueError as e:
+        out = {"error": str(e)}
+    print(json.dumps(out), flush=True)
 """
 
 
@@ -177,7 +182,8 @@ def compare(rev: str, rules: list[str], players: list[int], strategies: list[str
     (new) in ``pairs`` interleaved pairs of ``seconds`` CPU seconds each, both
     pinned to ``core``; one row per rule set, player count and strategy with
     the median rates, the median ratio new/old and the lowest and highest
-    ratio of a pair. ``progress(text)`` is called before each pair."""
+    ratio of a pair. ``progress(text)`` is called before each pair (and for
+    a combination one side cannot run, which is left out)."""
     if rules == ["all"]:
         rules = preset_names()
     core = default_core() if core is None else core
@@ -192,8 +198,12 @@ def compare(rev: str, rules: list[str], players: list[int], strategies: list[str
                 for r in rules:
                     for p in players:
                         job = {"rules": r, "players": p, "strategy": strategy, "seconds": seconds}
-                        old.run({**job, "seconds": 0.05})           # compile or load, warm up
-                        new.run({**job, "seconds": 0.05})
+                        warm = [w.run({**job, "seconds": 0.05}) for w in (old, new)]    # compile or load
+                        errors = [f"{side}: {w['error']}" for side, w in zip(("old", "new"), warm) if "error" in w]
+                        if errors:                        # e.g. a strategy the old commit does not have
+                            if progress:
+                                progress(f"{r} {p}P {strategy}: skipped ({'; '.join(errors)})")
+                            continue
                         old_rates, new_rates = [], []
                         for i in range(pairs):
                             if progress:

@@ -6,15 +6,14 @@ end-of-game outputs the ``players`` table needs that the final table ``F_*``
 does not hold: trains and cards left and passengers per colour (``X_*``
 columns of ``extra``). Like ``play_logged_many`` it stops when the log has no
 room for another game and returns the number of games played; the caller
-flushes the log and calls again from there. The strategies' memory of the
-table is allocated once per call.
+flushes the log and calls again from there. The table (board, state, the
+strategies' memory, buffers) is the caller's, allocated once in Python.
 """
 import numpy as np
 from numba import njit
 
 from ttrsim.core.state import M_END, M_NPLAYERS, M_TURN, N_FINAL
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
-from ttrsim.strategies.memory import new_memory
 
 from .turnlog import G_END, G_TURNS, log_has_room, play_logged
 
@@ -45,19 +44,19 @@ def record_end(s, i, results, extra, game_meta):
 
 
 @njit(cache=True)
-def play_chunk(kernels, b, s, start, seeds, seating, strategy_ids, params, legal, log, results, extra, game_meta,
+def play_chunk(kernels, b, s, m, start, seeds, seating, strategy_ids, params, legal, log, results, extra, game_meta,
                with_turns):
     """Play games ``start, start+1, ...`` of ``seeds`` while the log has room;
     game i uses seating ``seating[i]``: ``strategy_ids[seating[i]]`` (one id per
     seat) and ``params[seating[i]]`` (a float64 row per seat); ``kernels``
     (:func:`~ttrsim.strategies.dispatch.kernels_for` of ``strategy_ids``) are
-    the strategy kernels the loop is compiled with. The log's game
+    the strategy kernels the loop is compiled with, ``m`` the table's
+    strategy memory (reset at every game start). The log's game
     column holds the index i. Returns the index after the last game played
     (pass a prefix ``seeds[:end]`` to stop at ``end``)."""
     hand_before = np.zeros(LOCO + 1, np.int64)
     pass_before = np.zeros(N_PASSENGER_COLOURS, np.int64)
     n_players = s.meta[M_NPLAYERS]
-    m = new_memory(n_players, b.route_len.shape[0])
     i = start
     while i < seeds.shape[0]:
         if not log_has_room(b, log, n_players, with_turns):

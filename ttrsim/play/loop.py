@@ -20,6 +20,7 @@ from numba import njit
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.engine import apply_action, reset_game
+from ttrsim.core.record import borrowed
 from ttrsim.core.state import M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
 from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
 from ttrsim.strategies.memory import allocate_memory, reset_memory
@@ -27,6 +28,7 @@ from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 @njit(cache=True)
 def _play_game(kernels, b, s, m, seed, strategy_ids, params, legal):
+    legal, params = borrowed(legal), borrowed(params)     # passed to every call: not counted each time
     reset_game(b, s, seed)
     reset_memory(m, seed)
     while s.meta[M_PHASE] != PH_OVER:

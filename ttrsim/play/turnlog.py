@@ -41,7 +41,7 @@ from ttrsim.core.actions import (
 )
 from ttrsim.core.board import RP_MAX_TURNS
 from ttrsim.core.engine import apply_action, reset_game
-from ttrsim.core.record import define_record
+from ttrsim.core.record import borrowed, define_record
 from ttrsim.core.scoring import player_components, ticket_completed
 from ttrsim.core.state import (
     M_END,
@@ -108,7 +108,7 @@ LOG_FIELDS = (
     "offers",     # int32[capacity, N_OFFER_COLS]
     "n_offers",   # int64[1] rows used
 )
-Log = define_record("Log", LOG_FIELDS, __name__)
+Log = define_record("Log", LOG_FIELDS, __name__, borrowed=True)     # built in Python only
 
 
 def allocate_log(turn_capacity: int, offer_capacity: int):
@@ -280,6 +280,7 @@ def play_logged(kernels, b, s, m, game, seed, strategy_ids, params, legal, log, 
     """Play one game recording turns (if ``with_turns``) and ticket offers;
     ``m`` is the table's strategy memory, ``kernels`` the
     :class:`~ttrsim.strategies.dispatch.Kernels` of the seated strategies."""
+    legal, params = borrowed(legal), borrowed(params)     # passed to every call: not counted each time
     reset_game(b, s, seed)
     reset_memory(m, seed)
     row = -1
