@@ -64,8 +64,8 @@ def own_components(b, s, me, parent):
     routes (:func:`ttrsim.core.scoring.player_components`)."""
     for v in range(parent.shape[0]):
         parent[v] = v
-    owner, ra, rb = s.route_owner, b.route_a, b.route_b     # record fields read once (a read in a loop
-    for r in range(owner.shape[0]):                         # costs a reference count each time)
+    owner, ra, rb = s.route_owner, b.route_a, b.route_b
+    for r in range(owner.shape[0]):
         if owner[r] == me:
             _union(parent, ra[r], rb[r])
 

@@ -87,15 +87,21 @@ def _touches(b, touched, loc):
 
 
 @njit(cache=True)
-def _weighted_pick(b, s, q, pool, j, n, infer, touched, weight, stream):
-    """Move to ``pool[j]`` a ticket of ``pool[j:n]`` drawn with weight
-    ``exp(infer x ends)``, ends being how many of its two ends seat ``q``'s
-    routes touch (public: a seat builds towards its tickets)."""
+def _mark_touched(b, s, q, touched):
+    """``touched[v]``: a route of seat ``q`` ends at node ``v``."""
     touched[:] = False
     for r in range(b.route_len.shape[0]):
         if s.route_owner[r] == q:
             touched[b.route_a[r]] = True
             touched[b.route_b[r]] = True
+
+
+@njit(cache=True)
+def _weighted_pick(b, pool, j, n, infer, touched, weight, stream):
+    """Move to ``pool[j]`` a ticket of ``pool[j:n]`` drawn with weight
+    ``exp(infer x ends)``, ends being how many of its two ends the seat's
+    routes touch (``touched``, :func:`_mark_touched`; public: a seat builds
+    towards its tickets)."""
     total = 0.0
     for i in range(j, n):
         t = pool[i]
@@ -139,10 +145,12 @@ def _deal_tickets(b, s, me, d, stream, infer):
         for q in range(P):
             if q == me:
                 continue
+            if infer > 0:
+                _mark_touched(b, s, q, touched)
             for t in range(T):            # as many of this pile as q holds (public: its returns showed)
                 if s.ticket_holder[t] == q and b.ticket_deck[t] == pile:
                     if infer > 0:
-                        _weighted_pick(b, s, q, pool, j, n, infer, touched, weight, stream)
+                        _weighted_pick(b, pool, j, n, infer, touched, weight, stream)
                     d.ticket_holder[pool[j]] = q
                     j += 1
             for i in range(s.offer_n[q]):  # each offer slot from the pile it was dealt from

@@ -144,7 +144,7 @@ def reset_memory(m, seed):
 @njit(cache=True)
 def tickets_held(b, s, me):
     """How many tickets seat ``me`` holds."""
-    holder = s.ticket_holder          # record fields read once: a read in a loop costs a reference count
+    holder = s.ticket_holder
     n = 0
     for t in range(holder.shape[0]):
         if holder[t] == me:

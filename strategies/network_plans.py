@@ -55,8 +55,8 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     Returns ``(total_cost, n_unjoined)``: the summed cost of the network's
     routes and how many of the distinct locations could not be joined."""
     n_nodes = b.n_nodes
-    start, nodes = b.loc_node_start, b.loc_nodes     # record fields read once: a read in a loop costs a
-    nrs, nr, ra, rb = b.node_route_start, b.node_routes, b.route_a, b.route_b     # reference count each time
+    start, nodes = b.loc_node_start, b.loc_nodes
+    nrs, nr, ra, rb = b.node_route_start, b.node_routes, b.route_a, b.route_b
     in_tree = np.zeros(n_nodes, np.bool_)
     term = np.full(n_nodes, -1, np.int64)       # node -> index in locs of its location, -1 none
     for r in range(in_plan_out.shape[0]):

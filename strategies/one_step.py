@@ -123,7 +123,7 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
                 return a
         pick_a = -1
         pick_len = 0
-        route_len = b.route_len             # read once: a record field read in a loop costs a reference count
+        route_len = b.route_len
         for r in range(n_routes):
             if cost[r] > 0 and route_len[r] > pick_len:
                 a = pay_action(b, s, me, r)

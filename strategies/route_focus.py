@@ -122,7 +122,7 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     pay_score = -1.0
     tgt_r = -1
     tgt_score = -1.0
-    route_points = b.route_points           # read once: a record field read in a loop costs a reference count
+    route_points = b.route_points
     for r in range(n_routes):
         if cost[r] <= 0:
             continue                            # own or not claimable
