@@ -379,7 +379,8 @@ def test_bench_compare_prints_the_ratio(runner, monkeypatch):
 
     def fake(rev, rules, players, strategies, seconds=1.0, pairs=7, core=None, progress=None):
         calls.append((rev, rules, players, strategies, seconds, pairs, core))
-        return [{"rules": r, "players": p, "strategy": st, "pairs": pairs, "seconds": seconds, "core": 1,
+        return [{"rules": r, "players": p, "strategy": st.partition("=")[0], "old_strategy": st.rpartition("=")[2],
+                 "pairs": pairs, "seconds": seconds, "core": 1,
                  "old_commit": "abc", "new_commit": "def+", "old_games_per_s": 1000.0, "new_games_per_s": 1800.0,
                  "ratio": 1.8, "ratio_min": 1.7, "ratio_max": 1.9} for st in strategies for r in rules for p in players]
 
@@ -389,6 +390,13 @@ def test_bench_compare_prints_the_ratio(runner, monkeypatch):
     assert "old abc, new def+" in res.output and re.search(r"usa\s+4\s+random\s+1,000\s+1,800\s+1.800", res.output)
     data = json.loads(run(runner, "bench", "--compare", "HEAD~1", "--players", 4, "--core", 0, "--json").output)
     assert calls[-1][-1] == 0 and data[0]["ratio"] == 1.8
+    # a strategy renamed since the old commit: NEW=OLD, only NEW is checked here
+    res = run(runner, "bench", "--compare", "9d80728", "--players", 4, "--strategy", "planner_classic=planner,greedy")
+    assert calls[-1][3] == ["planner_classic=planner", "greedy"]
+    assert re.search(r"planner_classic=planner\s+1,000", res.output) and re.search(r"greedy\s+1,000", res.output)
+    assert "did you mean 'planner'" in usage_error(run(runner, "bench", "--compare", "main", "--strategy", "planer=x"))
+    assert "NEW=OLD" in usage_error(run(runner, "bench", "--compare", "main", "--strategy", "planner="))
+    assert "for --compare only" in usage_error(run(runner, "bench", "--strategy", "planner_classic=planner"))
 
 
 def test_bench_compare_leaves_out_what_the_old_commit_cannot_run(monkeypatch, tmp_path):
@@ -399,8 +407,8 @@ def test_bench_compare_leaves_out_what_the_old_commit_cannot_run(monkeypatch, tm
             self.old = bool(root)
 
         def run(self, job):
-            if self.old and job["strategy"] == "search":
-                return {"error": "unknown strategy 'search'"}
+            if self.old and job["strategy"] in ("search", "planner_classic"):
+                return {"error": f"unknown strategy '{job['strategy']}'"}
             return {"games_per_s": 100.0 if self.old else 150.0}
 
         def close(self):
@@ -409,9 +417,12 @@ def test_bench_compare_leaves_out_what_the_old_commit_cannot_run(monkeypatch, tm
     monkeypatch.setattr(bench, "old_source", lambda rev: tmp_path / "source-abc")
     monkeypatch.setattr(bench, "_Worker", FakeWorker)
     notes = []
-    rows = bench.compare("abc", ["usa"], [4], ["random", "search"], pairs=2, core=0, progress=notes.append)
-    assert [(r["strategy"], r["ratio"]) for r in rows] == [("random", 1.5)]
+    rows = bench.compare("abc", ["usa"], [4], ["random", "search", "planner_classic", "planner_classic=planner"],
+                         pairs=2, core=0, progress=notes.append)
+    assert [(r["strategy"], r["old_strategy"], r["ratio"]) for r in rows] == \
+        [("random", "random", 1.5), ("planner_classic", "planner", 1.5)]
     assert "usa 4P search: skipped (old: unknown strategy 'search')" in notes
+    assert "usa 4P planner_classic: skipped (old: unknown strategy 'planner_classic')" in notes
 
 
 # --------------------------------------------------------------------------- the group

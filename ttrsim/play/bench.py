@@ -176,14 +176,28 @@ def default_core() -> int:
     return max(os.sched_getaffinity(0))
 
 
+def renamed(name: str) -> tuple[str, str]:
+    """A strategy's name here and on the old commit: ``NEW=OLD`` times
+    strategy ``NEW`` of this code against ``OLD`` of the old one (a strategy
+    renamed since); a plain name is the same on both.
+
+    >>> renamed("planner_classic=planner"), renamed("random")
+    (('planner_classic', 'planner'), ('random', 'random'))
+    """
+    new, _, old = name.partition("=")
+    return new, old or new
+
+
 def compare(rev: str, rules: list[str], players: list[int], strategies: list[str], seconds: float = 1.0,
             pairs: int = 7, core: int | None = None, progress=None) -> list[dict]:
     """Games per second of commit ``rev`` (old) and of the installed code
     (new) in ``pairs`` interleaved pairs of ``seconds`` CPU seconds each, both
     pinned to ``core``; one row per rule set, player count and strategy with
     the median rates, the median ratio new/old and the lowest and highest
-    ratio of a pair. ``progress(text)`` is called before each pair (and for
-    a combination one side cannot run, which is left out)."""
+    ratio of a pair. A strategy ``NEW=OLD`` is timed as ``OLD`` on the old
+    commit (:func:`renamed`; its row's ``old_strategy``). ``progress(text)``
+    is called before each pair (and for a combination one side cannot run,
+    which is left out)."""
     if rules == ["all"]:
         rules = preset_names()
     core = default_core() if core is None else core
@@ -194,27 +208,30 @@ def compare(rev: str, rules: list[str], players: list[int], strategies: list[str
         old, new = _Worker(str(root), core, tmp), _Worker("", core, tmp)
         old_commit = root.name.removeprefix("source-")
         try:
-            for strategy in strategies:
+            for name in strategies:
+                strategy, old_strategy = renamed(name)
                 for r in rules:
                     for p in players:
                         job = {"rules": r, "players": p, "strategy": strategy, "seconds": seconds}
-                        warm = [w.run({**job, "seconds": 0.05}) for w in (old, new)]    # compile or load
+                        jobs = {old: {**job, "strategy": old_strategy}, new: job}
+                        warm = [w.run({**jobs[w], "seconds": 0.05}) for w in (old, new)]    # compile or load
                         errors = [f"{side}: {w['error']}" for side, w in zip(("old", "new"), warm) if "error" in w]
                         if errors:                        # e.g. a strategy the old commit does not have
                             if progress:
-                                progress(f"{r} {p}P {strategy}: skipped ({'; '.join(errors)})")
+                                progress(f"{r} {p}P {name}: skipped ({'; '.join(errors)})")
                             continue
                         old_rates, new_rates = [], []
                         for i in range(pairs):
                             if progress:
-                                progress(f"{r} {p}P {strategy}: pair {i + 1}/{pairs}")
+                                progress(f"{r} {p}P {name}: pair {i + 1}/{pairs}")
                             first, second = (old, new) if i % 2 == 0 else (new, old)
-                            a, b = first.run(job), second.run(job)
+                            a, b = first.run(jobs[first]), second.run(jobs[second])
                             o, n = (a, b) if first is old else (b, a)
                             old_rates.append(o["games_per_s"])
                             new_rates.append(n["games_per_s"])
                         ratios = [n / o for n, o in zip(new_rates, old_rates)]
-                        rows.append({"rules": r, "players": p, "strategy": strategy, "pairs": pairs,
+                        rows.append({"rules": r, "players": p, "strategy": strategy,
+                                     "old_strategy": old_strategy, "pairs": pairs,
                                      "seconds": seconds, "core": core, "old_commit": old_commit,
                                      "new_commit": new_commit,
                                      "old_games_per_s": round(statistics.median(old_rates), 1),
