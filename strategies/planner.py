@@ -143,7 +143,8 @@ from ttrsim.data.ids import N_COLOURS, N_PASSENGER_COLOURS
 from .action_picks import fallback_action, ticket_mix_action
 from .connectivity import own_components
 from .europe_moves import station_rescue, tunnel_choice
-from .graph_search import COST_TRAINS, payable_routes, route_cost_for
+from .graph_search import COST_TRAINS, payable_routes
+from .memory import seat_costs
 from .planner_cards import draw_choice, second_draw
 from .planner_claims import claim_completes, claim_pick, pay_choice, pay_harm
 from .planner_params import (  # noqa: F401  (the registry's entries)
@@ -197,8 +198,7 @@ def main_phase_plan(b, s, m, params, me):
     payable, dist, prev, done)``."""
     R = b.route_len.shape[0]
     N = b.n_nodes
-    cost = np.empty(R)
-    route_cost_for(b, s, me, COST_TRAINS, cost)
+    cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
     cscore = np.zeros(N_PASSENGER_COLOURS)
     if b.rp[RP_PASSENGERS] != 0:
         colour_scores(b, s, me, params, cscore)

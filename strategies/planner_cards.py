@@ -10,8 +10,8 @@ from ttrsim.core.board import RP_PASSENGERS
 from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
 
 from .action_picks import has_action
-from .graph_search import COST_TRAINS, route_cost_for
-from .memory import KEY_EXTRA, N_PLAN_KEY, recall_plan
+from .graph_search import COST_TRAINS
+from .memory import KEY_EXTRA, N_PLAN_KEY, recall_plan, seat_costs
 from .planner_params import P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT
 from .planner_passengers import colour_scores
 from .planner_plan import card_needs, current_plan, free_target, hand_size, needs_array, plan_trains, unseen_cards
@@ -80,21 +80,19 @@ def second_draw(b, s, m, legal, n_legal, params, me):
     for i in range(N_PLAN_KEY):
         key[i] = m.numbers[me, i]
     key[KEY_EXTRA] = 1 if hand_size(s, me) > params[me, P_HOARD_CARDS] else 0
-    cost = np.empty(R)
     cscore = np.zeros(N_PASSENGER_COLOURS)
-    costs_made = False
+    costs_made = False                   # (the colour scores)
     if key[0] != 1 or not recall_plan(m, me, key, in_plan):      # slot 0 is 1 in a stored key
-        route_cost_for(b, s, me, COST_TRAINS, cost)
+        cost = seat_costs(b, s, m, me, COST_TRAINS)
         if passengers:
             colour_scores(b, s, me, params, cscore)
         costs_made = True
         current_plan(b, s, m, me, params, cost, cscore, in_plan, np.empty(N), np.empty(N, np.int64),
                      np.empty(N, np.bool_), want, needs)
     if plan_trains(b, s, me, in_plan)[1] == 0:
-        if not costs_made:
-            route_cost_for(b, s, me, COST_TRAINS, cost)
-            if passengers:
-                colour_scores(b, s, me, params, cscore)
+        cost = seat_costs(b, s, m, me, COST_TRAINS)
+        if passengers and not costs_made:
+            colour_scores(b, s, me, params, cscore)
         free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
     a, _ = draw_choice(b, s, legal, n_legal, params, me, want, False)
