@@ -76,9 +76,8 @@ def bench_cmd(rules, players, seconds, names, rev, pairs, core, as_json):
             return
         click.echo(f"old {rows[0]['old_commit']}, new {rows[0]['new_commit'] or 'installed'}, "
                    f"{pairs} interleaved pairs of {seconds:g} CPU s on core {rows[0]['core']}")
-        named = {r["strategy"]: r["strategy"] if r["old_strategy"] == r["strategy"]
-                 else f"{r['strategy']}={r['old_strategy']}" for r in rows}
-        body = [[r["rules"], r["players"], named[r["strategy"]], f"{r['old_games_per_s']:,.0f}",
+        body = [[r["rules"], r["players"], r["strategy"] + ("" if r["old_strategy"] == r["strategy"]
+                                                            else "=" + r["old_strategy"]), f"{r['old_games_per_s']:,.0f}",
                  f"{r['new_games_per_s']:,.0f}", f"{r['ratio']:.3f}", f"{r['ratio_min']:.2f}-{r['ratio_max']:.2f}"]
                 for r in rows]
         for line in table(["rules", "players", "strategy", "old games/s", "new games/s", "new/old", "range"],
