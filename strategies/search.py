@@ -11,30 +11,34 @@ anew, consistent with what the seat sees), with the rollout policy
 (:mod:`ttrsim.strategies.rollout`) at every seat. Every other decision is the
 policy's pick, at no cost.
 
-* Paired rollouts: in a round every remaining candidate is played out from
+* Paired rollouts: on every deal each remaining candidate is played out from
   the same determinizations with the same random streams (a rollout differs
   from another only by the candidate played first), so the per-deal
   differences to the policy's pick measure the candidate, not the deal.
 * The policy's pick stays unless an alternative beats it clearly: the
   alternative with the best mean paired gain is taken only if that gain
-  exceeds ``z`` standard errors (and 0).
-* Allocation: successive halving over the alternatives (the policy's pick is
-  always played): ``budget`` rollouts a searched decision are spread over
-  ``ceil(log2(candidates))`` rounds, and after each round the worse half of
-  the alternatives (by mean paired gain) is dropped.
+  exceeds ``z`` standard errors (and 0), after at least ``min_deals`` deals.
+* Allocation (``race``): racing, deal by deal (the policy's pick is always
+  played); from the third deal on an alternative whose mean paired gain is
+  below ``-race`` standard errors is dropped, and the search ends when none
+  is left or ``budget`` rollouts are spent. ``race`` 0: successive halving,
+  ``budget`` rollouts spread over ``ceil(log2(candidates))`` rounds, the
+  worse half of the alternatives (by mean paired gain) dropped after each.
 * Candidates: keep phases, every legal keep set; the main phase, the
   planner's ``claims`` best claims (its plan's routes by claim priority, then
   other payable routes by points, each with the planner's payment;
   :func:`ttrsim.strategies.planner.ranked_claims`), its card draw and a ticket
   draw (in Germany the planner's short/long mix).
 * Outcome (``outcome``): 0 the score margin (own total minus the best other
-  total), 1 a win (shared wins count a share).
+  total; clipped to +-``clip``, plus ``win_points`` for a win), 1 a win
+  (shared wins count a share).
 * Rollouts seat the policy ``rollout`` (a policy id of
   :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
-  default parameters at every seat, each seat with a fresh memory.
-* Budgets: ``budget`` rollouts at ticket keeps and in the end game,
-  ``middle_budget`` at the main-phase decisions searched before it
-  (``middle``).
+  default parameters at every seat (``opp_rollout`` >= 0: that policy at the
+  other seats), each seat with a fresh memory.
+* Budgets: ``budget`` rollouts at ticket keeps and in the end game (growing
+  to ``(1 + growth) x budget`` as the trains run out), ``middle_budget`` at
+  the main-phase decisions searched before it (``middle``).
 * Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
   towards those their routes touch
   (:func:`ttrsim.strategies.determinize.determinize`).
@@ -109,7 +113,7 @@ SPEC = StrategySpec(
         Param("outcome", 0.0, "what a rollout scores: 0 own total minus the best other total, 1 a win"),
         Param("z", 1.0, "an alternative replaces the policy's pick if its mean paired gain exceeds z standard errors"),
         Param("keeps", 1.0, "search the ticket keep sets (1) or keep the policy's (0)"),
-        Param("end_trains", 20.0, "search the main phase once some seat has at most this many trains (or the last "
+        Param("end_trains", 30.0, "search the main phase once some seat has at most this many trains (or the last "
                                  "round has begun)"),
         Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
                              "2 the claims, draw and ticket draw candidates"),
@@ -117,8 +121,8 @@ SPEC = StrategySpec(
         Param("infer", 0.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
                             "0 uniform"),
         Param("clip", 0.0, "outcome 0: the margin clipped to +-clip points (0: not clipped)"),
-        Param("win_points", 0.0, "outcome 0: plus this many points for a win (a share if shared)"),
-        Param("race", 0.0, "allocation: 0 successive halving; r > 0 racing: deal by deal, an alternative is "
+        Param("win_points", 20.0, "outcome 0: plus this many points for a win (a share if shared)"),
+        Param("race", 1.0, "allocation: 0 successive halving; r > 0 racing: deal by deal, an alternative is "
                            "dropped once its mean paired gain is below -r standard errors, and the search stops "
                            "when none is left"),
         Param("min_deals", 0.0, "an alternative replaces the policy's pick only after at least this many deals "
