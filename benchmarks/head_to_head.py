@@ -12,6 +12,11 @@ The issue 11 planner targets (the new planner against the one before it):
 
     python benchmarks/head_to_head.py planner planner_classic \\
         --configs usa:2,usa:4,usa-mega:2,usa-mega:4,germany:2,germany:4 --games 4000 --seed 1000000
+
+The issue 11 search targets (one search seat against planners; docs/strategies.md, "Search"):
+
+    python benchmarks/head_to_head.py search planner --configs usa:4 --games 400 --seed 1000000
+    python benchmarks/head_to_head.py search planner --configs usa:2 --games 400 --seed 1000000
 """
 import argparse
 import json

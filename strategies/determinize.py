@@ -179,10 +179,10 @@ def determinize(b, s, me, d, stream, infer=0.0):
 
 
 @njit(cache=True)
-def setup_keeps(b, d, me, policy, m, params, legal):
-    """In setup (``PH_SETUP_KEEP``), give every seat that chose before ``me``
-    the keep set ``policy`` picks from its offer in ``d`` (their real choice is
-    private until all have chosen)."""
+def setup_keeps(b, d, me, policies, m, params, legal):
+    """In setup (``PH_SETUP_KEEP``), give every seat ``q`` that chose before
+    ``me`` the keep set policy ``policies[q]`` picks from its offer in ``d``
+    (their real choice is private until all have chosen)."""
     if d.meta[M_PHASE] != PH_SETUP_KEEP:
         return
     n_players = d.meta[M_NPLAYERS]
@@ -190,6 +190,6 @@ def setup_keeps(b, d, me, policy, m, params, legal):
     for i in range((me - first) % n_players):
         q = (first + i) % n_players
         d.meta[M_PLAYER] = q
-        n = legal_list(POLICY_LISTS_CLAIMS[policy], b, d, legal)
-        d.offer_keep[q] = policy_choose(policy, b, d, m, legal, n, params) - A_KEEP
+        n = legal_list(POLICY_LISTS_CLAIMS[policies[q]], b, d, legal)
+        d.offer_keep[q] = policy_choose(policies[q], b, d, m, legal, n, params) - A_KEEP
     d.meta[M_PLAYER] = me

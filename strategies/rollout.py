@@ -1,5 +1,6 @@
 """Rollout policies: the built-in kernels ``search`` plays its games out
-with, by policy id, and :func:`play_out`, a game played to the end with one.
+with, by policy id, and :func:`play_out`, a game played to the end with one
+policy a seat.
 
 A policy id is a position in :data:`POLICY_NAMES` (``planner`` is 0, the
 default). ``search`` cannot call the dispatcher (the dispatcher calls it), so
@@ -11,7 +12,8 @@ registered default parameters.
 >>> from ttrsim.core.state import F_TOTAL, copy_state
 >>> g = Game("usa", 2, seed=3); m = allocate_memory(g.board, 2); reset_memory(m, 3)
 >>> s = copy_state(g.state)
->>> play_out(g.board, s, m, POLICY_IDS["greedy"], policy_params(POLICY_IDS["greedy"], 2), legal_buffer(g.board))
+>>> greedy = np.full(2, POLICY_IDS["greedy"])
+>>> play_out(g.board, s, m, greedy, policies_params(greedy), legal_buffer(g.board))
 >>> int(s.final[:, F_TOTAL].sum()) != 0
 True
 """
@@ -20,7 +22,7 @@ from numba import njit
 
 from ttrsim.core.actions import legal_buffer  # noqa: F401  (the doctest's)
 from ttrsim.core.engine import apply_action, legal_actions, non_claim_actions
-from ttrsim.core.state import M_PHASE, PH_OVER
+from ttrsim.core.state import M_PHASE, M_PLAYER, PH_OVER
 
 from . import greedy, planner, random_strategy
 from .spec import MAX_PARAMS
@@ -78,10 +80,31 @@ def policy_params(policy, n_players):
 
 
 @njit(cache=True)
-def play_out(b, s, m, policy, params, legal):
-    """Play the game in ``s`` to the end with policy ``policy`` at every seat
-    (parameter table ``params``, memory ``m``)."""
-    lists_claims = POLICY_LISTS_CLAIMS[policy]
+def seat_policies(policy, others, me, n_players):
+    """The policy id of every seat: ``policy`` at seat ``me``, ``others`` at
+    the other seats (``policy`` too if ``others`` < 0)."""
+    out = np.full(n_players, policy, np.int64)
+    if others >= 0:
+        for p in range(n_players):
+            if p != me:
+                out[p] = others
+    return out
+
+
+@njit(cache=True)
+def policies_params(policies):
+    """A parameter table seating ``policies[p]`` with its defaults at seat ``p``."""
+    out = np.empty((policies.shape[0], MAX_PARAMS))
+    for p in range(policies.shape[0]):
+        out[p, :] = POLICY_DEFAULTS[policies[p]]
+    return out
+
+
+@njit(cache=True)
+def play_out(b, s, m, policies, params, legal):
+    """Play the game in ``s`` to the end with policy ``policies[p]`` at seat
+    ``p`` (parameter table ``params``, memory ``m``)."""
     while s.meta[M_PHASE] != PH_OVER:
-        n = legal_list(lists_claims, b, s, legal)
+        policy = policies[s.meta[M_PLAYER]]
+        n = legal_list(POLICY_LISTS_CLAIMS[policy], b, s, legal)
         apply_action(b, s, policy_choose(policy, b, s, m, legal, n, params))

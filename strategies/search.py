@@ -11,30 +11,34 @@ anew, consistent with what the seat sees), with the rollout policy
 (:mod:`ttrsim.strategies.rollout`) at every seat. Every other decision is the
 policy's pick, at no cost.
 
-* Paired rollouts: in a round every remaining candidate is played out from
+* Paired rollouts: on every deal each remaining candidate is played out from
   the same determinizations with the same random streams (a rollout differs
   from another only by the candidate played first), so the per-deal
   differences to the policy's pick measure the candidate, not the deal.
 * The policy's pick stays unless an alternative beats it clearly: the
   alternative with the best mean paired gain is taken only if that gain
-  exceeds ``z`` standard errors (and 0).
-* Allocation: successive halving over the alternatives (the policy's pick is
-  always played): ``budget`` rollouts a searched decision are spread over
-  ``ceil(log2(candidates))`` rounds, and after each round the worse half of
-  the alternatives (by mean paired gain) is dropped.
+  exceeds ``z`` standard errors (and 0), after at least ``min_deals`` deals.
+* Allocation (``race``): racing, deal by deal (the policy's pick is always
+  played); from the third deal on an alternative whose mean paired gain is
+  below ``-race`` standard errors is dropped, and the search ends when none
+  is left or ``budget`` rollouts are spent. ``race`` 0: successive halving,
+  ``budget`` rollouts spread over ``ceil(log2(candidates))`` rounds, the
+  worse half of the alternatives (by mean paired gain) dropped after each.
 * Candidates: keep phases, every legal keep set; the main phase, the
   planner's ``claims`` best claims (its plan's routes by claim priority, then
   other payable routes by points, each with the planner's payment;
   :func:`ttrsim.strategies.planner.ranked_claims`), its card draw and a ticket
   draw (in Germany the planner's short/long mix).
 * Outcome (``outcome``): 0 the score margin (own total minus the best other
-  total), 1 a win (shared wins count a share).
+  total; clipped to +-``clip``, plus ``win_points`` for a win), 1 a win
+  (shared wins count a share).
 * Rollouts seat the policy ``rollout`` (a policy id of
   :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
-  default parameters at every seat, each seat with a fresh memory.
-* Budgets: ``budget`` rollouts at ticket keeps and in the end game,
-  ``middle_budget`` at the main-phase decisions searched before it
-  (``middle``).
+  default parameters at every seat (``opp_rollout`` >= 0: that policy at the
+  other seats), each seat with a fresh memory.
+* Budgets: ``budget`` rollouts at ticket keeps and in the end game (growing
+  to ``(1 + growth) x budget`` as the trains run out), ``middle_budget`` at
+  the main-phase decisions searched before it (``middle``).
 * Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
   towards those their routes touch
   (:func:`ttrsim.strategies.determinize.determinize`).
@@ -84,7 +88,17 @@ from .memory import new_memory
 from .planner import ranked_claims
 from .planner_plan import min_trains_any
 from .planner_tickets import mix_choice
-from .rollout import PLANNER, PLANNER_CLASSIC, POLICY_LISTS_CLAIMS, legal_list, play_out, policy_choose, policy_params
+from .rollout import (
+    PLANNER,
+    PLANNER_CLASSIC,
+    POLICY_LISTS_CLAIMS,
+    legal_list,
+    play_out,
+    policies_params,
+    policy_choose,
+    policy_params,
+    seat_policies,
+)
 from .spec import Param, StrategySpec
 
 SPEC = StrategySpec(
@@ -99,13 +113,23 @@ SPEC = StrategySpec(
         Param("outcome", 0.0, "what a rollout scores: 0 own total minus the best other total, 1 a win"),
         Param("z", 1.0, "an alternative replaces the policy's pick if its mean paired gain exceeds z standard errors"),
         Param("keeps", 1.0, "search the ticket keep sets (1) or keep the policy's (0)"),
-        Param("end_trains", 20.0, "search the main phase once some seat has at most this many trains (or the last "
+        Param("end_trains", 30.0, "search the main phase once some seat has at most this many trains (or the last "
                                  "round has begun)"),
         Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
                              "2 the claims, draw and ticket draw candidates"),
         Param("middle_budget", 16.0, "rollouts per searched main-phase decision before the end (middle)"),
         Param("infer", 0.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
                             "0 uniform"),
+        Param("clip", 0.0, "outcome 0: the margin clipped to +-clip points (0: not clipped)"),
+        Param("win_points", 20.0, "outcome 0: plus this many points for a win (a share if shared)"),
+        Param("race", 1.0, "allocation: 0 successive halving; r > 0 racing: deal by deal, an alternative is "
+                           "dropped once its mean paired gain is below -r standard errors, and the search stops "
+                           "when none is left"),
+        Param("min_deals", 0.0, "an alternative replaces the policy's pick only after at least this many deals "
+                                "(racing drops none before)"),
+        Param("growth", 0.0, "the end-game budget grows linearly to (1 + growth) x budget as the fewest trains "
+                             "of any seat fall from end_trains to 0"),
+        Param("opp_rollout", -1.0, "the other seats' rollout policy (-1: rollout's)"),
     ),
     lists_claims=False,
 )
@@ -119,6 +143,13 @@ P_END_TRAINS = SPEC.index("end_trains")
 P_MIDDLE = SPEC.index("middle")
 P_MIDDLE_BUDGET = SPEC.index("middle_budget")
 P_INFER = SPEC.index("infer")
+P_CLIP = SPEC.index("clip")
+P_WIN_POINTS = SPEC.index("win_points")
+P_RACE = SPEC.index("race")
+P_MIN_DEALS = SPEC.index("min_deals")
+P_GROWTH = SPEC.index("growth")
+P_OPP_ROLLOUT = SPEC.index("opp_rollout")
+RACE_START = 3      # racing: deals every alternative plays before any is dropped (whatever the budget)
 
 
 @njit(cache=True)
@@ -183,20 +214,25 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
 
 
 @njit(cache=True)
-def outcome(s, me, win):
-    """A finished game's value for seat ``me``: its share of the win, or its
-    total minus the best other total."""
+def outcome(s, me, win, clip=0.0, win_points=0.0):
+    """A finished game's value for seat ``me``: its share of the win
+    (``win``), or its total minus the best other total, clipped to
+    +-``clip`` if ``clip`` > 0, plus ``win_points`` x its share of the win."""
     n_players = s.meta[M_NPLAYERS]
+    winners = 0
+    for q in range(n_players):
+        winners += s.final[q, F_WINNER]
+    share = s.final[me, F_WINNER] / max(winners, 1)
     if win:
-        winners = 0
-        for q in range(n_players):
-            winners += s.final[q, F_WINNER]
-        return s.final[me, F_WINNER] / max(winners, 1)
+        return share
     best = -(1 << 30)
     for q in range(n_players):
         if q != me:
             best = max(best, s.final[q, F_TOTAL])
-    return float(s.final[me, F_TOTAL] - best)
+    margin = float(s.final[me, F_TOTAL] - best)
+    if clip > 0:
+        margin = min(max(margin, -clip), clip)
+    return margin + win_points * share
 
 
 @njit(cache=True)
@@ -216,59 +252,88 @@ def _gain(vals, c, n):
 
 
 @njit(cache=True)
-def paired_search(b, s, m, me, cands, n_cands, budget, policy, rparams, win, z, infer, buf):
-    """Successive halving with paired rollouts over ``cands[:n_cands]`` (see
-    the module doc); the index of the chosen candidate (0, the policy's pick,
-    unless an alternative clearly beats it). ``buf`` is a legal-action buffer
-    to size the rollouts' own."""
-    n_players = s.meta[M_NPLAYERS]
+def _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm, legal, stream, vals, deal):
+    """Draw one determinization and play the policy's pick and the
+    alternatives ``alive[:n_alive]`` out from it with the same streams;
+    their outcomes into column ``deal`` of ``vals``."""
     det, work = m.scratch
+    stream[0] = next_u64(m.rng, me)
+    determinize(b, s, me, det, stream, params[me, P_INFER])
+    setup_keeps(b, det, me, policies, rm, rparams, legal)
+    seed = next_u64(stream, 0)
+    win = params[me, P_OUTCOME] > 0
+    for j in range(n_alive + 1):
+        c = 0 if j == 0 else alive[j - 1]
+        copy_state_into(work, det)
+        rm.numbers[:, :] = 0
+        rm.route_numbers[:, :, :] = 0
+        rm.route_sets[:, :, :] = 0
+        for p in range(s.meta[M_NPLAYERS]):
+            seed_into(rm.rng, p, seed, p)
+        apply_action(b, work, cands[c])
+        play_out(b, work, rm, policies, rparams, legal)
+        vals[c, deal] = outcome(work, me, win, params[me, P_CLIP], params[me, P_WIN_POINTS])
+
+
+@njit(cache=True)
+def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params, buf):
+    """Successive halving or racing (``race``) with paired rollouts over
+    ``cands[:n_cands]`` (see the module doc); the index of the chosen
+    candidate (0, the policy's pick, unless an alternative clearly beats
+    it). ``buf`` is a legal-action buffer to size the rollouts' own."""
     rm = new_memory(m)
     legal = np.empty_like(buf)
     stream = np.zeros(1, np.uint64)
-    rounds = 0
-    while (1 << rounds) < n_cands - 1:
-        rounds += 1
-    rounds = max(rounds, 1)
     vals = np.zeros((n_cands, budget + 1))     # vals[c, i]: candidate c's outcome on deal i
     alive = np.arange(1, n_cands)              # the alternatives still in
     n_alive = n_cands - 1
     n_deals = 0
-    for rnd in range(rounds):
-        per = max(2 if rnd == 0 else 1, budget // ((n_alive + 1) * rounds))
-        per = min(per, vals.shape[1] - n_deals)
-        for _ in range(per):
-            stream[0] = next_u64(m.rng, me)
-            determinize(b, s, me, det, stream, infer)
-            setup_keeps(b, det, me, policy, rm, rparams, legal)
-            seed = next_u64(stream, 0)
-            for j in range(n_alive + 1):
-                c = 0 if j == 0 else alive[j - 1]
-                copy_state_into(work, det)
-                rm.numbers[:, :] = 0
-                rm.route_numbers[:, :, :] = 0
-                rm.route_sets[:, :, :] = 0
-                for p in range(n_players):
-                    seed_into(rm.rng, p, seed, p)
-                apply_action(b, work, cands[c])
-                play_out(b, work, rm, policy, rparams, legal)
-                vals[c, n_deals] = outcome(work, me, win)
+    race = params[me, P_RACE]
+    min_deals = int(params[me, P_MIN_DEALS])
+    if race > 0:
+        used = 0
+        while n_alive > 0 and n_deals < vals.shape[1] and (n_deals < RACE_START or used + n_alive + 1 <= budget):
+            _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm, legal, stream, vals, n_deals)
+            used += n_alive + 1
             n_deals += 1
-        if rnd == rounds - 1 or n_alive <= 1:
-            break
-        # the better half of the alternatives goes on (insertion sort by mean gain, earlier first on ties)
-        for j in range(1, n_alive):
-            c = alive[j]
-            v, _ = _gain(vals, c, n_deals)
-            i = j
-            while i > 0 and _gain(vals, alive[i - 1], n_deals)[0] < v:
-                alive[i] = alive[i - 1]
-                i -= 1
-            alive[i] = c
-        n_alive = (n_alive + 1) // 2
-        # the dropped alternatives' columns from here on are never read
+            if n_deals >= max(min_deals, RACE_START):
+                k = 0
+                for j in range(n_alive):
+                    mean, se = _gain(vals, alive[j], n_deals)
+                    if mean + race * se > 0:
+                        alive[k] = alive[j]
+                        k += 1
+                n_alive = k
+    else:
+        rounds = 0
+        while (1 << rounds) < n_cands - 1:
+            rounds += 1
+        rounds = max(rounds, 1)
+        for rnd in range(rounds):
+            per = max(2 if rnd == 0 else 1, budget // ((n_alive + 1) * rounds))
+            per = min(per, vals.shape[1] - n_deals)
+            for _ in range(per):
+                _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm, legal, stream, vals,
+                           n_deals)
+                n_deals += 1
+            if rnd == rounds - 1 or n_alive <= 1:
+                break
+            # the better half of the alternatives goes on (insertion sort by mean gain, earlier first on ties)
+            for j in range(1, n_alive):
+                c = alive[j]
+                v, _ = _gain(vals, c, n_deals)
+                i = j
+                while i > 0 and _gain(vals, alive[i - 1], n_deals)[0] < v:
+                    alive[i] = alive[i - 1]
+                    i -= 1
+                alive[i] = c
+            n_alive = (n_alive + 1) // 2
+            # the dropped alternatives' columns from here on are never read
     best = 0
+    if n_deals < min_deals:
+        return best
     best_gain = 0.0
+    z = params[me, P_Z]
     for j in range(n_alive):
         c = alive[j]
         mean, se = _gain(vals, c, n_deals)
@@ -283,14 +348,19 @@ def choose(b, s, m, legal, n_legal, params):
     """The search's pick for the seat to act (see the module doc)."""
     me = s.meta[M_PLAYER]
     policy = int(params[me, P_ROLLOUT])
-    rparams = policy_params(policy, s.meta[M_NPLAYERS])
+    policies = seat_policies(policy, int(params[me, P_OPP_ROLLOUT]), me, s.meta[M_NPLAYERS])
+    rparams = policies_params(policies)
     cands = np.empty(n_legal + b.route_len.shape[0] + 4, np.int64)
     n = candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands)
     if n == 1:
         return cands[0]
     budget = params[me, P_BUDGET]
-    if s.meta[M_PHASE] == PH_MAIN and not in_end_game(s, params, me):
-        budget = params[me, P_MIDDLE_BUDGET]
-    best = paired_search(b, s, m, me, cands, n, int(budget), policy, rparams,
-                         params[me, P_OUTCOME] > 0, params[me, P_Z], params[me, P_INFER], legal)
+    if s.meta[M_PHASE] == PH_MAIN:
+        if not in_end_game(s, params, me):
+            budget = params[me, P_MIDDLE_BUDGET]
+        elif params[me, P_GROWTH] > 0:
+            end_trains = params[me, P_END_TRAINS]
+            left = 0.0 if s.meta[M_COUNTDOWN] >= 0 or end_trains <= 0 else min(min_trains_any(s), end_trains) / end_trains
+            budget *= 1.0 + params[me, P_GROWTH] * (1.0 - left)
+    best = paired_search(b, s, m, me, cands, n, int(budget), policies, rparams, params, legal)
     return cands[best]

@@ -17,6 +17,7 @@ from ttrsim.play.game import Game
 from ttrsim.play.loop import play_finals
 from ttrsim.strategies import param_row, strategy_id
 from ttrsim.strategies.determinize import determinize
+from ttrsim.strategies.search import outcome
 
 RED = 5       # card colours of ttrsim.data.ids: the hand of the end-game position
 
@@ -71,8 +72,20 @@ def test_search_finds_the_winning_last_claim_the_planner_misses():
     assert decode_claim(a)[0] == winning
     f = after(g, a)
     assert f[me, F_WINNER] == 1 and f[me, F_TOTAL] > f[1 - me, F_TOTAL]
+    # racing finds it too (the losing claims are dropped after three deals)
+    assert decide(g, "search", {"budget": 16, "claims": 40, "race": 1}) == a
     # with the default two claims the winning one is not even a candidate: the planner's pick stays
     assert decide(g, "search", {"budget": 16}) == planner_pick
+
+
+def test_outcome_is_the_margin_clipped_plus_win_points_or_the_win():
+    g, me, winning = last_turn_position()
+    h = g.copy()
+    h.apply(decide(g, "search", {"budget": 16, "claims": 40}))        # wins by 7
+    assert outcome(h.state, me, True) == 1.0 and outcome(h.state, 1 - me, True) == 0.0
+    assert outcome(h.state, me, False) == 7.0 and outcome(h.state, 1 - me, False) == -7.0
+    assert outcome(h.state, me, False, 5.0) == 5.0 and outcome(h.state, 1 - me, False, 5.0) == -5.0
+    assert outcome(h.state, me, False, 5.0, 20.0) == 25.0 and outcome(h.state, 1 - me, False, 0.0, 20.0) == -7.0
 
 
 def test_the_policys_pick_stays_unless_an_alternative_clearly_beats_it():
@@ -134,6 +147,10 @@ def test_search_games_repeat_and_differ_from_the_planners():
     a = play_finals(g.board, 2, np.array([1, 2]), ids, params)
     b = play_finals(g.board, 2, np.array([1, 2]), ids, params)
     assert np.array_equal(a, b)
+    # racing, greedy opponents in the rollouts, a growing end-game budget: the same again
+    params[0] = param_row("search", {"budget": 6, "race": 1, "opp_rollout": 2, "growth": 1, "clip": 20})
+    a2 = play_finals(g.board, 2, np.array([1, 2]), ids, params)
+    assert np.array_equal(a2, play_finals(g.board, 2, np.array([1, 2]), ids, params))
     planners = np.array([strategy_id("planner")] * 2, np.int64)
     c = play_finals(g.board, 2, np.array([1, 2]), planners, np.stack([param_row("planner")] * 2))
     assert not np.array_equal(a, c)
