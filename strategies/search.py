@@ -64,7 +64,7 @@ True
 import numpy as np
 from numba import njit
 
-from ttrsim.core.actions import A_KEEP, A_PASSENGER, A_TICKETS
+from ttrsim.core.actions import A_KEEP, A_PASSENGER, A_TICKETS, decode_claim
 from ttrsim.core.engine import apply_action
 from ttrsim.core.rng import next_u64, seed_into
 from ttrsim.core.state import (
@@ -82,8 +82,9 @@ from ttrsim.core.state import (
 from .determinize import copy_state_into, determinize, setup_keeps
 from .memory import new_memory
 from .planner import ranked_claims
+from .planner_claims import route_exposure
 from .planner_plan import min_trains_any
-from .planner_tickets import mix_choice
+from .planner_tickets import keep_choice, mix_choice
 from .rollout import PLANNER, PLANNER_CLASSIC, POLICY_LISTS_CLAIMS, legal_list, play_out, policy_choose, policy_params
 from .spec import Param, StrategySpec
 
@@ -102,10 +103,15 @@ SPEC = StrategySpec(
         Param("end_trains", 20.0, "search the main phase once some seat has at most this many trains (or the last "
                                  "round has begun)"),
         Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
-                             "2 the claims, draw and ticket draw candidates"),
+                             "2 the claims, draw and ticket draw candidates, 3 the claims only"),
         Param("middle_budget", 16.0, "rollouts per searched main-phase decision before the end (middle)"),
         Param("infer", 0.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
                             "0 uniform"),
+        Param("middle_z", 1.0, "z before the end game (middle): the standard errors an alternative's gain must exceed"),
+        Param("contested", 0.0, "1: search before the end game only when one of the planner's best claims is "
+                                "contested (another seat's route touches an end, no parallel track stays open)"),
+        Param("keep_sets", 0.0, "search only the planner's this many best keep sets (its own pick first); 0 every "
+                                "legal keep set"),
     ),
     lists_claims=False,
 )
@@ -119,6 +125,9 @@ P_END_TRAINS = SPEC.index("end_trains")
 P_MIDDLE = SPEC.index("middle")
 P_MIDDLE_BUDGET = SPEC.index("middle_budget")
 P_INFER = SPEC.index("infer")
+P_MIDDLE_Z = SPEC.index("middle_z")
+P_CONTESTED = SPEC.index("contested")
+P_KEEP_SETS = SPEC.index("keep_sets")
 
 
 @njit(cache=True)
@@ -150,6 +159,40 @@ def in_end_game(s, params, me):
 
 
 @njit(cache=True)
+def _contested(b, s, me, claims, n_claims):
+    """Whether the route of one of ``claims[:n_claims]`` is contested: another
+    seat's route touches one of its ends and no parallel track stays open
+    (:func:`ttrsim.strategies.planner_claims.route_exposure`)."""
+    for i in range(n_claims):
+        adj, open_par = route_exposure(b, s, me, decode_claim(claims[i])[0])
+        if adj > 0 and not open_par:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
+    """Append to ``cands[:n]`` the planner's ``k`` best keep sets, best first
+    (its :func:`~ttrsim.strategies.planner_tickets.keep_choice` over the keep
+    sets not yet ranked); the new count."""
+    left = np.empty(n_legal, np.int64)
+    n_left = 0
+    for i in range(n_legal):
+        if A_KEEP <= legal[i] < A_PASSENGER:
+            left[n_left] = legal[i]
+            n_left += 1
+    for _ in range(min(k, n_left)):
+        a = keep_choice(b, s, left, n_left, pparams, me)
+        n = _add(cands, n, a)
+        for i in range(n_left):
+            if left[i] == a:
+                left[i] = left[n_left - 1]
+                n_left -= 1
+                break
+    return n
+
+
+@njit(cache=True)
 def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     """The candidate actions into ``cands``, the policy's own pick first; their
     count (1: the decision is not searched)."""
@@ -157,8 +200,11 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     n_pol = legal_list(POLICY_LISTS_CLAIMS[policy], b, s, buf)
     n = _add(cands, 0, policy_choose(policy, b, s, m, buf, n_pol, rparams))
     phase = s.meta[M_PHASE]
+    pparams = rparams if policy == PLANNER_CLASSIC else policy_params(PLANNER, s.meta[M_NPLAYERS])
     if phase == PH_KEEP or phase == PH_SETUP_KEEP:
         if params[me, P_KEEPS] > 0:
+            if params[me, P_KEEP_SETS] > 0:
+                return _best_keeps(b, s, legal, n_legal, pparams, me, int(params[me, P_KEEP_SETS]), cands, n)
             for i in range(n_legal):
                 if A_KEEP <= legal[i] < A_PASSENGER:
                     n = _add(cands, n, legal[i])
@@ -169,13 +215,17 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     middle = int(params[me, P_MIDDLE])
     if not end and middle == 0:
         return n
-    pparams = rparams if policy == PLANNER_CLASSIC else policy_params(PLANNER, s.meta[M_NPLAYERS])
-    if not end and middle == 1:
-        return _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
     claims = np.empty(b.route_len.shape[0], np.int64)
     n_claims, draw = ranked_claims(b, s, m, legal, n_legal, pparams, me, claims)
-    for i in range(min(n_claims, int(params[me, P_CLAIMS]))):
+    n_claims = min(n_claims, int(params[me, P_CLAIMS]))
+    if not end and params[me, P_CONTESTED] > 0 and not _contested(b, s, me, claims, n_claims):
+        return n
+    if not end and middle == 1:
+        return _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
+    for i in range(n_claims):
         n = _add(cands, n, claims[i])
+    if not end and middle == 3:
+        return n
     n = _add(cands, n, draw)
     if not end:
         n = _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
@@ -289,8 +339,10 @@ def choose(b, s, m, legal, n_legal, params):
     if n == 1:
         return cands[0]
     budget = params[me, P_BUDGET]
+    z = params[me, P_Z]
     if s.meta[M_PHASE] == PH_MAIN and not in_end_game(s, params, me):
         budget = params[me, P_MIDDLE_BUDGET]
+        z = params[me, P_MIDDLE_Z]
     best = paired_search(b, s, m, me, cands, n, int(budget), policy, rparams,
-                         params[me, P_OUTCOME] > 0, params[me, P_Z], params[me, P_INFER], legal)
+                         params[me, P_OUTCOME] > 0, z, params[me, P_INFER], legal)
     return cands[best]
