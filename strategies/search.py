@@ -22,7 +22,8 @@ policy's pick, at no cost.
   always played): ``budget`` rollouts a searched decision are spread over
   ``ceil(log2(candidates))`` rounds, and after each round the worse half of
   the alternatives (by mean paired gain) is dropped.
-* Candidates: keep phases, every legal keep set; the main phase, the
+* Candidates: keep phases, every legal keep set (or the planner's
+  ``keep_sets`` best); the main phase, the
   planner's ``claims`` best claims (its plan's routes by claim priority, then
   other payable routes by points, each with the planner's payment;
   :func:`ttrsim.strategies.planner.ranked_claims`), its card draw and a ticket
@@ -32,9 +33,11 @@ policy's pick, at no cost.
 * Rollouts seat the policy ``rollout`` (a policy id of
   :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
   default parameters at every seat, each seat with a fresh memory.
-* Budgets: ``budget`` rollouts at ticket keeps and in the end game,
-  ``middle_budget`` at the main-phase decisions searched before it
-  (``middle``).
+* Budgets: ``keep_factor x budget`` rollouts at ticket keeps (at setup they
+  decide the whole game), ``budget`` in the end game, ``middle_budget`` (and
+  ``middle_z`` for ``z``) at the main-phase decisions searched before it
+  (``middle``; with ``contested`` only when a candidate claim's route is
+  contested).
 * Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
   towards those their routes touch
   (:func:`ttrsim.strategies.determinize.determinize`).
@@ -112,6 +115,7 @@ SPEC = StrategySpec(
                                 "contested (another seat's route touches an end, no parallel track stays open)"),
         Param("keep_sets", 0.0, "search only the planner's this many best keep sets (its own pick first); 0 every "
                                 "legal keep set"),
+        Param("keep_factor", 2.0, "rollouts per searched ticket keep (setup and in play): keep_factor x budget"),
     ),
     lists_claims=False,
 )
@@ -128,6 +132,7 @@ P_INFER = SPEC.index("infer")
 P_MIDDLE_Z = SPEC.index("middle_z")
 P_CONTESTED = SPEC.index("contested")
 P_KEEP_SETS = SPEC.index("keep_sets")
+P_KEEP_FACTOR = SPEC.index("keep_factor")
 
 
 @njit(cache=True)
@@ -340,9 +345,12 @@ def choose(b, s, m, legal, n_legal, params):
         return cands[0]
     budget = params[me, P_BUDGET]
     z = params[me, P_Z]
-    if s.meta[M_PHASE] == PH_MAIN and not in_end_game(s, params, me):
+    phase = s.meta[M_PHASE]
+    if phase == PH_MAIN and not in_end_game(s, params, me):
         budget = params[me, P_MIDDLE_BUDGET]
         z = params[me, P_MIDDLE_Z]
+    elif phase == PH_KEEP or phase == PH_SETUP_KEEP:
+        budget *= params[me, P_KEEP_FACTOR]
     best = paired_search(b, s, m, me, cands, n, int(budget), policy, rparams,
                          params[me, P_OUTCOME] > 0, z, params[me, P_INFER], legal)
     return cands[best]
