@@ -36,8 +36,8 @@ policy's pick, at no cost.
 * Budgets: ``keep_factor x budget`` rollouts at ticket keeps (at setup they
   decide the whole game), ``budget`` in the end game, ``middle_budget`` (and
   ``middle_z`` for ``z``) at the main-phase decisions searched before it
-  (``middle``; with ``contested`` only when a candidate claim's route is
-  contested).
+  (``middle``; the claims with ``contested`` only when a candidate claim's
+  route is contested).
 * Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
   towards those their routes touch
   (:func:`ttrsim.strategies.determinize.determinize`).
@@ -111,8 +111,9 @@ SPEC = StrategySpec(
         Param("infer", 0.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
                             "0 uniform"),
         Param("middle_z", 1.0, "z before the end game (middle): the standard errors an alternative's gain must exceed"),
-        Param("contested", 0.0, "1: search before the end game only when one of the planner's best claims is "
-                                "contested (another seat's route touches an end, no parallel track stays open)"),
+        Param("contested", 0.0, "1: search the claims before the end game (middle 2, 3) only when one of the "
+                                "planner's best claims is contested (another seat's route touches an end, no "
+                                "parallel track stays open)"),
         Param("keep_sets", 0.0, "search only the planner's this many best keep sets (its own pick first); 0 every "
                                 "legal keep set"),
         Param("keep_factor", 2.0, "rollouts per searched ticket keep (setup and in play): keep_factor x budget"),
@@ -220,13 +221,13 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     middle = int(params[me, P_MIDDLE])
     if not end and middle == 0:
         return n
+    if not end and middle == 1:
+        return _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
     claims = np.empty(b.route_len.shape[0], np.int64)
     n_claims, draw = ranked_claims(b, s, m, legal, n_legal, pparams, me, claims)
     n_claims = min(n_claims, int(params[me, P_CLAIMS]))
     if not end and params[me, P_CONTESTED] > 0 and not _contested(b, s, me, claims, n_claims):
         return n
-    if not end and middle == 1:
-        return _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
     for i in range(n_claims):
         n = _add(cands, n, claims[i])
     if not end and middle == 3:
