@@ -24,7 +24,8 @@ policy's pick, at no cost.
   is left or ``budget`` rollouts are spent. ``race`` 0: successive halving,
   ``budget`` rollouts spread over ``ceil(log2(candidates))`` rounds, the
   worse half of the alternatives (by mean paired gain) dropped after each.
-* Candidates: keep phases, every legal keep set; the main phase, the
+* Candidates: keep phases, every legal keep set (or the planner's
+  ``keep_sets`` best); the main phase, the
   planner's ``claims`` best claims (its plan's routes by claim priority, then
   other payable routes by points, each with the planner's payment;
   :func:`ttrsim.strategies.planner.ranked_claims`), its card draw and a ticket
@@ -36,9 +37,12 @@ policy's pick, at no cost.
   :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
   default parameters at every seat (``opp_rollout`` >= 0: that policy at the
   other seats), each seat with a fresh memory.
-* Budgets: ``budget`` rollouts at ticket keeps and in the end game (growing
-  to ``(1 + growth) x budget`` as the trains run out), ``middle_budget`` at
-  the main-phase decisions searched before it (``middle``).
+* Budgets: ``keep_factor x budget`` rollouts at ticket keeps (at setup they
+  decide the whole game), ``budget`` in the end game (growing to
+  ``(1 + growth) x budget`` as the trains run out), ``middle_budget`` (and
+  ``middle_z`` for ``z``) at the main-phase decisions searched before it
+  (``middle``; the claims with ``contested`` only when a candidate claim's
+  route is contested).
 * Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
   towards those their routes touch
   (:func:`ttrsim.strategies.determinize.determinize`).
@@ -68,7 +72,7 @@ True
 import numpy as np
 from numba import njit
 
-from ttrsim.core.actions import A_KEEP, A_PASSENGER, A_TICKETS
+from ttrsim.core.actions import A_KEEP, A_PASSENGER, A_TICKETS, decode_claim
 from ttrsim.core.engine import apply_action
 from ttrsim.core.rng import next_u64, seed_into
 from ttrsim.core.state import (
@@ -86,8 +90,9 @@ from ttrsim.core.state import (
 from .determinize import copy_state_into, determinize, setup_keeps
 from .memory import new_memory
 from .planner import ranked_claims
+from .planner_claims import route_exposure
 from .planner_plan import min_trains_any
-from .planner_tickets import mix_choice
+from .planner_tickets import keep_choice, mix_choice
 from .rollout import (
     PLANNER,
     PLANNER_CLASSIC,
@@ -116,7 +121,7 @@ SPEC = StrategySpec(
         Param("end_trains", 30.0, "search the main phase once some seat has at most this many trains (or the last "
                                  "round has begun)"),
         Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
-                             "2 the claims, draw and ticket draw candidates"),
+                             "2 the claims, draw and ticket draw candidates, 3 the claims only"),
         Param("middle_budget", 16.0, "rollouts per searched main-phase decision before the end (middle)"),
         Param("infer", 0.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
                             "0 uniform"),
@@ -130,6 +135,13 @@ SPEC = StrategySpec(
         Param("growth", 0.0, "the end-game budget grows linearly to (1 + growth) x budget as the fewest trains "
                              "of any seat fall from end_trains to 0"),
         Param("opp_rollout", -1.0, "the other seats' rollout policy (-1: rollout's)"),
+        Param("middle_z", 1.0, "z before the end game (middle): the standard errors an alternative's gain must exceed"),
+        Param("contested", 0.0, "1: search the claims before the end game (middle 2, 3) only when one of the "
+                                "planner's best claims is contested (another seat's route touches an end, no "
+                                "parallel track stays open)"),
+        Param("keep_sets", 0.0, "search only the planner's this many best keep sets (its own pick first); 0 every "
+                                "legal keep set"),
+        Param("keep_factor", 2.0, "rollouts per searched ticket keep (setup and in play): keep_factor x budget"),
     ),
     lists_claims=False,
 )
@@ -150,6 +162,10 @@ P_MIN_DEALS = SPEC.index("min_deals")
 P_GROWTH = SPEC.index("growth")
 P_OPP_ROLLOUT = SPEC.index("opp_rollout")
 RACE_START = 3      # racing: deals every alternative plays before any is dropped (whatever the budget)
+P_MIDDLE_Z = SPEC.index("middle_z")
+P_CONTESTED = SPEC.index("contested")
+P_KEEP_SETS = SPEC.index("keep_sets")
+P_KEEP_FACTOR = SPEC.index("keep_factor")
 
 
 @njit(cache=True)
@@ -181,6 +197,40 @@ def in_end_game(s, params, me):
 
 
 @njit(cache=True)
+def _contested(b, s, me, claims, n_claims):
+    """Whether the route of one of ``claims[:n_claims]`` is contested: another
+    seat's route touches one of its ends and no parallel track stays open
+    (:func:`ttrsim.strategies.planner_claims.route_exposure`)."""
+    for i in range(n_claims):
+        adj, open_par = route_exposure(b, s, me, decode_claim(claims[i])[0])
+        if adj > 0 and not open_par:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
+    """Append to ``cands[:n]`` the planner's ``k`` best keep sets, best first
+    (its :func:`~ttrsim.strategies.planner_tickets.keep_choice` over the keep
+    sets not yet ranked); the new count."""
+    left = np.empty(n_legal, np.int64)
+    n_left = 0
+    for i in range(n_legal):
+        if A_KEEP <= legal[i] < A_PASSENGER:
+            left[n_left] = legal[i]
+            n_left += 1
+    for _ in range(min(k, n_left)):
+        a = keep_choice(b, s, left, n_left, pparams, me)
+        n = _add(cands, n, a)
+        for i in range(n_left):
+            if left[i] == a:
+                left[i] = left[n_left - 1]
+                n_left -= 1
+                break
+    return n
+
+
+@njit(cache=True)
 def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     """The candidate actions into ``cands``, the policy's own pick first; their
     count (1: the decision is not searched)."""
@@ -188,8 +238,11 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     n_pol = legal_list(POLICY_LISTS_CLAIMS[policy], b, s, buf)
     n = _add(cands, 0, policy_choose(policy, b, s, m, buf, n_pol, rparams))
     phase = s.meta[M_PHASE]
+    pparams = rparams if policy == PLANNER_CLASSIC else policy_params(PLANNER, s.meta[M_NPLAYERS])
     if phase == PH_KEEP or phase == PH_SETUP_KEEP:
         if params[me, P_KEEPS] > 0:
+            if params[me, P_KEEP_SETS] > 0:
+                return _best_keeps(b, s, legal, n_legal, pparams, me, int(params[me, P_KEEP_SETS]), cands, n)
             for i in range(n_legal):
                 if A_KEEP <= legal[i] < A_PASSENGER:
                     n = _add(cands, n, legal[i])
@@ -200,13 +253,17 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     middle = int(params[me, P_MIDDLE])
     if not end and middle == 0:
         return n
-    pparams = rparams if policy == PLANNER_CLASSIC else policy_params(PLANNER, s.meta[M_NPLAYERS])
     if not end and middle == 1:
         return _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
     claims = np.empty(b.route_len.shape[0], np.int64)
     n_claims, draw = ranked_claims(b, s, m, legal, n_legal, pparams, me, claims)
-    for i in range(min(n_claims, int(params[me, P_CLAIMS]))):
+    n_claims = min(n_claims, int(params[me, P_CLAIMS]))
+    if not end and params[me, P_CONTESTED] > 0 and not _contested(b, s, me, claims, n_claims):
+        return n
+    for i in range(n_claims):
         n = _add(cands, n, claims[i])
+    if not end and middle == 3:
+        return n
     n = _add(cands, n, draw)
     if not end:
         n = _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
@@ -276,7 +333,7 @@ def _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm
 
 
 @njit(cache=True)
-def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params, buf):
+def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params, z, buf):
     """Successive halving or racing (``race``) with paired rollouts over
     ``cands[:n_cands]`` (see the module doc); the index of the chosen
     candidate (0, the policy's pick, unless an alternative clearly beats
@@ -333,7 +390,6 @@ def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params
     if n_deals < min_deals:
         return best
     best_gain = 0.0
-    z = params[me, P_Z]
     for j in range(n_alive):
         c = alive[j]
         mean, se = _gain(vals, c, n_deals)
@@ -355,12 +411,17 @@ def choose(b, s, m, legal, n_legal, params):
     if n == 1:
         return cands[0]
     budget = params[me, P_BUDGET]
-    if s.meta[M_PHASE] == PH_MAIN:
+    z = params[me, P_Z]
+    phase = s.meta[M_PHASE]
+    if phase == PH_MAIN:
         if not in_end_game(s, params, me):
             budget = params[me, P_MIDDLE_BUDGET]
+            z = params[me, P_MIDDLE_Z]
         elif params[me, P_GROWTH] > 0:
             end_trains = params[me, P_END_TRAINS]
             left = 0.0 if s.meta[M_COUNTDOWN] >= 0 or end_trains <= 0 else min(min_trains_any(s), end_trains) / end_trains
             budget *= 1.0 + params[me, P_GROWTH] * (1.0 - left)
-    best = paired_search(b, s, m, me, cands, n, int(budget), policies, rparams, params, legal)
+    elif phase == PH_KEEP or phase == PH_SETUP_KEEP:
+        budget *= params[me, P_KEEP_FACTOR]
+    best = paired_search(b, s, m, me, cands, n, int(budget), policies, rparams, params, z, legal)
     return cands[best]

@@ -5,18 +5,19 @@ whole games the same way every time, on 1 or 2 workers and any chunks. (Legal
 picks, fair play, memory rows and parameter columns: ``test_strategy_api.py``,
 which covers every registered strategy.)"""
 import numpy as np
-from conftest import decide, put_hand, route_id, setup_game
+from conftest import decide, fresh_memory, put_hand, route_id, setup_game
 from numba import njit
 from test_experiment_run import assert_same_tables
 
-from ttrsim.core.actions import decode_claim
+from ttrsim.core.actions import A_CLAIM, A_KEEP, A_PASSENGER, decode_claim, encode_claim, legal_buffer
 from ttrsim.core.state import F_TOTAL, F_WINNER, M_COUNTDOWN, M_DECK_N, M_PLAYER, copy_state
 from ttrsim.data.ids import LOCO
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.play.game import Game
 from ttrsim.play.loop import play_finals
-from ttrsim.strategies import param_row, strategy_id
+from ttrsim.strategies import dispatch, param_row, search, strategy_id
 from ttrsim.strategies.determinize import determinize
+from ttrsim.strategies.rollout import PLANNER, policy_params
 from ttrsim.strategies.search import outcome
 
 RED = 5       # card colours of ttrsim.data.ids: the hand of the end-game position
@@ -165,3 +166,52 @@ def test_search_tables_are_the_same_on_one_or_two_workers_and_any_chunks(tmp_pat
     two = run_experiment({**exp, "workers": 2, "chunk_size": 2}, output=tmp_path / "two", progress=False, echo=False)
     assert one.status == two.status == "complete"
     assert_same_tables(one.path, two.path)
+
+
+def search_candidates(g, overrides):
+    """``search``'s candidates for the seat to act in ``g`` (the policy's pick first)."""
+    buf = legal_buffer(g.board)
+    n_legal = dispatch.legal_for(strategy_id("search"), g.board, g.state, buf)
+    params = np.tile(param_row("search", overrides), (g.n_players, 1))
+    cands = np.empty(n_legal + g.board.route_len.shape[0] + 4, np.int64)
+    me = int(g.state.meta[M_PLAYER])
+    n = search.candidates(g.board, g.state, fresh_memory(g), buf, n_legal, PLANNER,
+                          policy_params(PLANNER, g.n_players), me, params, cands)
+    return [int(a) for a in cands[:n]]
+
+
+def test_keep_sets_caps_the_keep_candidates_to_the_planners_best():
+    for seed in range(3):
+        g = Game("usa", 4, seed=seed)
+        keeps = [a for a in g.legal_actions() if A_KEEP <= a < A_PASSENGER]
+        assert len(search_candidates(g, {})) == len(keeps)                 # every keep set
+        best = search_candidates(g, {"keep_sets": 2})
+        assert len(best) == 2 and best[0] == decide(g, "planner") and best[1] in keeps
+
+
+def test_the_middle_game_claims_only_and_only_when_contested():
+    g = setup_game("usa", 4, seed=2)                    # first main-phase turn: no route is claimed
+    pick = decide(g, "planner")
+    claims = search_candidates(g, {"middle": 3})
+    assert claims[0] == pick and len(claims) > 1 and all(a >= A_CLAIM for a in claims[1:])
+    assert search_candidates(g, {"middle": 3, "contested": 1}) == [pick]          # nothing contested yet
+    assert len(search_candidates(g, {"middle": 2})) > len(claims)                  # + draw and ticket draw
+
+
+def test_a_route_is_contested_when_another_seat_touches_it_and_no_parallel_stays_open():
+    g = setup_game("usa", 4, seed=2)
+    s, me = g.state, int(g.state.meta[M_PLAYER])
+    sp = [r for r in range(g.map.n_routes)
+          if {g.map.node_names[g.map.route_a[r]], g.map.node_names[g.map.route_b[r]]} == {"Seattle", "Portland"}]
+    single = np.array([encode_claim(route_id(g, "Winnipeg", "Helena"), 0, 0)], np.int64)
+    double = np.array([encode_claim(sp[0], 0, 0)], np.int64)
+    s.route_owner[:] = -1
+    assert not search._contested(g.board, s, me, single, 1)
+    s.route_owner[route_id(g, "Calgary", "Helena")] = me                 # its own route: no contest
+    assert not search._contested(g.board, s, me, single, 1)
+    s.route_owner[route_id(g, "Calgary", "Helena")] = (me + 1) % 4
+    assert search._contested(g.board, s, me, single, 1)
+    s.route_owner[route_id(g, "Seattle", "Vancouver")] = (me + 1) % 4
+    assert not search._contested(g.board, s, me, double, 1)             # 4 players: the parallel stays open
+    s.route_owner[sp[1]] = (me + 2) % 4
+    assert search._contested(g.board, s, me, double, 1)
