@@ -29,6 +29,7 @@ made again only when its trains or tickets change or a route of the plan is
 taken: other claims only make other paths dearer, so the remembered plan is
 still one the shortest-path searches make now (see
 :func:`ttrsim.strategies.memory.plan_open`; only ties may go another way).
+A decision's arrays are the memory's work rows (nothing is allocated).
 
 Interpretations: the ratio counts the points of the held unfinished tickets
 too (the plan covers them), and ``(ticket + route points) / max(trains, 1)``;
@@ -44,7 +45,27 @@ from ttrsim.data.ids import GRAY, N_COLOURS
 from .action_picks import draw_colour_action, fallback_action, most_held_colour, pay_action, ticket_mix_action
 from .connectivity import own_components, unfinished_tickets
 from .graph_search import COST_TRAINS, INF
-from .memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
+from .memory import (
+    PLAN_ROUTES,
+    WB_DONE,
+    WB_IN_TREE,
+    WB_PLAN,
+    WF_DIST,
+    WF_FOREST,
+    WI_FRONT,
+    WI_LOCS,
+    WI_NEED,
+    WI_PARENT,
+    WI_PREV,
+    WI_ROUTES,
+    WI_TA,
+    WI_TB,
+    WI_TERM,
+    WI_TICKETS,
+    own_plan_valid,
+    seat_costs,
+    store_own_plan,
+)
 from .network_plans import plan_network, plan_tickets
 from .published import agent_choose
 from .spec import Param, StrategySpec
@@ -71,24 +92,41 @@ P_FOREST = SPEC.index("forest")
 
 
 @njit(cache=True)
-def _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, prev, done):
-    """Plan the network of ``tickets[:n_t]``; returns (trains, unreached)."""
+def _plan(b, m, cost, tickets, n_t, forest, in_plan):
+    """Plan the network of ``tickets[:n_t]`` into ``in_plan``; returns (trains,
+    unreached), in the memory's work rows."""
+    n_nodes, n_routes = b.n_nodes, b.route_len.shape[0]
+    ints = m.ints
+    dist, prev, done = m.floats[WF_DIST, :n_nodes], ints[WI_PREV, :n_nodes], m.flags[WB_DONE, :n_nodes]
     if forest:
+        ta, tb = ints[WI_TA], ints[WI_TB]
         for i in range(n_t):
             ta[i] = b.ticket_a[tickets[i]]
             tb[i] = b.ticket_b[tickets[i]]
-        return plan_tickets(b, cost, ta, tb, n_t, in_plan, routes, dist, prev, done)
+        return plan_tickets(b, cost, ta, tb, n_t, in_plan, ints[WI_ROUTES, :n_routes], dist, prev, done,
+                            m.floats[WF_FOREST, :n_routes])
+    locs = ints[WI_LOCS]
     for i in range(n_t):
         locs[2 * i] = b.ticket_a[tickets[i]]
         locs[2 * i + 1] = b.ticket_b[tickets[i]]
-    return plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done)
+    return plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done, ints[WI_FRONT, :n_nodes],
+                        ints[WI_TERM, :n_nodes], m.flags[WB_IN_TREE, :n_nodes])
+
+
+@njit(cache=True)
+def _unfinished(b, s, m, me, tickets):
+    """Write ``me``'s unfinished tickets into ``tickets``; return their count
+    (its components in a work row)."""
+    parent = m.ints[WI_PARENT, :b.n_nodes]
+    own_components(b, s, me, parent)
+    return unfinished_tickets(b, s, me, parent, tickets)
 
 
 @njit(cache=True)
 def _decide(b, s, m, me, phase, legal, n_legal, params):
     cost = seat_costs(b, s, m, me, COST_TRAINS)
     if phase == PH_SETUP_KEEP or phase == PH_KEEP:
-        return _keep_choice(b, s, me, cost, legal, n_legal, params)
+        return _keep_choice(b, s, m, me, cost, legal, n_legal, params)
     return _play_choice(b, s, m, me, phase, cost, legal, n_legal, params)
 
 
@@ -98,24 +136,13 @@ def choose(b, s, m, legal, n_legal, params):
 
 
 @njit(cache=True)
-def _work(b):
-    """Scratch arrays of a plan: (tickets, locs, ta, tb, routes, dist, prev, done, parent)."""
-    n_tk = b.ticket_a.shape[0] + 8
-    n_nodes = b.n_nodes
-    return (np.empty(n_tk, np.int64), np.empty(2 * n_tk, np.int64), np.empty(n_tk, np.int64),
-            np.empty(n_tk, np.int64), np.empty(b.route_len.shape[0], np.int64), np.empty(n_nodes, np.float64),
-            np.empty(n_nodes, np.int64), np.empty(n_nodes, np.bool_), np.empty(n_nodes, np.int64))
-
-
-@njit(cache=True)
-def _keep_choice(b, s, me, cost, legal, n_legal, params):
+def _keep_choice(b, s, m, me, cost, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     forest = params[me, P_FOREST] != 0
     trains = s.trains[me]
-    in_plan = np.zeros(n_routes, np.bool_)
-    tickets, locs, ta, tb, routes, dist, prev, done, parent = _work(b)
-    own_components(b, s, me, parent)
-    n_held = unfinished_tickets(b, s, me, parent, tickets)
+    in_plan = m.flags[WB_PLAN, :n_routes]
+    tickets = m.ints[WI_TICKETS]
+    n_held = _unfinished(b, s, m, me, tickets)
     held_pts = 0
     for i in range(n_held):
         held_pts += b.ticket_points[tickets[i]]
@@ -138,7 +165,7 @@ def _keep_choice(b, s, me, cost, legal, n_legal, params):
                 tickets[n_t] = t
                 n_t += 1
                 pts += b.ticket_points[t]
-        c, miss = _plan(b, cost, tickets, n_t, forest, in_plan, locs, ta, tb, routes, dist, prev, done)
+        c, miss = _plan(b, m, cost, tickets, n_t, forest, in_plan)
         value = np.float64(pts)
         for r in range(n_routes):
             if in_plan[r] and owner[r] != me:
@@ -162,12 +189,10 @@ def _play_choice(b, s, m, me, phase, cost, legal, n_legal, params):
     in_plan = m.route_numbers[me, PLAN_ROUTES]
     # remembered while its trains and tickets are the same and no route of it is taken (memory.own_plan_valid)
     if not own_plan_valid(b, s, m, me, cost):
-        planned = np.zeros(n_routes, np.bool_)
-        tickets, locs, ta, tb, routes, dist, prev, done, parent = _work(b)
-        own_components(b, s, me, parent)
-        n_held = unfinished_tickets(b, s, me, parent, tickets)
-        _plan(b, cost, tickets, n_held, params[me, P_FOREST] != 0, planned, locs, ta, tb, routes, dist, prev,
-              done)
+        planned = m.flags[WB_PLAN, :n_routes]
+        tickets = m.ints[WI_TICKETS]
+        n_held = _unfinished(b, s, m, me, tickets)
+        _plan(b, m, cost, tickets, n_held, params[me, P_FOREST] != 0, planned)
         for r in range(n_routes):
             in_plan[r] = planned[r]
         store_own_plan(b, s, m, me)
@@ -195,7 +220,8 @@ def _play_choice(b, s, m, me, phase, cost, legal, n_legal, params):
             return pick_a
     if not plan_left:
         return fallback_action(legal, n_legal)
-    need = np.zeros(N_COLOURS, np.int64)
+    need = m.ints[WI_NEED, :N_COLOURS]
+    need[:] = 0
     gray_to = most_held_colour(s, me)
     route_colour = b.route_colour
     for r in range(n_routes):

@@ -284,13 +284,16 @@ def path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done):
 
 
 @njit(cache=True)
-def path_end_within(b, cost, loc_a, loc_b, limit, dist, prev, done):
+def path_end_within(b, cost, loc_a, loc_b, limit, dist, prev, done, front=None):
     """A cheapest path from location ``loc_a`` to ``loc_b`` if it costs less
     than ``limit``: returns the node of ``loc_b`` it ends at (its cost is
     ``dist`` there, its routes are found by ``prev`` back to ``loc_a``), or -1
     (the search stops at ``limit``: cheaper than :func:`path_between` when only
-    near paths matter). ``loc_a`` and ``loc_b`` differ."""
-    return _search_from(b, cost, loc_a, loc_b, limit, dist, prev, done, np.empty(b.n_nodes, np.int64))
+    near paths matter). ``loc_a`` and ``loc_b`` differ. ``front``
+    (int64[n_nodes]) is optional work."""
+    if front is None:
+        front = np.empty(b.n_nodes, np.int64)
+    return _search_from(b, cost, loc_a, loc_b, limit, dist, prev, done, front)
 
 
 @njit(cache=True)

@@ -22,11 +22,24 @@ field              type                              contents
 ``costs``          float64[P, R]                     a seat's route costs
                                                      (:func:`seat_costs`)
 ``scratch``        N_SCRATCH game states             the table's scratch states (below)
+``ints``           int64[N_WORK_INTS, W]             work rows of one decision (below)
+``floats``         float64[N_WORK_FLOATS, W]
+``flags``          bool[N_WORK_FLAGS, W]
 =================  ================================  =========================================
 
 Everything but the streams is zero at every game start. A kernel reads and
 writes only the acting seat's rows (``tests/test_strategy_api.py`` checks it
-for every registered strategy), and the scratch states.
+for every registered strategy), and the scratch states and work rows.
+
+Work rows
+---------
+A decision's arrays (search labels, plans, ticket lists) are rows of
+``ints``, ``floats`` and ``flags``, ``W`` (:func:`work_width`) wide, built
+with the memory instead of allocated by every decision. Like the scratch
+states they hold nothing between decisions; a kernel slices the rows it uses
+(``m.ints[WI_PREV, :n]``) and hands them to the helpers it calls. The rows
+are named by use (``WI_*``, ``WF_*``, ``WB_*``): a function takes only rows
+that no caller of it holds.
 
 Scratch states
 --------------
@@ -63,8 +76,8 @@ computes them again only when a route was claimed since.
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
 >>> b = build_board(get_rules("usa")); m = allocate_memory(b, 4)
->>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape
-((4, 16), (4, 3, 100), (4, 100, 4), (4, 100))
+>>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape, m.ints.shape
+((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (15, 132))
 >>> reset_memory(m, 7); bool(m.rng[0] != m.rng[1])
 True
 """
@@ -79,8 +92,14 @@ from ttrsim.core.state import allocate_state, copy_state
 from .graph_search import route_cost_for
 
 MEMORY_FIELDS = ("rng", "numbers", "route_numbers", "route_sets", "costs")     # the seats' rows
-StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS + ("scratch",), __name__)
+WORK_FIELDS = ("ints", "floats", "flags")                                        # a decision's work rows
+StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS + ("scratch",) + WORK_FIELDS, __name__)
 N_SCRATCH = 2             # scratch game states of a table (a search's determinization and rollout)
+# The work rows by use (``ints``, ``floats``, ``flags``): the rows a caller holds are not its callees'.
+(WI_TICKETS, WI_LOCS, WI_TA, WI_TB, WI_ROUTES, WI_PREV, WI_PARENT, WI_FRONT, WI_TERM, WI_NEEDS, WI_NEED, WI_CAND,
+ WI_CAND_ADJ, WI_BLOCKED, WI_KEY, N_WORK_INTS) = range(16)
+WF_DIST, WF_PCOST, WF_FOREST, WF_WANT, WF_CSCORE, WF_TOP, WF_SAVED, N_WORK_FLOATS = range(8)
+WB_PLAN, WB_DONE, WB_IN_TREE, WB_TMP_PLAN, WB_PAYABLE, WB_CAND_PAR, N_WORK_FLAGS = range(7)
 
 MEM_NUMBERS = 16          # numbers per seat
 MEM_ROUTE_NUMBERS = 3     # numbers per seat and route
@@ -108,23 +127,41 @@ def memory_arrays(n_players, n_routes):
             np.zeros((n_players, n_routes), np.float64))
 
 
+def work_width(b) -> int:
+    """The width of the work rows for board ``b``: its nodes, its routes plus
+    32 (the planner's card needs, a number per route and two per colour), or
+    twice its tickets plus 16 (the ticket ends of a plan), the most."""
+    return max(b.n_nodes, b.route_len.shape[0] + 32, 2 * b.ticket_a.shape[0] + 16)
+
+
+@njit(cache=True)
+def work_arrays(width):
+    """The work rows of a :class:`StrategyMemory` (``ints``, ``floats``, ``flags``)."""
+    return (np.zeros((N_WORK_INTS, width), np.int64), np.zeros((N_WORK_FLOATS, width), np.float64),
+            np.zeros((N_WORK_FLAGS, width), np.bool_))
+
+
 def allocate_memory(b, n_players: int) -> StrategyMemory:
     """A table's memory for board ``b`` (reset it at every game start)."""
     scratch = tuple(allocate_state(b, n_players) for _ in range(N_SCRATCH))
-    return StrategyMemory(*memory_arrays(n_players, b.route_len.shape[0]), scratch)
+    return StrategyMemory(*memory_arrays(n_players, b.route_len.shape[0]), scratch, *work_arrays(work_width(b)))
 
 
 def copy_memory(m: StrategyMemory) -> StrategyMemory:
     """A deep copy (every array copied, the scratch states too)."""
-    return StrategyMemory(*(getattr(m, f).copy() for f in MEMORY_FIELDS), tuple(copy_state(x) for x in m.scratch))
+    return StrategyMemory(*(getattr(m, f).copy() for f in MEMORY_FIELDS), tuple(copy_state(x) for x in m.scratch),
+                          *(getattr(m, f).copy() for f in WORK_FIELDS))
 
 
 @njit(cache=True)
 def new_memory(m):
     """A zeroed memory of ``m``'s table inside compiled code (a search's
-    rollouts), sharing ``m``'s scratch states: it must not outlive ``m``."""
+    rollouts), sharing ``m``'s scratch states (it must not outlive ``m``),
+    with work rows of its own (a rollout decides while the search's decision
+    still holds ``m``'s)."""
     rng, numbers, route_numbers, route_sets, costs = memory_arrays(m.rng.shape[0], m.costs.shape[1])
-    return StrategyMemory(rng, numbers, route_numbers, route_sets, costs, m.scratch)
+    ints, floats, flags = work_arrays(m.ints.shape[1])
+    return StrategyMemory(rng, numbers, route_numbers, route_sets, costs, m.scratch, ints, floats, flags)
 
 
 @njit(cache=True)

@@ -22,11 +22,11 @@ from .graph_search import INF, path_between, pop_nearest
 
 
 @njit(cache=True)
-def _restart_from_tree(in_tree, dist, prev, done, front):
+def _restart_from_tree(n_nodes, in_tree, dist, prev, done, front):
     """Search labels for growing a network: 0 on the network's nodes (the
     frontier, returned as its size), ``INF`` elsewhere, nothing settled."""
     n_front = 0
-    for v in range(in_tree.shape[0]):
+    for v in range(n_nodes):
         prev[v] = -1
         done[v] = False
         if in_tree[v]:
@@ -39,7 +39,7 @@ def _restart_from_tree(in_tree, dist, prev, done, front):
 
 
 @njit(cache=True)
-def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
+def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done, front=None, term=None, in_tree=None):
     """Join the locations ``locs[:n_locs]`` into one network, approximately
     minimising its cost (the shortest-path heuristic for Steiner trees):
     start from one location, then repeatedly add the cheapest path from the
@@ -53,12 +53,21 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     first join. Locations no path reaches are skipped.
 
     Returns ``(total_cost, n_unjoined)``: the summed cost of the network's
-    routes and how many of the distinct locations could not be joined."""
+    routes and how many of the distinct locations could not be joined.
+    ``front``, ``term`` (int64[n_nodes]) and ``in_tree`` (bool[n_nodes]) are
+    optional work arrays (allocated when not given)."""
     n_nodes = b.n_nodes
     start, nodes = b.loc_node_start, b.loc_nodes
     nrs, nr, ra, rb = b.node_route_start, b.node_routes, b.route_a, b.route_b
-    in_tree = np.zeros(n_nodes, np.bool_)
-    term = np.full(n_nodes, -1, np.int64)       # node -> index in locs of its location, -1 none
+    if front is None:
+        front = np.empty(n_nodes, np.int64)
+    if term is None:
+        term = np.empty(n_nodes, np.int64)
+    if in_tree is None:
+        in_tree = np.empty(n_nodes, np.bool_)
+    for v in range(n_nodes):
+        in_tree[v] = False
+        term[v] = -1                            # node -> index in locs of its location, -1 none
     for r in range(in_plan_out.shape[0]):
         in_plan_out[r] = False
     n_distinct = 0
@@ -93,8 +102,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
     # the network its nodes drop to 0 and every label they improve is reopened,
     # so each join settles only what the new path changes (instead of a fresh
     # Dijkstra per join). Labels stay exact for every settled node.
-    front = np.empty(n_nodes, np.int64)
-    n_front = _restart_from_tree(in_tree, dist, prev, done, front)
+    n_front = _restart_from_tree(n_nodes, in_tree, dist, prev, done, front)
     while joined < n_distinct:
         found = -1
         while n_front > 0:
@@ -141,20 +149,23 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done):
                 if nodes[k] != v:
                     in_tree[nodes[k]] = False
             virtual_root = False
-            n_front = _restart_from_tree(in_tree, dist, prev, done, front)
+            n_front = _restart_from_tree(n_nodes, in_tree, dist, prev, done, front)
     return total, n_distinct - joined
 
 
 @njit(cache=True)
-def plan_tickets(b, cost, ta, tb, n, in_plan_out, routes_work, dist, prev, done):
+def plan_tickets(b, cost, ta, tb, n, in_plan_out, routes_work, dist, prev, done, cost_work=None):
     """A network serving each ticket ``(ta[i], tb[i])``, i < n, on its own
     (a Steiner *forest* heuristic): tickets in the given order, each adds its
     cheapest path with the routes already planned counted free. Marks
     ``in_plan_out`` (cleared first; own routes included) and returns
     ``(total_cost, n_unreachable)``. ``cost`` is not modified;
-    ``routes_work`` needs room for a path (int64[n_routes])."""
+    ``routes_work`` needs room for a path (int64[n_routes]); ``cost_work``
+    (float64[n_routes]) is optional work."""
     n_routes = in_plan_out.shape[0]
-    c2 = np.empty(n_routes, np.float64)
+    c2 = cost_work
+    if cost_work is None:
+        c2 = np.empty(n_routes, np.float64)
     for r in range(n_routes):
         in_plan_out[r] = False
         c2[r] = cost[r]

@@ -138,13 +138,13 @@ from ttrsim.core.state import (
     PH_SETUP_MIX,
     PH_TUNNEL,
 )
-from ttrsim.data.ids import N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import N_COLOURS
 
 from .action_picks import fallback_action, ticket_mix_action
 from .connectivity import own_components
 from .europe_moves import station_rescue, tunnel_choice
 from .graph_search import COST_TRAINS, payable_routes
-from .memory import seat_costs
+from .memory import WB_PAYABLE, WI_NEED, seat_costs
 from .planner_cards import draw_choice, second_draw
 from .planner_claims import claim_completes, claim_pick, pay_choice, pay_harm
 from .planner_params import (  # noqa: F401  (the registry's entries)
@@ -177,10 +177,10 @@ from .planner_plan import (
     NEED_SHORT,
     card_needs,
     current_plan,
+    decision_rows,
     free_target,
     min_trains_any,
     min_trains_others,
-    needs_array,
     plan_trains,
     plan_turns,
     turns_left,
@@ -195,24 +195,18 @@ def main_phase_plan(b, s, m, params, me):
     trains and routes, the cards it needs (``want``, ``needs`` and the colour
     needs ``need``), the payable routes and the search's scratch arrays.
     Returns ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need,
-    payable, dist, prev, done)``."""
+    payable, dist, prev, done)``, in the memory's work rows."""
     R = b.route_len.shape[0]
-    N = b.n_nodes
     cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
-    cscore = np.zeros(N_PASSENGER_COLOURS)
+    in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
     if b.rp[RP_PASSENGERS] != 0:
         colour_scores(b, s, me, params, cscore)
-    in_plan = np.zeros(R, np.bool_)
-    dist = np.empty(N)
-    prev = np.empty(N, np.int64)
-    done = np.empty(N, np.bool_)
-    want = np.zeros(N_COLOURS + 1)
-    needs = needs_array(b)
     current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
-    need = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS].copy()     # the plan's colour needs (for payments)
-    payable = np.empty(R, np.bool_)           # routes it can claim now
+    need = m.ints[WI_NEED, :N_COLOURS]       # the plan's colour needs (for payments)
+    need[:] = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS]
+    payable = m.flags[WB_PAYABLE, :R]         # routes it can claim now
     payable_routes(b, s, me, cost, payable)
     return cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done
 

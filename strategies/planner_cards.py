@@ -7,14 +7,14 @@ from numba import njit
 
 from ttrsim.core.actions import A_BLIND, A_FACEUP
 from ttrsim.core.board import RP_PASSENGERS
-from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import LOCO
 
 from .action_picks import has_action
 from .graph_search import COST_TRAINS
 from .memory import KEY_EXTRA, N_PLAN_KEY, recall_plan, seat_costs
 from .planner_params import P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT
 from .planner_passengers import colour_scores
-from .planner_plan import card_needs, current_plan, free_target, hand_size, needs_array, plan_trains, unseen_cards
+from .planner_plan import card_needs, current_plan, decision_rows, free_target, hand_size, plan_trains, unseen_cards
 
 
 @njit(cache=True)
@@ -70,25 +70,19 @@ def second_draw(b, s, m, legal, n_legal, params, me):
     and the face-up row changed, so the plan it remembered then still holds
     unless the hand crossed ``hoard_cards`` (then :func:`current_plan`
     decides, as in the main phase)."""
-    R = b.route_len.shape[0]
-    N = b.n_nodes
     passengers = b.rp[RP_PASSENGERS] != 0
-    in_plan = np.zeros(R, np.bool_)
-    want = np.zeros(N_COLOURS + 1)
-    needs = needs_array(b)
+    in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
     key = np.empty(N_PLAN_KEY, np.int64)
     for i in range(N_PLAN_KEY):
         key[i] = m.numbers[me, i]
     key[KEY_EXTRA] = 1 if hand_size(s, me) > params[me, P_HOARD_CARDS] else 0
-    cscore = np.zeros(N_PASSENGER_COLOURS)
     costs_made = False                   # (the colour scores)
     if key[0] != 1 or not recall_plan(m, me, key, in_plan):      # slot 0 is 1 in a stored key
         cost = seat_costs(b, s, m, me, COST_TRAINS)
         if passengers:
             colour_scores(b, s, me, params, cscore)
         costs_made = True
-        current_plan(b, s, m, me, params, cost, cscore, in_plan, np.empty(N), np.empty(N, np.int64),
-                     np.empty(N, np.bool_), want, needs)
+        current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
     if plan_trains(b, s, me, in_plan)[1] == 0:
         cost = seat_costs(b, s, m, me, COST_TRAINS)
         if passengers and not costs_made:

@@ -12,7 +12,17 @@ from ttrsim.core.scoring import uf_find
 from ttrsim.data.ids import GRAY, LOCO
 
 from .graph_search import other_end, path_end_within
-from .memory import ROUTE_SET_BITS, route_set_words
+from .memory import (
+    ROUTE_SET_BITS,
+    WB_CAND_PAR,
+    WF_SAVED,
+    WF_TOP,
+    WI_BLOCKED,
+    WI_CAND,
+    WI_CAND_ADJ,
+    WI_FRONT,
+    route_set_words,
+)
 from .planner_params import (
     P_DETOUR_CAP,
     P_DOUBLE_FACTOR,
@@ -128,13 +138,14 @@ def route_detour(b, s, m, me, r, cost, cap, blocked, dist, prev, done):
             return min(cap, float(found - 2 - length))
     g = b.route_group[r]
     width = b.group_routes.shape[1]
-    saved = np.empty(width)
+    saved = m.floats[WF_SAVED, :width]
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:
             saved[j] = cost[o]
             cost[o] = -1.0
-    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done)
+    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done,
+                        m.ints[WI_FRONT, :b.n_nodes])
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:
@@ -204,10 +215,10 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
     pw = params[me, P_PASS_WEIGHT]
     cap = params[me, P_DETOUR_CAP]
     bounded = params[me, P_W_DETOUR] >= 0 and params[me, P_DOUBLE_FACTOR] >= 0
-    cand = np.empty(R, np.int64)
-    top = np.empty(R)                   # priority with the detour at its cap (exact for off-plan routes)
-    cand_adj = np.empty(R, np.int64)    # and route_exposure of plan routes
-    cand_par = np.empty(R, np.bool_)
+    cand = m.ints[WI_CAND, :R]          # (the memory's work rows)
+    top = m.floats[WF_TOP, :R]          # priority with the detour at its cap (exact for off-plan routes)
+    cand_adj = m.ints[WI_CAND_ADJ, :R]  # and route_exposure of plan routes
+    cand_par = m.flags[WB_CAND_PAR, :R]
     nc = 0
     for r in range(R):
         if not payable[r]:
@@ -230,7 +241,7 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
         nc += 1
     best_r = -1
     best_v = -BIG
-    blocked = np.empty(route_set_words(R), np.int64)
+    blocked = m.ints[WI_BLOCKED, :route_set_words(R)]
     have_blocked = False
     for _ in range(nc):
         i = 0                           # the candidate with the highest bound (lowest route on ties)

@@ -21,11 +21,39 @@ from numba import njit
 from ttrsim.core.board import RP_END_TRAINS, RP_PASSENGERS, RP_TRAINS
 from ttrsim.core.scoring import locations_joined
 from ttrsim.core.state import M_COUNTDOWN, M_NPLAYERS, M_TURN
-from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
+from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
 
 from .connectivity import own_components, passable_components, unfinished_tickets
 from .europe_moves import europe_extra_cards
-from .memory import FREE_NUMBER, N_PLAN_KEY, PLAN_ROUTES, plan_key, plan_open, recall_plan, remember_plan
+from .memory import (
+    FREE_NUMBER,
+    N_PLAN_KEY,
+    PLAN_ROUTES,
+    WB_DONE,
+    WB_IN_TREE,
+    WB_PLAN,
+    WB_TMP_PLAN,
+    WF_CSCORE,
+    WF_DIST,
+    WF_FOREST,
+    WF_PCOST,
+    WF_WANT,
+    WI_FRONT,
+    WI_KEY,
+    WI_LOCS,
+    WI_NEEDS,
+    WI_PARENT,
+    WI_PREV,
+    WI_ROUTES,
+    WI_TA,
+    WI_TB,
+    WI_TERM,
+    WI_TICKETS,
+    plan_key,
+    plan_open,
+    recall_plan,
+    remember_plan,
+)
 from .network_plans import plan_network, plan_tickets
 from .planner_passengers import BIG, route_pass_value
 
@@ -162,10 +190,12 @@ def plan_trains(b, s, me, in_plan):
 
 
 @njit(cache=True)
-def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done):
+def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, front=None, term=None,
+              in_tree=None, cost_work=None):
     """Plan a network for tickets ``tks[:nt]`` into ``in_plan``: the cheaper of
     the Steiner-tree and the Steiner-forest heuristics. Returns the number of
-    tickets (forest) / locations (tree) it could not join (0 = all)."""
+    tickets (forest) / locations (tree) it could not join (0 = all). The
+    optional work arrays are :func:`plan_network`'s and :func:`plan_tickets`'."""
     if nt == 0:
         for r in range(in_plan.shape[0]):
             in_plan[r] = False
@@ -182,10 +212,10 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist
         tb[i] = b.ticket_b[tks[best]]
         locs[2 * i] = ta[i]
         locs[2 * i + 1] = tb[i]
-    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, rw, dist, prev, done)
+    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, rw, dist, prev, done, cost_work)
     if nt == 1:
         return miss1
-    c2, miss2 = plan_network(b, cost, locs, 2 * nt, tmp_plan, dist, prev, done)
+    c2, miss2 = plan_network(b, cost, locs, 2 * nt, tmp_plan, dist, prev, done, front, term, in_tree)
     if (miss2 > 0) == (miss1 > 0) and c2 < c1 - 1e-9 or (miss2 == 0 and miss1 > 0):
         for r in range(in_plan.shape[0]):
             in_plan[r] = tmp_plan[r]
@@ -197,6 +227,24 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist
 def needs_array(b):
     """The ``needs`` array of :func:`card_needs` for board ``b``."""
     return np.zeros(NEED_WORK + N_COLOURS + b.route_len.shape[0], np.int64)
+
+
+@njit(cache=True)
+def decision_rows(b, m):
+    """A planner decision's arrays, from the memory's work rows:
+    ``(in_plan, want, needs, cscore, dist, prev, done)``, the plan, the card
+    wishes and needs (:func:`card_needs`) and the passenger colour scores
+    zeroed, the search's labels (:func:`current_plan`'s) as they are."""
+    R, N = b.route_len.shape[0], b.n_nodes
+    in_plan = m.flags[WB_PLAN, :R]
+    want = m.floats[WF_WANT, :N_COLOURS + 1]
+    needs = m.ints[WI_NEEDS, :NEED_WORK + N_COLOURS + R]
+    cscore = m.floats[WF_CSCORE, :N_PASSENGER_COLOURS]
+    in_plan[:] = False
+    want[:] = 0.0
+    needs[:] = 0
+    cscore[:] = 0.0
+    return in_plan, want, needs, cscore, m.floats[WF_DIST, :N], m.ints[WI_PREV, :N], m.flags[WB_DONE, :N]
 
 
 @njit(cache=True)
@@ -313,7 +361,8 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
     N = b.n_nodes
     T = b.ticket_a.shape[0]
     hand = hand_size(s, me)
-    tks = np.empty(T + 8, np.int64)
+    ints, floats, flags = m.ints, m.floats, m.flags       # its arrays are the memory's work rows
+    tks = ints[WI_TICKETS]
     n_held = 0
     for t in range(T):
         n_held += s.ticket_holder[t] == me
@@ -322,32 +371,31 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
     if sm[me, SM_OWN_TRAINS] == s.trains[me] and sm[me, SM_OWN_TICKETS] == n_held + 1:
         nt = sm[me, SM_UNFINISHED]      # its routes and tickets are the same: so is what is unfinished
     else:
-        parent = np.empty(N, np.int64)
+        parent = ints[WI_PARENT, :N]
         own_components(b, s, me, parent)
         nt = unfinished_tickets(b, s, me, parent, tks)
         listed = True
         sm[me, SM_OWN_TRAINS] = s.trains[me]
         sm[me, SM_OWN_TICKETS] = n_held + 1
         sm[me, SM_UNFINISHED] = nt
-    key = np.empty(N_PLAN_KEY, np.int64)
+    key = ints[WI_KEY, :N_PLAN_KEY]
     plan_key(b, s, me, nt, 1 if hand > params[me, P_HOARD_CARDS] else 0, key)
     if (recall_plan(m, me, key, in_plan) and plan_open(cost, in_plan)
             and plan_trains(b, s, me, in_plan)[0] <= s.trains[me]):
         return
     if not listed:
-        parent = np.empty(N, np.int64)
+        parent = ints[WI_PARENT, :N]
         own_components(b, s, me, parent)
         unfinished_tickets(b, s, me, parent, tks)
-    pcost = np.empty(R)
+    pcost = floats[WF_PCOST, :R]
     search_costs(b, s, me, params, cost, pcost, cscore)
     nt = keep_reachable(b, cost, tks, nt)
-    tmp_plan = np.zeros(R, np.bool_)
-    ta = np.empty(T + 8, np.int64)
-    tb = np.empty(T + 8, np.int64)
-    locs = np.empty(2 * T + 16, np.int64)
-    rw = np.empty(R, np.int64)
+    tmp_plan = flags[WB_TMP_PLAN, :R]
+    tmp_plan[:] = False
+    ta, tb, locs, rw = ints[WI_TA], ints[WI_TB], ints[WI_LOCS], ints[WI_ROUTES, :R]
+    work = (ints[WI_FRONT, :N], ints[WI_TERM, :N], flags[WB_IN_TREE, :N], floats[WF_FOREST, :R])
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
-    make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+    make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
     while nt > 0:
         need_t, _ = plan_trains(b, s, me, in_plan)
         if need_t <= s.trains[me] and t_left >= BIG:
@@ -361,7 +409,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
             t = tks[i]
             tks[i] = tks[nt - 1]
             tks[nt - 1] = t
-            make_plan(b, s, me, tks, nt - 1, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+            make_plan(b, s, me, tks, nt - 1, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
             nt2, _ = plan_trains(b, s, me, in_plan)
             turns2 = plan_turns(b, s, me, in_plan, want, needs)
             v = ((need_t - nt2) + 2.0 * (turns - turns2)) / max(1, b.ticket_points[t])
@@ -374,7 +422,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
         tks[best_i] = tks[nt - 1]
         tks[nt - 1] = t
         nt -= 1
-        make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+        make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
     remember_plan(m, me, key, in_plan)
 
 
