@@ -79,3 +79,23 @@ def test_scratch_states_live_with_the_memory():
             assert _play_on_scratch(m, s) == i + 1
         assert [x._meminfo.refcount for x in m.scratch] == [1, 1]
         assert m.scratch[1].meta[M_TURN] == 201
+
+
+@njit
+def _rollout_rows(m):
+    rm = new_memory(m)
+    return rm.ints, rm.floats, rm.flags
+
+
+def test_memory_work_rows():
+    """The work rows (strategies.memory) fit every decision array of the
+    board; a rollout memory has rows of its own, a copy copies them."""
+    for rules in ("usa", "europe", "germany", "usa-mega"):
+        b = build_board(get_rules(rules))
+        m = allocate_memory(b, 3)
+        assert m.ints.shape[1] >= max(b.n_nodes, len(b.route_len) + 32, 2 * len(b.ticket_a) + 16)
+        rows = _rollout_rows(m)
+        c = copy_memory(m)
+        for own, copied, rollout in zip((m.ints, m.floats, m.flags), (c.ints, c.floats, c.flags), rows):
+            assert own.shape == copied.shape == rollout.shape
+            assert not np.shares_memory(own, copied) and not np.shares_memory(own, rollout)
