@@ -77,7 +77,7 @@ computes them again only when a route was claimed since.
 >>> from ttrsim.core.board import build_board
 >>> b = build_board(get_rules("usa")); m = allocate_memory(b, 4)
 >>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape, m.ints.shape
-((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (15, 132))
+((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (15, 214))
 >>> reset_memory(m, 7); bool(m.rng[0] != m.rng[1])
 True
 """
