@@ -45,7 +45,9 @@ policy's pick, at no cost.
   route is contested).
 * Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
   towards those their routes touch
-  (:func:`ttrsim.strategies.determinize.determinize`).
+  (:func:`ttrsim.strategies.determinize.determinize`); by default 1 in
+  2-player games, 0 with more (:data:`BY_PLAYERS`: a parameter left at -1
+  takes its value for the player count, an explicit value wins).
 * Europe (R8): the same decisions are searched; a tunnel's pay or give-up
   and a station are the policy's pick (a station is a candidate only as
   the policy's own pick).
@@ -123,8 +125,8 @@ SPEC = StrategySpec(
         Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
                              "2 the claims, draw and ticket draw candidates, 3 the claims only"),
         Param("middle_budget", 16.0, "rollouts per searched main-phase decision before the end (middle)"),
-        Param("infer", 0.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
-                            "0 uniform"),
+        Param("infer", -1.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
+                             "0 uniform; -1 by the player count (BY_PLAYERS: 1 with 2 players, 0 with more)"),
         Param("clip", 0.0, "outcome 0: the margin clipped to +-clip points (0: not clipped)"),
         Param("win_points", 20.0, "outcome 0: plus this many points for a win (a share if shared)"),
         Param("race", 1.0, "allocation: 0 successive halving; r > 0 racing: deal by deal, an alternative is "
@@ -166,6 +168,23 @@ P_MIDDLE_Z = SPEC.index("middle_z")
 P_CONTESTED = SPEC.index("contested")
 P_KEEP_SETS = SPEC.index("keep_sets")
 P_KEEP_FACTOR = SPEC.index("keep_factor")
+# defaults by the player count: a parameter left negative (its default) takes its value for the table's
+# player count, (2 players, 3 or more); an explicit value >= 0 wins
+BY_PLAYERS = {"infer": (1.0, 0.0)}
+_BY_PLAYERS_P = np.array([SPEC.index(k) for k in BY_PLAYERS], np.int64)
+_BY_PLAYERS_V = np.array(list(BY_PLAYERS.values()), np.float64)
+
+
+@njit(cache=True)
+def by_players(params, me, n_players):
+    """A copy of the parameter table ``params`` with seat ``me``'s negative
+    :data:`BY_PLAYERS` parameters set to their value for ``n_players``."""
+    out = params.copy()
+    col = 0 if n_players == 2 else 1
+    for i in range(_BY_PLAYERS_P.shape[0]):
+        if out[me, _BY_PLAYERS_P[i]] < 0:
+            out[me, _BY_PLAYERS_P[i]] = _BY_PLAYERS_V[i, col]
+    return out
 
 
 @njit(cache=True)
@@ -403,6 +422,7 @@ def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params
 def choose(b, s, m, legal, n_legal, params):
     """The search's pick for the seat to act (see the module doc)."""
     me = s.meta[M_PLAYER]
+    params = by_players(params, me, s.meta[M_NPLAYERS])
     policy = int(params[me, P_ROLLOUT])
     policies = seat_policies(policy, int(params[me, P_OPP_ROLLOUT]), me, s.meta[M_NPLAYERS])
     rparams = policies_params(policies)

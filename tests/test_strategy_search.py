@@ -215,3 +215,17 @@ def test_a_route_is_contested_when_another_seat_touches_it_and_no_parallel_stays
     assert not search._contested(g.board, s, me, double, 1)             # 4 players: the parallel stays open
     s.route_owner[sp[1]] = (me + 2) % 4
     assert search._contested(g.board, s, me, double, 1)
+
+
+def test_player_count_defaults_apply_only_where_left_at_their_default():
+    """``infer`` (and every :data:`~ttrsim.strategies.search.BY_PLAYERS`
+    parameter) left at -1 takes its value for the player count; an explicit
+    value wins whatever the count."""
+    p_infer = search.SPEC.index("infer")
+    for n_players, infer in ((2, 1.0), (3, 0.0), (4, 0.0)):
+        params = np.tile(param_row("search"), (n_players, 1))
+        assert params[0, p_infer] == -1
+        out = search.by_players(params, 0, n_players)
+        assert out[0, p_infer] == infer and params[0, p_infer] == -1            # a copy, the table is left alone
+        explicit = np.tile(param_row("search", {"infer": 0.5}), (n_players, 1))
+        assert search.by_players(explicit, 0, n_players)[0, p_infer] == 0.5
