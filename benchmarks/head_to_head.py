@@ -7,6 +7,20 @@ seat) are one block, so the interval covers the deal-to-deal spread.
 
 usage: python benchmarks/head_to_head.py CANDIDATE REFERENCE [--params JSON]
            [--configs usa:2,usa:4,...] [--games N] [--seed S]
+           [--baseline-params JSON] [--save FILE.npz] [--paired-with FILE.npz]
+
+Paired comparisons (two settings of the candidate on the same deals): ``--baseline-params JSON``
+also plays the candidate with those parameters (instead of ``--params``) on the same seeds, seat
+for seat, and prints the paired difference of the win shares (``--params`` minus the baseline),
+block by block, with its 95% interval: the deal-to-deal spread cancels, so the interval is much
+narrower than the two rates' own. ``--save FILE.npz`` keeps every configuration's per-block
+shares (of ``--params``); ``--paired-with FILE.npz`` pairs this run with a saved one (same
+configurations, games and seed) instead of playing the baseline again, e.g.
+
+    python benchmarks/head_to_head.py search planner --configs usa:2 --games 400 --seed 2000000 \
+        --save /tmp/base.npz
+    python benchmarks/head_to_head.py search planner --configs usa:2 --games 400 --seed 2000000 \
+        --params '{"outcome": 1}' --paired-with /tmp/base.npz
 
 The issue 11 planner targets (the new planner against the one before it):
 
@@ -33,9 +47,11 @@ from ttrsim.strategies import param_row, strategy_id
 from ttrsim.strategies.memory import allocate_memory
 
 
-def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=None):
+def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=None, blocks=False):
     """The candidate's mean win share, its 95% interval over ``n_seeds`` seed
-    blocks and the CPU seconds of play (compilation left out)."""
+    blocks and the CPU seconds of play (compilation left out); with
+    ``blocks``, also the per-block shares (float[n_seeds], a block being the
+    games of one seed, the candidate in each seat in turn)."""
     b = build_board(get_rules(rules))
     s = allocate_state(b, players)
     m = allocate_memory(b, players)
@@ -56,9 +72,29 @@ def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=No
         won = finals[:, :, F_WINNER]
         share[:, seat] = won[:, seat] / np.maximum(won.sum(axis=1), 1)
     block = share.mean(axis=1)
-    mean = block.mean()
-    half = 1.96 * block.std(ddof=1) / np.sqrt(n_seeds)
-    return mean, mean - half, mean + half, cpu
+    mean, lo, hi = interval(block)
+    return (mean, lo, hi, cpu, block) if blocks else (mean, lo, hi, cpu)
+
+
+def interval(x):
+    """The mean of ``x`` and its 95% interval (normal, over the entries)."""
+    mean = x.mean()
+    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
+    return mean, mean - half, mean + half
+
+
+def paired(block, base):
+    """The paired difference of two runs' per-block shares on the same seeds
+    (``block - base``): its mean and 95% interval."""
+    if block.shape != base.shape:
+        raise ValueError(f"paired runs need the same blocks: {block.shape} against {base.shape}")
+    return interval(block - base)
+
+
+def _line(candidate, reference, rules, players, games, mean, lo, hi, cpu, label=""):
+    return (f"{candidate} vs {reference}  {rules:9s} {players}p  {100 * mean:5.1f}% "
+            f"[{100 * lo:.1f}, {100 * hi:.1f}]  fair {100 / players:.1f}%  "
+            f"({games} games, {cpu:.0f} s CPU of play, {cpu / games:.2f} s a game){label}")
 
 
 def main():
@@ -69,15 +105,37 @@ def main():
     ap.add_argument("--configs", default="usa:2,usa:4", help="RULES:PLAYERS,...")
     ap.add_argument("--games", type=int, default=4000, help="games per configuration")
     ap.add_argument("--seed", type=int, default=1000000, help="first seed")
+    ap.add_argument("--baseline-params", default=None,
+                    help="also play the candidate with these parameters (JSON) on the same seeds; print the paired "
+                         "difference")
+    ap.add_argument("--save", default=None, help="write the per-block shares of every configuration (.npz)")
+    ap.add_argument("--paired-with", default=None,
+                    help="pair with the per-block shares of a saved run (.npz, same configurations, games, seed)")
     a = ap.parse_args()
+    saved = {}
     for config in a.configs.split(","):
         rules, players = config.split(":")
         players = int(players)
         n = a.games // players
-        mean, lo, hi, cpu = head_to_head(a.candidate, a.reference, rules, players, n, a.seed, json.loads(a.params))
-        print(f"{a.candidate} vs {a.reference}  {rules:9s} {players}p  {100 * mean:5.1f}% "
-              f"[{100 * lo:.1f}, {100 * hi:.1f}]  fair {100 / players:.1f}%  "
-              f"({n * players} games, {cpu:.0f} s CPU of play, {cpu / (n * players):.2f} s a game)", flush=True)
+        games = n * players
+        mean, lo, hi, cpu, block = head_to_head(a.candidate, a.reference, rules, players, n, a.seed,
+                                                json.loads(a.params), blocks=True)
+        saved[f"{config}:{a.seed}"] = block
+        print(_line(a.candidate, a.reference, rules, players, games, mean, lo, hi, cpu), flush=True)
+        base = None
+        if a.baseline_params is not None:
+            bmean, blo, bhi, bcpu, base = head_to_head(a.candidate, a.reference, rules, players, n, a.seed,
+                                                       json.loads(a.baseline_params), blocks=True)
+            print(_line(a.candidate, a.reference, rules, players, games, bmean, blo, bhi, bcpu,
+                        f"  baseline {a.baseline_params}"), flush=True)
+        elif a.paired_with:
+            base = np.load(a.paired_with)[f"{config}:{a.seed}"]
+        if base is not None:
+            d, dlo, dhi = paired(block, base)
+            print(f"  paired difference (params - baseline) {rules} {players}p: {100 * d:+.1f} points "
+                  f"[{100 * dlo:+.1f}, {100 * dhi:+.1f}] over {n} deals", flush=True)
+    if a.save:
+        np.savez(a.save, **saved)
 
 
 if __name__ == "__main__":

@@ -91,8 +91,8 @@ from ttrsim.core.state import (
 
 from .determinize import copy_state_into, determinize, setup_keeps
 from .memory import new_memory
-from .planner import ranked_claims
-from .planner_claims import route_exposure
+from .planner import main_phase_plan, ranked_claims
+from .planner_claims import locks_all_tracks, route_exposure
 from .planner_plan import min_trains_any
 from .planner_tickets import keep_choice, mix_choice
 from .rollout import (
@@ -144,6 +144,11 @@ SPEC = StrategySpec(
         Param("keep_sets", 0.0, "search only the planner's this many best keep sets (its own pick first); 0 every "
                                 "legal keep set"),
         Param("keep_factor", 2.0, "rollouts per searched ticket keep (setup and in play): keep_factor x budget"),
+        Param("block", -1.0, "blocking candidates: where claims are searched, add up to this many of the seat's "
+                             "payable claims (the planner's payment) that take a route (or close its parallel "
+                             "track) on the other seats' plans in most of block_deals determinizations; 0 none; "
+                             "-1 by the player count (BY_PLAYERS: 0)"),
+        Param("block_deals", 4.0, "block: the determinizations on which the other seats' plans are read"),
     ),
     lists_claims=False,
 )
@@ -168,9 +173,11 @@ P_MIDDLE_Z = SPEC.index("middle_z")
 P_CONTESTED = SPEC.index("contested")
 P_KEEP_SETS = SPEC.index("keep_sets")
 P_KEEP_FACTOR = SPEC.index("keep_factor")
+P_BLOCK = SPEC.index("block")
+P_BLOCK_DEALS = SPEC.index("block_deals")
 # defaults by the player count: a parameter left negative (its default) takes its value for the table's
 # player count, (2 players, 3 or more); an explicit value >= 0 wins
-BY_PLAYERS = {"infer": (1.0, 0.0)}
+BY_PLAYERS = {"infer": (1.0, 0.0), "block": (0.0, 0.0)}
 _BY_PLAYERS_P = np.array([SPEC.index(k) for k in BY_PLAYERS], np.int64)
 _BY_PLAYERS_V = np.array(list(BY_PLAYERS.values()), np.float64)
 
@@ -250,6 +257,80 @@ def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
 
 
 @njit(cache=True)
+def others_plans(b, s, m, me, params, pparams, deals, need):
+    """Into ``need`` (float[R]): on how many of ``deals`` determinizations
+    (drawn like the search's, from the seat's own stream) some other seat's
+    planner plan (``pparams``; a fresh memory: the plan it would make now)
+    has each unclaimed route."""
+    R = b.route_len.shape[0]
+    det = m.scratch[0]
+    rm = new_memory(m)
+    stream = np.zeros(1, np.uint64)
+    hit = np.zeros(R, np.bool_)
+    need[:] = 0.0
+    for _ in range(deals):
+        stream[0] = next_u64(m.rng, me)
+        determinize(b, s, me, det, stream, params[me, P_INFER])
+        hit[:] = False
+        for q in range(s.meta[M_NPLAYERS]):
+            if q == me:
+                continue
+            rm.numbers[:, :] = 0
+            rm.route_numbers[:, :, :] = 0
+            rm.route_sets[:, :, :] = 0
+            in_plan = main_phase_plan(b, det, rm, pparams, q)[2]
+            for r in range(R):
+                if in_plan[r] and det.route_owner[r] < 0:
+                    hit[r] = True
+        for r in range(R):
+            need[r] += hit[r]
+
+
+@njit(cache=True)
+def block_value(b, s, need, r):
+    """What claiming route ``r`` takes from the other seats' plans: ``need``
+    of ``r``, plus that of its parallel tracks when a claim closes them (R4.5)."""
+    v = need[r]
+    if locks_all_tracks(b, s):
+        g = b.route_group[r]
+        for j in range(b.group_routes.shape[1]):
+            o = b.group_routes[g, j]
+            if o >= 0 and o != r:
+                v += need[o]
+    return v
+
+
+@njit(cache=True)
+def _blocks(b, s, m, me, params, pparams, claims, n_claims, cands, n):
+    """Append to ``cands[:n]`` up to ``block`` more of ``claims[:n_claims]``
+    (the planner's payable claims, ranked), those with the largest
+    :func:`block_value` (> 0; earlier in the ranking first on ties); the new
+    count."""
+    k = int(params[me, P_BLOCK])
+    deals = int(params[me, P_BLOCK_DEALS])
+    if k <= 0 or deals <= 0 or n_claims == 0:
+        return n
+    need = np.zeros(b.route_len.shape[0])
+    others_plans(b, s, m, me, params, pparams, deals, need)
+    value = np.empty(n_claims)
+    for i in range(n_claims):
+        value[i] = block_value(b, s, need, decode_claim(claims[i])[0])
+    added = 0
+    while added < k:
+        best = -1
+        for i in range(n_claims):
+            if value[i] > 0 and (best < 0 or value[i] > value[best]):
+                best = i
+        if best < 0:
+            break
+        value[best] = 0.0
+        n2 = _add(cands, n, claims[best])       # a candidate already (the planner's own claim): not counted
+        added += n2 - n
+        n = n2
+    return n
+
+
+@njit(cache=True)
 def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     """The candidate actions into ``cands``, the policy's own pick first; their
     count (1: the decision is not searched)."""
@@ -275,12 +356,13 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     if not end and middle == 1:
         return _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
     claims = np.empty(b.route_len.shape[0], np.int64)
-    n_claims, draw = ranked_claims(b, s, m, legal, n_legal, pparams, me, claims)
-    n_claims = min(n_claims, int(params[me, P_CLAIMS]))
+    n_payable, draw = ranked_claims(b, s, m, legal, n_legal, pparams, me, claims)
+    n_claims = min(n_payable, int(params[me, P_CLAIMS]))
     if not end and params[me, P_CONTESTED] > 0 and not _contested(b, s, me, claims, n_claims):
         return n
     for i in range(n_claims):
         n = _add(cands, n, claims[i])
+    n = _blocks(b, s, m, me, params, pparams, claims, n_payable, cands, n)
     if not end and middle == 3:
         return n
     n = _add(cands, n, draw)

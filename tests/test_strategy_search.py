@@ -5,7 +5,7 @@ whole games the same way every time, on 1 or 2 workers and any chunks. (Legal
 picks, fair play, memory rows and parameter columns: ``test_strategy_api.py``,
 which covers every registered strategy.)"""
 import numpy as np
-from conftest import decide, fresh_memory, put_hand, route_id, setup_game
+from conftest import decide, fresh_memory, put_hand, route_id, setup_game, ticket_id
 from numba import njit
 from test_experiment_run import assert_same_tables
 
@@ -17,6 +17,7 @@ from ttrsim.play.game import Game
 from ttrsim.play.loop import play_finals
 from ttrsim.strategies import dispatch, param_row, search, strategy_id
 from ttrsim.strategies.determinize import determinize
+from ttrsim.strategies.planner import main_phase_plan
 from ttrsim.strategies.rollout import PLANNER, policy_params
 from ttrsim.strategies.search import outcome
 
@@ -229,3 +230,50 @@ def test_player_count_defaults_apply_only_where_left_at_their_default():
         assert out[0, p_infer] == infer and params[0, p_infer] == -1            # a copy, the table is left alone
         explicit = np.tile(param_row("search", {"infer": 0.5}), (n_players, 1))
         assert search.by_players(explicit, 0, n_players)[0, p_infer] == 0.5
+
+
+def blocking_position():
+    """USA, 2 players, the end game (25 trains each, no route claimed): the
+    other seat's one ticket is Denver-El Paso and the seat to act holds every
+    other ticket, so every determinization deals the other seat that ticket
+    (and its plan is the one it makes on the real state). The seat to act
+    holds 6 red cards and 2 locomotives."""
+    g = setup_game("usa", 2, seed=3)
+    s = g.state
+    me = int(s.meta[M_PLAYER])
+    s.route_owner[:] = -1
+    s.score[:] = 0
+    s.trains[:] = 25
+    theirs = ticket_id(g, "Denver", "El Paso")
+    s.ticket_holder[:] = me
+    s.ticket_holder[theirs] = 1 - me
+    s.tk_len[:] = 0
+    put_hand(g, me, {RED: 6, LOCO: 2})
+    return g, me
+
+
+def test_blocking_candidates_take_a_route_on_the_other_seats_plan():
+    """On every determinization the other seat's plan is a path from Denver
+    to El Paso (through its dealt hand's cheapest colours); a blocking
+    candidate claims a route on those plans, the one on most of them."""
+    g, me = blocking_position()
+    b, m = g.board, g.map
+    pparams = policy_params(PLANNER, 2)
+    need = np.zeros(b.route_len.shape[0])
+    params = search.by_players(np.tile(param_row("search", {"block_deals": 3}), (2, 1)), me, 2)
+    search.others_plans(b, g.state, fresh_memory(g), me, params, pparams, 3, need)
+    ends = {r: {m.node_names[m.route_a[r]], m.node_names[m.route_b[r]]} for r in range(m.n_routes)}
+    for city in ("Denver", "El Paso"):       # each plan leaves each end of the ticket by one route
+        assert sum(need[r] for r in range(m.n_routes) if city in ends[r]) == 3
+    in_plan = main_phase_plan(b, g.state, fresh_memory(g), pparams, 1 - me)[2]
+    assert all(need[r] > 0 for r in np.flatnonzero(in_plan))      # the real deal's plan is one of them
+    base = search_candidates(g, {"block": 0})
+    blocked = search_candidates(g, {"block": 1})
+    assert blocked[:len(base)] == base and len(blocked) == len(base) + 1
+    r = decode_claim(blocked[-1])[0]
+    assert need[r] == max(need[decode_claim(a)[0]] for a in g.legal_actions() if a >= A_CLAIM) > 0
+    assert blocked[-1] in g.legal_actions()
+    two = search_candidates(g, {"block": 2})
+    assert two[:len(blocked)] == blocked and len(two) <= len(blocked) + 1
+    assert all(need[decode_claim(a)[0]] > 0 for a in two[len(base):])
+    assert search_candidates(g, {}) == base                  # no blocking by default (BY_PLAYERS)
