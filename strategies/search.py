@@ -29,7 +29,12 @@ policy's pick, at no cost.
   planner's ``claims`` best claims (its plan's routes by claim priority, then
   other payable routes by points, each with the planner's payment;
   :func:`ttrsim.strategies.planner.ranked_claims`), its card draw and a ticket
-  draw (in Germany the planner's short/long mix).
+  draw (in Germany the planner's short/long mix); with ``block`` > 0 (by
+  default in 2-player games) also up to ``block`` blocking claims: the
+  seat's payable claims (the planner's payment) whose route, or the parallel
+  track a claim closes (R4.5), is on the other seats' plans in the most of
+  ``block_deals`` determinizations (:func:`others_plans`: the planner's plan
+  for each other seat, made anew on each).
 * Outcome (``outcome``): 0 the score margin (own total minus the best other
   total; clipped to +-``clip``, plus ``win_points`` for a win), 1 a win
   (shared wins count a share).
@@ -147,7 +152,7 @@ SPEC = StrategySpec(
         Param("block", -1.0, "blocking candidates: where claims are searched, add up to this many of the seat's "
                              "payable claims (the planner's payment) that take a route (or close its parallel "
                              "track) on the other seats' plans in most of block_deals determinizations; 0 none; "
-                             "-1 by the player count (BY_PLAYERS: 0)"),
+                             "-1 by the player count (BY_PLAYERS: 1 with 2 players, 0 with more)"),
         Param("block_deals", 4.0, "block: the determinizations on which the other seats' plans are read"),
     ),
     lists_claims=False,
@@ -177,7 +182,7 @@ P_BLOCK = SPEC.index("block")
 P_BLOCK_DEALS = SPEC.index("block_deals")
 # defaults by the player count: a parameter left negative (its default) takes its value for the table's
 # player count, (2 players, 3 or more); an explicit value >= 0 wins
-BY_PLAYERS = {"infer": (1.0, 0.0), "block": (0.0, 0.0)}
+BY_PLAYERS = {"infer": (1.0, 0.0), "block": (1.0, 0.0)}
 _BY_PLAYERS_P = np.array([SPEC.index(k) for k in BY_PLAYERS], np.int64)
 _BY_PLAYERS_V = np.array(list(BY_PLAYERS.values()), np.float64)
 

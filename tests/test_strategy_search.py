@@ -276,4 +276,13 @@ def test_blocking_candidates_take_a_route_on_the_other_seats_plan():
     two = search_candidates(g, {"block": 2})
     assert two[:len(blocked)] == blocked and len(two) <= len(blocked) + 1
     assert all(need[decode_claim(a)[0]] > 0 for a in two[len(base):])
-    assert search_candidates(g, {}) == base                  # no blocking by default (BY_PLAYERS)
+    assert search_candidates(g, {}) == blocked               # 2 players: one blocking candidate by default
+
+
+def test_blocking_is_a_two_player_default():
+    p_block = search.SPEC.index("block")
+    for n_players, block in ((2, 1.0), (3, 0.0), (4, 0.0)):
+        params = np.tile(param_row("search"), (n_players, 1))
+        assert params[0, p_block] == -1 and search.by_players(params, 0, n_players)[0, p_block] == block
+        explicit = np.tile(param_row("search", {"block": 0}), (n_players, 1))
+        assert search.by_players(explicit, 0, n_players)[0, p_block] == 0
