@@ -170,12 +170,13 @@ def test_search_tables_are_the_same_on_one_or_two_workers_and_any_chunks(tmp_pat
 
 
 def search_candidates(g, overrides):
-    """``search``'s candidates for the seat to act in ``g`` (the policy's pick first)."""
+    """``search``'s candidates for the seat to act in ``g`` (the policy's pick
+    first), with the player-count defaults applied as ``search.choose`` does."""
     buf = legal_buffer(g.board)
     n_legal = dispatch.legal_for(strategy_id("search"), g.board, g.state, buf)
-    params = np.tile(param_row("search", overrides), (g.n_players, 1))
     cands = np.empty(n_legal + g.board.route_len.shape[0] + 4, np.int64)
     me = int(g.state.meta[M_PLAYER])
+    params = search.by_players(np.tile(param_row("search", overrides), (g.n_players, 1)), me, g.n_players)
     n = search.candidates(g.board, g.state, fresh_memory(g), buf, n_legal, PLANNER,
                           policy_params(PLANNER, g.n_players), me, params, cands)
     return [int(a) for a in cands[:n]]
