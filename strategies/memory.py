@@ -77,7 +77,7 @@ computes them again only when a route was claimed since.
 >>> from ttrsim.core.board import build_board
 >>> b = build_board(get_rules("usa")); m = allocate_memory(b, 4)
 >>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape, m.ints.shape
-((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (15, 214))
+((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (16, 214))
 >>> reset_memory(m, 7); bool(m.rng[0] != m.rng[1])
 True
 """
@@ -85,7 +85,7 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.engine import LANE_STRATEGY
-from ttrsim.core.record import define_record
+from ttrsim.core.record import borrowed, define_record
 from ttrsim.core.rng import seed_into
 from ttrsim.core.state import allocate_state, copy_state
 
@@ -97,7 +97,7 @@ StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS + ("scratch",) + 
 N_SCRATCH = 2             # scratch game states of a table (a search's determinization and rollout)
 # The work rows by use (``ints``, ``floats``, ``flags``): the rows a caller holds are not its callees'.
 (WI_TICKETS, WI_LOCS, WI_TA, WI_TB, WI_ROUTES, WI_PREV, WI_PARENT, WI_FRONT, WI_TERM, WI_NEEDS, WI_NEED, WI_CAND,
- WI_CAND_ADJ, WI_BLOCKED, WI_KEY, N_WORK_INTS) = range(16)
+ WI_CAND_ADJ, WI_BLOCKED, WI_KEY, WI_RECALL, N_WORK_INTS) = range(17)
 WF_DIST, WF_PCOST, WF_FOREST, WF_WANT, WF_CSCORE, WF_TOP, WF_SAVED, N_WORK_FLOATS = range(8)
 WB_PLAN, WB_DONE, WB_IN_TREE, WB_TMP_PLAN, WB_PAYABLE, WB_CAND_PAR, N_WORK_FLAGS = range(7)
 
@@ -174,6 +174,17 @@ def reset_memory(m, seed):
     m.route_numbers[:, :, :] = 0
     m.route_sets[:, :, :] = 0
     m.costs[:, :] = 0.0
+
+
+@njit(cache=True)
+def plan_work(b, m):
+    """The work arrays of :func:`~ttrsim.strategies.network_plans.plan_network`
+    and :func:`~ttrsim.strategies.network_plans.plan_tickets` from the work rows:
+    ``(front, term, in_tree, cost_work)``, uncounted views
+    (``record.borrowed``: the caller holds ``m`` while it uses them)."""
+    N, R = b.n_nodes, b.route_len.shape[0]
+    ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)
+    return ints[WI_FRONT, :N], ints[WI_TERM, :N], flags[WB_IN_TREE, :N], floats[WF_FOREST, :R]
 
 
 # --- plan memory ---------------------------------------------------------------------------------
@@ -319,8 +330,10 @@ def seat_costs(b, s, m, me, cost_mode):
     (:mod:`ttrsim.strategies.graph_search`), kept in ``m.costs[me]`` (returned)
     and computed again only when a route was claimed since (:func:`claims_key`:
     the costs depend only on the owners and the seat's trains). A seat keeps
-    one ``cost_mode``; callers do not write into the costs."""
-    cost = m.costs[me]
+    one ``cost_mode``; callers do not write into the costs. The row is an
+    uncounted view (``record.borrowed``: the caller holds ``m`` while it uses
+    it)."""
+    cost = borrowed(m.costs)[me]
     key = claims_key(s)
     if m.numbers[me, COST_KEY] != key:
         route_cost_for(b, s, me, cost_mode, cost)

@@ -125,6 +125,7 @@ from numba import njit
 
 from ttrsim.core.board import RP_PASSENGERS, RP_STATIONS
 from ttrsim.core.engine import is_legal
+from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import locations_joined
 from ttrsim.core.state import (
     M_COUNTDOWN,
@@ -195,7 +196,8 @@ def main_phase_plan(b, s, m, params, me):
     trains and routes, the cards it needs (``want``, ``needs`` and the colour
     needs ``need``), the payable routes and the search's scratch arrays.
     Returns ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need,
-    payable, dist, prev, done)``, in the memory's work rows."""
+    payable, dist, prev, done)``, in the memory's work rows (uncounted views,
+    :func:`~ttrsim.strategies.planner_plan.decision_rows`)."""
     R = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
     in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
@@ -204,9 +206,9 @@ def main_phase_plan(b, s, m, params, me):
     current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
-    need = m.ints[WI_NEED, :N_COLOURS]       # the plan's colour needs (for payments)
+    need = borrowed(m.ints)[WI_NEED, :N_COLOURS]       # the plan's colour needs (for payments)
     need[:] = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS]
-    payable = m.flags[WB_PAYABLE, :R]         # routes it can claim now
+    payable = borrowed(m.flags)[WB_PAYABLE, :R]         # routes it can claim now
     payable_routes(b, s, me, cost, payable)
     return cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done
 

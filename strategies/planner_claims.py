@@ -8,6 +8,7 @@ from numba import njit
 
 from ttrsim.core.actions import CLAIMS_PER_ROUTE, PAY_LOCOS_ONLY, decode_claim
 from ttrsim.core.engine import locks_all_tracks, payments
+from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import uf_find
 from ttrsim.data.ids import GRAY, LOCO
 
@@ -215,10 +216,11 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
     pw = params[me, P_PASS_WEIGHT]
     cap = params[me, P_DETOUR_CAP]
     bounded = params[me, P_W_DETOUR] >= 0 and params[me, P_DOUBLE_FACTOR] >= 0
-    cand = m.ints[WI_CAND, :R]          # (the memory's work rows)
-    top = m.floats[WF_TOP, :R]          # priority with the detour at its cap (exact for off-plan routes)
-    cand_adj = m.ints[WI_CAND_ADJ, :R]  # and route_exposure of plan routes
-    cand_par = m.flags[WB_CAND_PAR, :R]
+    ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)    # the work rows, uncounted
+    cand = ints[WI_CAND, :R]
+    top = floats[WF_TOP, :R]            # priority with the detour at its cap (exact for off-plan routes)
+    cand_adj = ints[WI_CAND_ADJ, :R]    # and route_exposure of plan routes
+    cand_par = flags[WB_CAND_PAR, :R]
     nc = 0
     for r in range(R):
         if not payable[r]:
@@ -241,7 +243,7 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
         nc += 1
     best_r = -1
     best_v = -BIG
-    blocked = m.ints[WI_BLOCKED, :route_set_words(R)]
+    blocked = ints[WI_BLOCKED, :route_set_words(R)]
     have_blocked = False
     for _ in range(nc):
         i = 0                           # the candidate with the highest bound (lowest route on ties)
