@@ -244,7 +244,7 @@ def store_own_plan(b, s, m, me):
     board (its trains change with each of its claims, the only claims that
     make a route cheaper or join its network); :func:`own_plan_valid` says
     when it still holds. The key's ``extra`` is the :func:`claims_key`."""
-    numbers = m.numbers
+    numbers = borrowed(m.numbers)
     numbers[me, 0] = 1
     numbers[me, 1] = s.trains[me]
     numbers[me, 2] = tickets_held(b, s, me)
@@ -259,13 +259,13 @@ def own_plan_valid(b, s, m, me, cost):
     :func:`plan_open` under ``cost`` (its costs now). Costs change only with a
     claim, so :func:`plan_open` is checked only when a route was claimed since
     the last check, which then moves the key's :func:`claims_key` on."""
-    numbers = m.numbers
+    numbers = borrowed(m.numbers)
     if (numbers[me, 0] != 1 or numbers[me, 1] != s.trains[me] or numbers[me, 2] != tickets_held(b, s, me)
             or numbers[me, 3] != passengers_collected(s)):
         return False
     claims = claims_key(s)
     if numbers[me, KEY_EXTRA] != claims:
-        if not plan_open(cost, m.route_numbers[me, PLAN_ROUTES]):
+        if not plan_open(cost, borrowed(m.route_numbers)[me, PLAN_ROUTES]):
             return False
         numbers[me, KEY_EXTRA] = claims
     return True
@@ -290,8 +290,9 @@ def plan_open(cost, on_plan):
 @njit(cache=True)
 def recall_key(m, me, key):
     """Seat ``me``'s memory was stored under ``key``."""
+    numbers = borrowed(m.numbers)
     for i in range(N_PLAN_KEY):
-        if m.numbers[me, i] != key[i]:
+        if numbers[me, i] != key[i]:
             return False
     return True
 
@@ -299,8 +300,9 @@ def recall_key(m, me, key):
 @njit(cache=True)
 def store_key(m, me, key):
     """Mark seat ``me``'s memory as made under ``key``."""
+    numbers = borrowed(m.numbers)
     for i in range(N_PLAN_KEY):
-        m.numbers[me, i] = key[i]
+        numbers[me, i] = key[i]
 
 
 @njit(cache=True)
@@ -309,8 +311,9 @@ def recall_plan(m, me, key, in_plan):
     ``in_plan`` and return True; else False (``in_plan`` untouched)."""
     if not recall_key(m, me, key):
         return False
+    plan = borrowed(m.route_numbers)[me, PLAN_ROUTES]
     for r in range(in_plan.shape[0]):
-        in_plan[r] = m.route_numbers[me, PLAN_ROUTES, r] != 0
+        in_plan[r] = plan[r] != 0
     return True
 
 
@@ -318,8 +321,9 @@ def recall_plan(m, me, key, in_plan):
 def remember_plan(m, me, key, in_plan):
     """Store ``in_plan`` under ``key`` in seat ``me``'s memory."""
     store_key(m, me, key)
+    plan = borrowed(m.route_numbers)[me, PLAN_ROUTES]
     for r in range(in_plan.shape[0]):
-        m.route_numbers[me, PLAN_ROUTES, r] = 1 if in_plan[r] else 0
+        plan[r] = 1 if in_plan[r] else 0
 
 
 # --- route costs ---------------------------------------------------------------------------------
@@ -334,8 +338,9 @@ def seat_costs(b, s, m, me, cost_mode):
     uncounted view (``record.borrowed``: the caller holds ``m`` while it uses
     it)."""
     cost = borrowed(m.costs)[me]
+    numbers = borrowed(m.numbers)
     key = claims_key(s)
-    if m.numbers[me, COST_KEY] != key:
+    if numbers[me, COST_KEY] != key:
         route_cost_for(b, s, me, cost_mode, cost)
-        m.numbers[me, COST_KEY] = key
+        numbers[me, COST_KEY] = key
     return cost

@@ -81,8 +81,9 @@ def second_draw(b, s, m, legal, n_legal, params, me):
     passengers = b.rp[RP_PASSENGERS] != 0
     in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
     key = borrowed(m.ints)[WI_RECALL, :N_PLAN_KEY]
+    numbers = borrowed(m.numbers)
     for i in range(N_PLAN_KEY):
-        key[i] = m.numbers[me, i]
+        key[i] = numbers[me, i]
     key[KEY_EXTRA] = 1 if hand_size(s, me) > params[me, P_HOARD_CARDS] else 0
     costs_made = False                   # (the colour scores)
     if key[0] != 1 or not recall_plan(m, me, key, in_plan):      # slot 0 is 1 in a stored key

@@ -124,8 +124,8 @@ def route_detour(b, s, m, me, r, cost, cap, blocked, dist, prev, done):
     its own claims do that) and the search would find the same path cost as
     long as no route of that path was taken or closed; no path stays no path."""
     W = blocked.shape[0]
-    numbers = m.route_numbers
-    words = m.route_sets
+    numbers = borrowed(m.route_numbers)     # the memory's arrays, uncounted (the caller holds m)
+    words = borrowed(m.route_sets)
     length = b.route_len[r]
     found = numbers[me, SM_DETOUR, r]
     if found > 0 and numbers[me, SM_DETOUR_TRAINS, r] == s.trains[me]:
@@ -139,14 +139,14 @@ def route_detour(b, s, m, me, r, cost, cap, blocked, dist, prev, done):
             return min(cap, float(found - 2 - length))
     g = b.route_group[r]
     width = b.group_routes.shape[1]
-    saved = m.floats[WF_SAVED, :width]
+    saved = borrowed(m.floats)[WF_SAVED, :width]
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:
             saved[j] = cost[o]
             cost[o] = -1.0
     v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done,
-                        m.ints[WI_FRONT, :b.n_nodes])
+                        borrowed(m.ints)[WI_FRONT, :b.n_nodes])
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:

@@ -381,7 +381,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
     n_held = 0
     for t in range(T):
         n_held += s.ticket_holder[t] == me
-    sm = m.numbers
+    sm = borrowed(m.numbers)
     listed = False
     if sm[me, SM_OWN_TRAINS] == s.trains[me] and sm[me, SM_OWN_TICKETS] == n_held + 1:
         nt = sm[me, SM_UNFINISHED]      # its routes and tickets are the same: so is what is unfinished
