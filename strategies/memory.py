@@ -77,7 +77,7 @@ computes them again only when a route was claimed since.
 >>> from ttrsim.core.board import build_board
 >>> b = build_board(get_rules("usa")); m = allocate_memory(b, 4)
 >>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape, m.ints.shape
-((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (16, 214))
+((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (17, 214))
 >>> reset_memory(m, 7); bool(m.rng[0] != m.rng[1])
 True
 """
@@ -97,8 +97,8 @@ StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS + ("scratch",) + 
 N_SCRATCH = 2             # scratch game states of a table (a search's determinization and rollout)
 # The work rows by use (``ints``, ``floats``, ``flags``): the rows a caller holds are not its callees'.
 (WI_TICKETS, WI_LOCS, WI_TA, WI_TB, WI_ROUTES, WI_PREV, WI_PARENT, WI_FRONT, WI_TERM, WI_NEEDS, WI_NEED, WI_CAND,
- WI_CAND_ADJ, WI_BLOCKED, WI_KEY, WI_RECALL, N_WORK_INTS) = range(17)
-WF_DIST, WF_PCOST, WF_FOREST, WF_WANT, WF_CSCORE, WF_TOP, WF_SAVED, N_WORK_FLOATS = range(8)
+ WI_CAND_ADJ, WI_BLOCKED, WI_KEY, WI_RECALL, WI_PAY, N_WORK_INTS) = range(18)
+WF_DIST, WF_PCOST, WF_FOREST, WF_WANT, WF_CSCORE, WF_TOP, WF_SAVED, WF_UNSEEN, N_WORK_FLOATS = range(9)
 WB_PLAN, WB_DONE, WB_IN_TREE, WB_TMP_PLAN, WB_PAYABLE, WB_CAND_PAR, N_WORK_FLAGS = range(7)
 
 MEM_NUMBERS = 16          # numbers per seat
@@ -176,7 +176,7 @@ def reset_memory(m, seed):
     m.costs[:, :] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def plan_work(b, m):
     """The work arrays of :func:`~ttrsim.strategies.network_plans.plan_network`
     and :func:`~ttrsim.strategies.network_plans.plan_tickets` from the work rows:
@@ -287,7 +287,7 @@ def plan_open(cost, on_plan):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def recall_key(m, me, key):
     """Seat ``me``'s memory was stored under ``key``."""
     numbers = borrowed(m.numbers)
@@ -297,7 +297,7 @@ def recall_key(m, me, key):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def store_key(m, me, key):
     """Mark seat ``me``'s memory as made under ``key``."""
     numbers = borrowed(m.numbers)
@@ -305,7 +305,7 @@ def store_key(m, me, key):
         numbers[me, i] = key[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def recall_plan(m, me, key, in_plan):
     """If seat ``me`` remembers a plan made under ``key``, copy it into
     ``in_plan`` and return True; else False (``in_plan`` untouched)."""
@@ -317,7 +317,7 @@ def recall_plan(m, me, key, in_plan):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def remember_plan(m, me, key, in_plan):
     """Store ``in_plan`` under ``key`` in seat ``me``'s memory."""
     store_key(m, me, key)
@@ -328,7 +328,7 @@ def remember_plan(m, me, key, in_plan):
 
 # --- route costs ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def seat_costs(b, s, m, me, cost_mode):
     """Seat ``me``'s route costs, ``route_cost_for(b, s, me, cost_mode, ...)``
     (:mod:`ttrsim.strategies.graph_search`), kept in ``m.costs[me]`` (returned)

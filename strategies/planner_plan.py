@@ -36,6 +36,7 @@ from .memory import (
     WF_CSCORE,
     WF_DIST,
     WF_PCOST,
+    WF_UNSEEN,
     WF_WANT,
     WI_KEY,
     WI_LOCS,
@@ -140,14 +141,15 @@ def keep_reachable(b, cost, tks, nt, reach=None):
 
 
 @njit(cache=True)
-def search_costs(b, s, me, params, cost, pcost, cscore):
+def search_costs(b, s, me, params, cost, pcost, cscore, unseen):
     """Plan search costs: a claimable route costs its length plus
     ``claim_turn_cost`` plus ``card_weight`` per card it misses with the
     hand held now, minus ``points_weight`` x its points, minus
     ``pass_path`` x its passenger value (Germany), plus ``card_weight`` per
     extra card a tunnel is expected to ask for and per locomotive a ferry
     needs beyond those held (Europe), at least a fifth of its length; own
-    routes 0, impassable -1 (as in ``cost``)."""
+    routes 0, impassable -1 (as in ``cost``). ``unseen`` (float64[LOCO + 1])
+    is work (the cards it cannot see, once a tunnel or ferry needs them)."""
     ct = params[me, P_CLAIM_TURN_COST]
     pw = params[me, P_POINTS_WEIGHT]
     hand = hand_size(s, me)
@@ -157,7 +159,7 @@ def search_costs(b, s, me, params, cost, pcost, cscore):
     top = 0
     for k in range(N_COLOURS):
         top = max(top, s.hand[me, k])
-    unseen = np.zeros(0)                  # the cards it cannot see, once a tunnel needs them
+    have_unseen = False                   # the cards it cannot see, once a tunnel or ferry needs them
     for r in range(b.route_len.shape[0]):
         c = cost[r]
         if c > 0:
@@ -166,9 +168,9 @@ def search_costs(b, s, me, params, cost, pcost, cscore):
             h = top if col == GRAY else s.hand[me, col]
             c = length + ct - pw * b.route_points[r] + cw * max(0, length - h - locos)
             if b.route_tunnel[r] or b.route_ferry[r] > 0:     # Europe: extra cards expected, locomotives due
-                if unseen.shape[0] == 0:
-                    unseen = np.empty(LOCO + 1)
+                if not have_unseen:
                     unseen_cards(b, s, me, unseen)
+                    have_unseen = True
                 c += cw * europe_extra_cards(b, s, me, r, unseen)
             if pp > 0:
                 c -= pp * route_pass_value(b, s, r, cscore)
@@ -228,7 +230,7 @@ def needs_array(b):
     return np.zeros(NEED_WORK + N_COLOURS + b.route_len.shape[0], np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def decision_rows(b, m):
     """A planner decision's arrays, from the memory's work rows:
     ``(in_plan, want, needs, cscore, dist, prev, done)``, the plan, the card
@@ -403,7 +405,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
         own_components(b, s, me, parent)
         unfinished_tickets(b, s, me, parent, tks)
     pcost = floats[WF_PCOST, :R]
-    search_costs(b, s, me, params, cost, pcost, cscore)
+    search_costs(b, s, me, params, cost, pcost, cscore, floats[WF_UNSEEN, :LOCO + 1])
     nt = keep_reachable(b, cost, tks, nt, ints[WI_PARENT, :N])
     tmp_plan = flags[WB_TMP_PLAN, :R]
     tmp_plan[:] = False
