@@ -41,6 +41,16 @@ states they hold nothing between decisions; a kernel slices the rows it uses
 are named by use (``WI_*``, ``WF_*``, ``WB_*``): a function takes only rows
 that no caller of it holds.
 
+The memory is a counted record (a search builds its rollouts' memory in
+compiled code, :func:`new_memory`), so a compiled call taking ``m`` and an
+array read from it may count a reference (an atomic increment and
+decrement). Hot code therefore reads its arrays as uncounted views
+(:func:`ttrsim.core.record.borrowed`, valid while the caller holds ``m``,
+as every caller of a kernel does: such a view must not outlive the call
+that holds ``m``), passes arrays rather than ``m`` to helpers called in
+loops, and the small helpers here (plan keys, :func:`seat_costs`,
+:func:`plan_work`) are inlined.
+
 Scratch states
 --------------
 Compiled code never builds a game state: a state is a borrowed record
