@@ -48,11 +48,8 @@ from .graph_search import COST_TRAINS, INF
 from .memory import (
     PLAN_ROUTES,
     WB_DONE,
-    WB_IN_TREE,
     WB_PLAN,
     WF_DIST,
-    WF_FOREST,
-    WI_FRONT,
     WI_LOCS,
     WI_NEED,
     WI_PARENT,
@@ -60,9 +57,9 @@ from .memory import (
     WI_ROUTES,
     WI_TA,
     WI_TB,
-    WI_TERM,
     WI_TICKETS,
     own_plan_valid,
+    plan_work,
     seat_costs,
     store_own_plan,
 )
@@ -98,19 +95,18 @@ def _plan(b, m, cost, tickets, n_t, forest, in_plan):
     n_nodes, n_routes = b.n_nodes, b.route_len.shape[0]
     ints = m.ints
     dist, prev, done = m.floats[WF_DIST, :n_nodes], ints[WI_PREV, :n_nodes], m.flags[WB_DONE, :n_nodes]
+    front, term, in_tree, cost_work = plan_work(b, m)
     if forest:
         ta, tb = ints[WI_TA], ints[WI_TB]
         for i in range(n_t):
             ta[i] = b.ticket_a[tickets[i]]
             tb[i] = b.ticket_b[tickets[i]]
-        return plan_tickets(b, cost, ta, tb, n_t, in_plan, ints[WI_ROUTES, :n_routes], dist, prev, done,
-                            m.floats[WF_FOREST, :n_routes])
+        return plan_tickets(b, cost, ta, tb, n_t, in_plan, ints[WI_ROUTES, :n_routes], dist, prev, done, cost_work)
     locs = ints[WI_LOCS]
     for i in range(n_t):
         locs[2 * i] = b.ticket_a[tickets[i]]
         locs[2 * i + 1] = b.ticket_b[tickets[i]]
-    return plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done, ints[WI_FRONT, :n_nodes],
-                        ints[WI_TERM, :n_nodes], m.flags[WB_IN_TREE, :n_nodes])
+    return plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done, front, term, in_tree)
 
 
 @njit(cache=True)

@@ -41,6 +41,16 @@ states they hold nothing between decisions; a kernel slices the rows it uses
 are named by use (``WI_*``, ``WF_*``, ``WB_*``): a function takes only rows
 that no caller of it holds.
 
+The memory is a counted record (a search builds its rollouts' memory in
+compiled code, :func:`new_memory`), so a compiled call taking ``m`` and an
+array read from it may count a reference (an atomic increment and
+decrement). Hot code therefore reads its arrays as uncounted views
+(:func:`ttrsim.core.record.borrowed`, valid while the caller holds ``m``,
+as every caller of a kernel does: such a view must not outlive the call
+that holds ``m``), passes arrays rather than ``m`` to helpers called in
+loops, and the small helpers here (plan keys, :func:`seat_costs`,
+:func:`plan_work`) are inlined.
+
 Scratch states
 --------------
 Compiled code never builds a game state: a state is a borrowed record
@@ -77,7 +87,7 @@ computes them again only when a route was claimed since.
 >>> from ttrsim.core.board import build_board
 >>> b = build_board(get_rules("usa")); m = allocate_memory(b, 4)
 >>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape, m.ints.shape
-((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (15, 214))
+((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (17, 214))
 >>> reset_memory(m, 7); bool(m.rng[0] != m.rng[1])
 True
 """
@@ -85,7 +95,7 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.engine import LANE_STRATEGY
-from ttrsim.core.record import define_record
+from ttrsim.core.record import borrowed, define_record
 from ttrsim.core.rng import seed_into
 from ttrsim.core.state import allocate_state, copy_state
 
@@ -97,8 +107,8 @@ StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS + ("scratch",) + 
 N_SCRATCH = 2             # scratch game states of a table (a search's determinization and rollout)
 # The work rows by use (``ints``, ``floats``, ``flags``): the rows a caller holds are not its callees'.
 (WI_TICKETS, WI_LOCS, WI_TA, WI_TB, WI_ROUTES, WI_PREV, WI_PARENT, WI_FRONT, WI_TERM, WI_NEEDS, WI_NEED, WI_CAND,
- WI_CAND_ADJ, WI_BLOCKED, WI_KEY, N_WORK_INTS) = range(16)
-WF_DIST, WF_PCOST, WF_FOREST, WF_WANT, WF_CSCORE, WF_TOP, WF_SAVED, N_WORK_FLOATS = range(8)
+ WI_CAND_ADJ, WI_BLOCKED, WI_KEY, WI_RECALL, WI_PAY, N_WORK_INTS) = range(18)
+WF_DIST, WF_PCOST, WF_FOREST, WF_WANT, WF_CSCORE, WF_TOP, WF_SAVED, WF_UNSEEN, N_WORK_FLOATS = range(9)
 WB_PLAN, WB_DONE, WB_IN_TREE, WB_TMP_PLAN, WB_PAYABLE, WB_CAND_PAR, N_WORK_FLAGS = range(7)
 
 MEM_NUMBERS = 16          # numbers per seat
@@ -176,6 +186,17 @@ def reset_memory(m, seed):
     m.costs[:, :] = 0.0
 
 
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+def plan_work(b, m):
+    """The work arrays of :func:`~ttrsim.strategies.network_plans.plan_network`
+    and :func:`~ttrsim.strategies.network_plans.plan_tickets` from the work rows:
+    ``(front, term, in_tree, cost_work)``, uncounted views
+    (``record.borrowed``: the caller holds ``m`` while it uses them)."""
+    N, R = b.n_nodes, b.route_len.shape[0]
+    ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)
+    return ints[WI_FRONT, :N], ints[WI_TERM, :N], flags[WB_IN_TREE, :N], floats[WF_FOREST, :R]
+
+
 # --- plan memory ---------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -233,7 +254,7 @@ def store_own_plan(b, s, m, me):
     board (its trains change with each of its claims, the only claims that
     make a route cheaper or join its network); :func:`own_plan_valid` says
     when it still holds. The key's ``extra`` is the :func:`claims_key`."""
-    numbers = m.numbers
+    numbers = borrowed(m.numbers)
     numbers[me, 0] = 1
     numbers[me, 1] = s.trains[me]
     numbers[me, 2] = tickets_held(b, s, me)
@@ -248,13 +269,13 @@ def own_plan_valid(b, s, m, me, cost):
     :func:`plan_open` under ``cost`` (its costs now). Costs change only with a
     claim, so :func:`plan_open` is checked only when a route was claimed since
     the last check, which then moves the key's :func:`claims_key` on."""
-    numbers = m.numbers
+    numbers = borrowed(m.numbers)
     if (numbers[me, 0] != 1 or numbers[me, 1] != s.trains[me] or numbers[me, 2] != tickets_held(b, s, me)
             or numbers[me, 3] != passengers_collected(s)):
         return False
     claims = claims_key(s)
     if numbers[me, KEY_EXTRA] != claims:
-        if not plan_open(cost, m.route_numbers[me, PLAN_ROUTES]):
+        if not plan_open(cost, borrowed(m.route_numbers)[me, PLAN_ROUTES]):
             return False
         numbers[me, KEY_EXTRA] = claims
     return True
@@ -276,53 +297,60 @@ def plan_open(cost, on_plan):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def recall_key(m, me, key):
     """Seat ``me``'s memory was stored under ``key``."""
+    numbers = borrowed(m.numbers)
     for i in range(N_PLAN_KEY):
-        if m.numbers[me, i] != key[i]:
+        if numbers[me, i] != key[i]:
             return False
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def store_key(m, me, key):
     """Mark seat ``me``'s memory as made under ``key``."""
+    numbers = borrowed(m.numbers)
     for i in range(N_PLAN_KEY):
-        m.numbers[me, i] = key[i]
+        numbers[me, i] = key[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def recall_plan(m, me, key, in_plan):
     """If seat ``me`` remembers a plan made under ``key``, copy it into
     ``in_plan`` and return True; else False (``in_plan`` untouched)."""
     if not recall_key(m, me, key):
         return False
+    plan = borrowed(m.route_numbers)[me, PLAN_ROUTES]
     for r in range(in_plan.shape[0]):
-        in_plan[r] = m.route_numbers[me, PLAN_ROUTES, r] != 0
+        in_plan[r] = plan[r] != 0
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def remember_plan(m, me, key, in_plan):
     """Store ``in_plan`` under ``key`` in seat ``me``'s memory."""
     store_key(m, me, key)
+    plan = borrowed(m.route_numbers)[me, PLAN_ROUTES]
     for r in range(in_plan.shape[0]):
-        m.route_numbers[me, PLAN_ROUTES, r] = 1 if in_plan[r] else 0
+        plan[r] = 1 if in_plan[r] else 0
 
 
 # --- route costs ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def seat_costs(b, s, m, me, cost_mode):
     """Seat ``me``'s route costs, ``route_cost_for(b, s, me, cost_mode, ...)``
     (:mod:`ttrsim.strategies.graph_search`), kept in ``m.costs[me]`` (returned)
     and computed again only when a route was claimed since (:func:`claims_key`:
     the costs depend only on the owners and the seat's trains). A seat keeps
-    one ``cost_mode``; callers do not write into the costs."""
-    cost = m.costs[me]
+    one ``cost_mode``; callers do not write into the costs. The row is an
+    uncounted view (``record.borrowed``: the caller holds ``m`` while it uses
+    it)."""
+    cost = borrowed(m.costs)[me]
+    numbers = borrowed(m.numbers)
     key = claims_key(s)
-    if m.numbers[me, COST_KEY] != key:
+    if numbers[me, COST_KEY] != key:
         route_cost_for(b, s, me, cost_mode, cost)
-        m.numbers[me, COST_KEY] = key
+        numbers[me, COST_KEY] = key
     return cost

@@ -163,16 +163,15 @@ def plan_tickets(b, cost, ta, tb, n, in_plan_out, routes_work, dist, prev, done,
     ``routes_work`` needs room for a path (int64[n_routes]); ``cost_work``
     (float64[n_routes]) is optional work."""
     n_routes = in_plan_out.shape[0]
-    c2 = cost_work
     if cost_work is None:
-        c2 = np.empty(n_routes, np.float64)
+        cost_work = np.empty(n_routes, np.float64)
     for r in range(n_routes):
         in_plan_out[r] = False
-        c2[r] = cost[r]
+        cost_work[r] = cost[r]
     total = 0.0
     missed = 0
     for i in range(n):
-        k, _ = path_between(b, c2, ta[i], tb[i], routes_work, dist, prev, done)
+        k, _ = path_between(b, cost_work, ta[i], tb[i], routes_work, dist, prev, done)
         if k < 0:
             missed += 1
             continue
@@ -180,6 +179,6 @@ def plan_tickets(b, cost, ta, tb, n, in_plan_out, routes_work, dist, prev, done,
             r = routes_work[j]
             if not in_plan_out[r]:
                 in_plan_out[r] = True
-                total += c2[r]
-                c2[r] = 0.0
+                total += cost_work[r]
+                cost_work[r] = 0.0
     return total, missed

@@ -123,8 +123,10 @@ draws, the second card), :mod:`~ttrsim.strategies.planner_passengers`
 import numpy as np
 from numba import njit
 
+from ttrsim.core.actions import CLAIMS_PER_ROUTE
 from ttrsim.core.board import RP_PASSENGERS, RP_STATIONS
 from ttrsim.core.engine import is_legal
+from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import locations_joined
 from ttrsim.core.state import (
     M_COUNTDOWN,
@@ -144,7 +146,7 @@ from .action_picks import fallback_action, ticket_mix_action
 from .connectivity import own_components
 from .europe_moves import station_rescue, tunnel_choice
 from .graph_search import COST_TRAINS, payable_routes
-from .memory import WB_PAYABLE, WI_NEED, seat_costs
+from .memory import WB_PAYABLE, WI_NEED, WI_PAY, seat_costs
 from .planner_cards import draw_choice, second_draw
 from .planner_claims import claim_completes, claim_pick, pay_choice, pay_harm
 from .planner_params import (  # noqa: F401  (the registry's entries)
@@ -195,7 +197,8 @@ def main_phase_plan(b, s, m, params, me):
     trains and routes, the cards it needs (``want``, ``needs`` and the colour
     needs ``need``), the payable routes and the search's scratch arrays.
     Returns ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need,
-    payable, dist, prev, done)``, in the memory's work rows."""
+    payable, dist, prev, done)``, in the memory's work rows (uncounted views,
+    :func:`~ttrsim.strategies.planner_plan.decision_rows`)."""
     R = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
     in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
@@ -204,9 +207,9 @@ def main_phase_plan(b, s, m, params, me):
     current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
-    need = m.ints[WI_NEED, :N_COLOURS]       # the plan's colour needs (for payments)
+    need = borrowed(m.ints)[WI_NEED, :N_COLOURS]       # the plan's colour needs (for payments)
     need[:] = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS]
-    payable = m.flags[WB_PAYABLE, :R]         # routes it can claim now
+    payable = borrowed(m.flags)[WB_PAYABLE, :R]         # routes it can claim now
     payable_routes(b, s, me, cost, payable)
     return cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done
 
@@ -223,6 +226,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
     near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
     cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done = \
         main_phase_plan(b, s, m, params, me)
+    pay = borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]      # pay_choice's work
     if b.rp[RP_STATIONS] > 0:                 # Europe: a station for a ticket no free route can finish
         a = station_rescue(b, s, me, legal, n_legal)
         if a >= 0:
@@ -248,7 +252,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
                 best_v = v
                 best_r = r
         if best_r >= 0:
-            return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
+            return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
         a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
         return a
 
@@ -267,7 +271,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
                                     dist, prev, done)
         da, dv = draw_choice(b, s, legal, n_legal, params, me, want, True)
         if best_r >= 0:
-            a = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
+            a = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
             if da < 0 or near_end:
                 return a
             # cards the rest of the plan would lack after this payment (a claim or the draw
@@ -295,7 +299,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
                     v += pw * route_pass_value(b, s, r, cscore)
                 if v <= best_v:
                     continue
-                a = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY])
+                a = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY], pay)
                 if pay_harm(b, s, me, a, in_plan, want, needs, short0) == 0:
                     best_v = v
                     best_a = a
@@ -330,7 +334,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
             best_v = v
             best_r = r
     if best_r >= 0 and n_plan == 0:
-        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
+        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
     if n_plan == 0:
         free_target(b, s, me, cost, in_plan, cscore, pw, passengers)
         card_needs(b, s, s.hand[me], in_plan, want, needs)
@@ -338,12 +342,12 @@ def play_choice(b, s, m, legal, n_legal, params, me):
     if a >= 0:
         return a
     if best_r >= 0:
-        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
+        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
     for r in range(R):                      # nothing to draw: any claim, best points
         if payable[r] and (best_r < 0 or b.route_points[r] > b.route_points[best_r]):
             best_r = r
     if best_r >= 0:
-        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
+        return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
     return -1
 
 
@@ -385,6 +389,7 @@ def ranked_claims(b, s, m, legal, n_legal, params, me, out):
     passengers = b.rp[RP_PASSENGERS] != 0
     cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done = \
         main_phase_plan(b, s, m, params, me)
+    pay = borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]      # pay_choice's work
     if n_plan == 0:
         free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
         card_needs(b, s, s.hand[me], in_plan, want, needs)
@@ -396,7 +401,7 @@ def ranked_claims(b, s, m, legal, n_legal, params, me, out):
         if r < 0:
             break
         left[r] = False
-        out[n] = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY])
+        out[n] = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY], pay)
         n += 1
     while True:
         best_r = -1
@@ -406,7 +411,7 @@ def ranked_claims(b, s, m, legal, n_legal, params, me, out):
         if best_r < 0:
             break
         left[best_r] = False
-        out[n] = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY])
+        out[n] = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
         n += 1
     da, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
     return n, da

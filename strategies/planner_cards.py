@@ -2,19 +2,28 @@
 draw for the colours its plan lacks, the draw of a turn, and the second card
 (with the plan remembered at the first).
 """
-import numpy as np
 from numba import njit
 
 from ttrsim.core.actions import A_BLIND, A_FACEUP
 from ttrsim.core.board import RP_PASSENGERS
+from ttrsim.core.record import borrowed
 from ttrsim.data.ids import LOCO
 
 from .action_picks import has_action
 from .graph_search import COST_TRAINS
-from .memory import KEY_EXTRA, N_PLAN_KEY, recall_plan, seat_costs
+from .memory import KEY_EXTRA, N_PLAN_KEY, WI_RECALL, recall_plan, seat_costs
 from .planner_params import P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT
 from .planner_passengers import colour_scores
-from .planner_plan import card_needs, current_plan, decision_rows, free_target, hand_size, plan_trains, unseen_cards
+from .planner_plan import (
+    card_needs,
+    current_plan,
+    decision_rows,
+    free_target,
+    hand_size,
+    plan_trains,
+    unseen_kind,
+    unseen_total,
+)
 
 
 @njit(cache=True)
@@ -23,12 +32,11 @@ def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
     with the value of the whole turn's draw in cards; action -1 if no draw is
     legal."""
     # cards it cannot see: the deck and the others' hands
-    unseen = np.empty(LOCO + 1)
-    tot = unseen_cards(b, s, me, unseen)
+    tot = unseen_total(b, s, me)
     p_blind = 0.0
     if tot > 0:
         for k in range(LOCO + 1):
-            p_blind += min(want[k], 1.0) * unseen[k] / tot
+            p_blind += min(want[k], 1.0) * unseen_kind(b, s, me, k) / tot
     blind_ok = has_action(legal, n_legal, A_BLIND)
     pb = p_blind if blind_ok else 0.0
     best_slot = -1
@@ -72,9 +80,10 @@ def second_draw(b, s, m, legal, n_legal, params, me):
     decides, as in the main phase)."""
     passengers = b.rp[RP_PASSENGERS] != 0
     in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
-    key = np.empty(N_PLAN_KEY, np.int64)
+    key = borrowed(m.ints)[WI_RECALL, :N_PLAN_KEY]
+    numbers = borrowed(m.numbers)
     for i in range(N_PLAN_KEY):
-        key[i] = m.numbers[me, i]
+        key[i] = numbers[me, i]
     key[KEY_EXTRA] = 1 if hand_size(s, me) > params[me, P_HOARD_CARDS] else 0
     costs_made = False                   # (the colour scores)
     if key[0] != 1 or not recall_plan(m, me, key, in_plan):      # slot 0 is 1 in a stored key

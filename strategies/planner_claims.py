@@ -3,11 +3,11 @@ at risk: its detour if lost, its exposure to the others, its length), how to
 pay it (the payment the rest of the plan misses least), what a payment costs
 the rest of the plan, and which claim completes a ticket.
 """
-import numpy as np
 from numba import njit
 
-from ttrsim.core.actions import CLAIMS_PER_ROUTE, PAY_LOCOS_ONLY, decode_claim
+from ttrsim.core.actions import PAY_LOCOS_ONLY, decode_claim
 from ttrsim.core.engine import locks_all_tracks, payments
+from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import uf_find
 from ttrsim.data.ids import GRAY, LOCO
 
@@ -59,16 +59,15 @@ def claim_completes(b, parent, t, r):
 
 
 @njit(cache=True)
-def pay_choice(b, s, me, r, need, in_plan, loco_pay):
+def pay_choice(b, s, me, r, need, in_plan, loco_pay, options):
     """The payment of claimable route ``r`` costing least: ``loco_pay`` per
     locomotive plus the cards of colours the rest of the plan lacks afterwards;
     ties go to the colour with the smaller surplus left (then the first in
-    action order)."""
+    action order). ``options`` (int64[CLAIMS_PER_ROUTE]) is work."""
     best = -1
     best_v = BIG
     length = b.route_len[r]
     own = b.route_colour[r] if in_plan[r] and b.route_colour[r] != GRAY else -1
-    options = np.empty(CLAIMS_PER_ROUTE, np.int64)
     for i in range(payments(b, s, me, r, options, 0)):
         a = options[i]
         _, c, k = decode_claim(a)
@@ -111,20 +110,21 @@ def blocked_routes(cost, out):
 
 
 @njit(cache=True)
-def route_detour(b, s, m, me, r, cost, cap, blocked, dist, prev, done):
+def route_detour(b, s, numbers, words, saved, front, me, r, cost, cap, blocked, dist, prev, done):
     """Trains a path between the ends of route ``r`` costs beyond the route if
     every track of its group is closed, at most ``cap`` (``cap`` when there is
     no such path; the search stops there). ``cost`` is the seat's
     ``route_cost_for(COST_TRAINS)`` and ``blocked`` its impassable routes
-    (:func:`blocked_routes`).
+    (:func:`blocked_routes`); ``numbers`` and ``words`` are the memory's
+    ``route_numbers`` and ``route_sets``, ``saved`` (float64[group width]) and
+    ``front`` (int64[n_nodes]) work (the caller passes arrays, not the memory:
+    a call taking the counted record counts it).
 
     The result is remembered in the seat's strategy memory with the routes of
     the path found: while its trains are the same, no route got cheaper (only
     its own claims do that) and the search would find the same path cost as
     long as no route of that path was taken or closed; no path stays no path."""
     W = blocked.shape[0]
-    numbers = m.route_numbers
-    words = m.route_sets
     length = b.route_len[r]
     found = numbers[me, SM_DETOUR, r]
     if found > 0 and numbers[me, SM_DETOUR_TRAINS, r] == s.trains[me]:
@@ -138,14 +138,12 @@ def route_detour(b, s, m, me, r, cost, cap, blocked, dist, prev, done):
             return min(cap, float(found - 2 - length))
     g = b.route_group[r]
     width = b.group_routes.shape[1]
-    saved = m.floats[WF_SAVED, :width]
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:
             saved[j] = cost[o]
             cost[o] = -1.0
-    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done,
-                        m.ints[WI_FRONT, :b.n_nodes])
+    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done, front)
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:
@@ -215,10 +213,11 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
     pw = params[me, P_PASS_WEIGHT]
     cap = params[me, P_DETOUR_CAP]
     bounded = params[me, P_W_DETOUR] >= 0 and params[me, P_DOUBLE_FACTOR] >= 0
-    cand = m.ints[WI_CAND, :R]          # (the memory's work rows)
-    top = m.floats[WF_TOP, :R]          # priority with the detour at its cap (exact for off-plan routes)
-    cand_adj = m.ints[WI_CAND_ADJ, :R]  # and route_exposure of plan routes
-    cand_par = m.flags[WB_CAND_PAR, :R]
+    ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)    # the work rows, uncounted
+    cand = ints[WI_CAND, :R]
+    top = floats[WF_TOP, :R]            # priority with the detour at its cap (exact for off-plan routes)
+    cand_adj = ints[WI_CAND_ADJ, :R]    # and route_exposure of plan routes
+    cand_par = flags[WB_CAND_PAR, :R]
     nc = 0
     for r in range(R):
         if not payable[r]:
@@ -241,7 +240,9 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
         nc += 1
     best_r = -1
     best_v = -BIG
-    blocked = m.ints[WI_BLOCKED, :route_set_words(R)]
+    blocked = ints[WI_BLOCKED, :route_set_words(R)]
+    route_numbers, route_sets = borrowed(m.route_numbers), borrowed(m.route_sets)    # route_detour's
+    saved, front = floats[WF_SAVED, :b.group_routes.shape[1]], ints[WI_FRONT, :b.n_nodes]
     have_blocked = False
     for _ in range(nc):
         i = 0                           # the candidate with the highest bound (lowest route on ties)
@@ -259,7 +260,8 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
             if not have_blocked:
                 blocked_routes(cost, blocked)
                 have_blocked = True
-            detour = route_detour(b, s, m, me, r, cost, cap, blocked, dist, prev, done)
+            detour = route_detour(b, s, route_numbers, route_sets, saved, front, me, r, cost, cap, blocked, dist,
+                                  prev, done)
             v = exposure_risk(b, me, r, detour, cand_adj[i], cand_par[i], params)
             if passengers:
                 v += pw * route_pass_value(b, s, r, cscore)

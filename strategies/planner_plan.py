@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.board import RP_END_TRAINS, RP_PASSENGERS, RP_TRAINS
+from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import locations_joined
 from ttrsim.core.state import M_COUNTDOWN, M_NPLAYERS, M_TURN
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
@@ -30,15 +31,13 @@ from .memory import (
     N_PLAN_KEY,
     PLAN_ROUTES,
     WB_DONE,
-    WB_IN_TREE,
     WB_PLAN,
     WB_TMP_PLAN,
     WF_CSCORE,
     WF_DIST,
-    WF_FOREST,
     WF_PCOST,
+    WF_UNSEEN,
     WF_WANT,
-    WI_FRONT,
     WI_KEY,
     WI_LOCS,
     WI_NEEDS,
@@ -47,10 +46,10 @@ from .memory import (
     WI_ROUTES,
     WI_TA,
     WI_TB,
-    WI_TERM,
     WI_TICKETS,
     plan_key,
     plan_open,
+    plan_work,
     recall_plan,
     remember_plan,
 )
@@ -126,10 +125,11 @@ def min_trains_others(s, me):
 
 
 @njit(cache=True)
-def keep_reachable(b, cost, tks, nt):
+def keep_reachable(b, cost, tks, nt, reach=None):
     """Compact ``tks[:nt]`` to the tickets a path over ``cost`` can still join;
-    returns their count."""
-    reach = np.empty(b.n_nodes, np.int64)
+    returns their count. ``reach`` (int64[n_nodes]) is optional work."""
+    if reach is None:
+        reach = np.empty(b.n_nodes, np.int64)
     passable_components(b, cost, reach)
     n = 0
     for i in range(nt):
@@ -141,14 +141,15 @@ def keep_reachable(b, cost, tks, nt):
 
 
 @njit(cache=True)
-def search_costs(b, s, me, params, cost, pcost, cscore):
+def search_costs(b, s, me, params, cost, pcost, cscore, unseen):
     """Plan search costs: a claimable route costs its length plus
     ``claim_turn_cost`` plus ``card_weight`` per card it misses with the
     hand held now, minus ``points_weight`` x its points, minus
     ``pass_path`` x its passenger value (Germany), plus ``card_weight`` per
     extra card a tunnel is expected to ask for and per locomotive a ferry
     needs beyond those held (Europe), at least a fifth of its length; own
-    routes 0, impassable -1 (as in ``cost``)."""
+    routes 0, impassable -1 (as in ``cost``). ``unseen`` (float64[LOCO + 1])
+    is work (the cards it cannot see, once a tunnel or ferry needs them)."""
     ct = params[me, P_CLAIM_TURN_COST]
     pw = params[me, P_POINTS_WEIGHT]
     hand = hand_size(s, me)
@@ -158,7 +159,7 @@ def search_costs(b, s, me, params, cost, pcost, cscore):
     top = 0
     for k in range(N_COLOURS):
         top = max(top, s.hand[me, k])
-    unseen = np.zeros(0)                  # the cards it cannot see, once a tunnel needs them
+    have_unseen = False                   # the cards it cannot see, once a tunnel or ferry needs them
     for r in range(b.route_len.shape[0]):
         c = cost[r]
         if c > 0:
@@ -167,9 +168,9 @@ def search_costs(b, s, me, params, cost, pcost, cscore):
             h = top if col == GRAY else s.hand[me, col]
             c = length + ct - pw * b.route_points[r] + cw * max(0, length - h - locos)
             if b.route_tunnel[r] or b.route_ferry[r] > 0:     # Europe: extra cards expected, locomotives due
-                if unseen.shape[0] == 0:
-                    unseen = np.empty(LOCO + 1)
+                if not have_unseen:
                     unseen_cards(b, s, me, unseen)
+                    have_unseen = True
                 c += cw * europe_extra_cards(b, s, me, r, unseen)
             if pp > 0:
                 c -= pp * route_pass_value(b, s, r, cscore)
@@ -229,22 +230,25 @@ def needs_array(b):
     return np.zeros(NEED_WORK + N_COLOURS + b.route_len.shape[0], np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def decision_rows(b, m):
     """A planner decision's arrays, from the memory's work rows:
     ``(in_plan, want, needs, cscore, dist, prev, done)``, the plan, the card
     wishes and needs (:func:`card_needs`) and the passenger colour scores
-    zeroed, the search's labels (:func:`current_plan`'s) as they are."""
+    zeroed, the search's labels (:func:`current_plan`'s) as they are. They
+    are uncounted views (``record.borrowed``: the caller holds ``m`` while it
+    uses them), so returning and passing them counts no references."""
     R, N = b.route_len.shape[0], b.n_nodes
-    in_plan = m.flags[WB_PLAN, :R]
-    want = m.floats[WF_WANT, :N_COLOURS + 1]
-    needs = m.ints[WI_NEEDS, :NEED_WORK + N_COLOURS + R]
-    cscore = m.floats[WF_CSCORE, :N_PASSENGER_COLOURS]
+    ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)
+    in_plan = flags[WB_PLAN, :R]
+    want = floats[WF_WANT, :N_COLOURS + 1]
+    needs = ints[WI_NEEDS, :NEED_WORK + N_COLOURS + R]
+    cscore = floats[WF_CSCORE, :N_PASSENGER_COLOURS]
     in_plan[:] = False
     want[:] = 0.0
     needs[:] = 0
     cscore[:] = 0.0
-    return in_plan, want, needs, cscore, m.floats[WF_DIST, :N], m.ints[WI_PREV, :N], m.flags[WB_DONE, :N]
+    return in_plan, want, needs, cscore, floats[WF_DIST, :N], ints[WI_PREV, :N], flags[WB_DONE, :N]
 
 
 @njit(cache=True)
@@ -315,17 +319,31 @@ def card_needs(b, s, hand, in_plan, want, needs):
 
 
 @njit(cache=True)
-def unseen_cards(b, s, me, out):
-    """Cards of each kind seat ``me`` cannot see (the deck and the others'
-    hands: all minus the discard pile, its hand and the face-up row) into
-    ``out``; returns their total."""
+def unseen_kind(b, s, me, k):
+    """Cards of kind ``k`` seat ``me`` cannot see (the deck and the others'
+    hands: all minus the discard pile, its hand and the face-up row)."""
+    u = b.card_counts[k] - s.discard[k] - s.hand[me, k]
+    for i in range(s.faceup.shape[0]):
+        if s.faceup[i] == k:
+            u -= 1
+    return max(u, 0)
+
+
+@njit(cache=True)
+def unseen_total(b, s, me):
+    """The cards seat ``me`` cannot see, all kinds (:func:`unseen_kind`)."""
     tot = 0.0
     for k in range(LOCO + 1):
-        u = b.card_counts[k] - s.discard[k] - s.hand[me, k]
-        for i in range(s.faceup.shape[0]):
-            if s.faceup[i] == k:
-                u -= 1
-        u = max(u, 0)
+        tot += unseen_kind(b, s, me, k)
+    return tot
+
+
+@njit(cache=True)
+def unseen_cards(b, s, me, out):
+    """:func:`unseen_kind` of each kind into ``out``; returns their total."""
+    tot = 0.0
+    for k in range(LOCO + 1):
+        u = unseen_kind(b, s, me, k)
         out[k] = u
         tot += u
     return tot
@@ -340,12 +358,11 @@ def plan_turns(b, s, me, in_plan, want, needs):
     card_needs(b, s, s.hand[me], in_plan, want, needs)
     if needs[NEED_SHORT] == 0:
         return float(n_routes)
-    unseen = np.empty(LOCO + 1)
-    tot = unseen_cards(b, s, me, unseen)
+    tot = unseen_total(b, s, me)
     useful = 0.0
     for k in range(LOCO + 1):
         if want[k] > 0:
-            useful += unseen[k]
+            useful += unseen_kind(b, s, me, k)
     rate = useful / tot if tot > 0 else 1.0
     return n_routes + needs[NEED_SHORT] / (2.0 * max(rate, 0.25))
 
@@ -361,12 +378,12 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
     N = b.n_nodes
     T = b.ticket_a.shape[0]
     hand = hand_size(s, me)
-    ints, floats, flags = m.ints, m.floats, m.flags       # its arrays are the memory's work rows
+    ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)   # the work rows, uncounted
     tks = ints[WI_TICKETS]
     n_held = 0
     for t in range(T):
         n_held += s.ticket_holder[t] == me
-    sm = m.numbers
+    sm = borrowed(m.numbers)
     listed = False
     if sm[me, SM_OWN_TRAINS] == s.trains[me] and sm[me, SM_OWN_TICKETS] == n_held + 1:
         nt = sm[me, SM_UNFINISHED]      # its routes and tickets are the same: so is what is unfinished
@@ -388,12 +405,12 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
         own_components(b, s, me, parent)
         unfinished_tickets(b, s, me, parent, tks)
     pcost = floats[WF_PCOST, :R]
-    search_costs(b, s, me, params, cost, pcost, cscore)
-    nt = keep_reachable(b, cost, tks, nt)
+    search_costs(b, s, me, params, cost, pcost, cscore, floats[WF_UNSEEN, :LOCO + 1])
+    nt = keep_reachable(b, cost, tks, nt, ints[WI_PARENT, :N])
     tmp_plan = flags[WB_TMP_PLAN, :R]
     tmp_plan[:] = False
     ta, tb, locs, rw = ints[WI_TA], ints[WI_TB], ints[WI_LOCS], ints[WI_ROUTES, :R]
-    work = (ints[WI_FRONT, :N], ints[WI_TERM, :N], flags[WB_IN_TREE, :N], floats[WF_FOREST, :R])
+    work = plan_work(b, m)
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
     make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
     while nt > 0:

@@ -38,7 +38,7 @@ from numba import njit
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.board import RP_DRAW_N, RP_PASSENGERS
 from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_TURN, PH_KEEP, PH_SETUP_MIX
-from ttrsim.data.ids import N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
 
 from .action_picks import ticket_mix_action
 from .connectivity import own_components, unfinished_tickets
@@ -96,7 +96,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
     if b.rp[RP_PASSENGERS] != 0:
         colour_scores(b, s, me, params, cscore)
     pcost = np.empty(R)
-    search_costs(b, s, me, params, cost, pcost, cscore)
+    search_costs(b, s, me, params, cost, pcost, cscore, np.empty(LOCO + 1))
     parent = np.empty(N, np.int64)
     own_components(b, s, me, parent)
     tks = np.empty(T + 8, np.int64)
