@@ -175,14 +175,23 @@ def new_memory(m):
 
 
 @njit(cache=True)
+def clear_seats(m):
+    """Forget what every seat keeps between its decisions: zero ``numbers``,
+    ``route_numbers`` and ``route_sets`` (the kept route costs then count as
+    unknown: no :func:`claims_key` is 0). A search clears its rollouts' memory
+    so before every rollout."""
+    m.numbers[:, :] = 0
+    m.route_numbers[:, :, :] = 0
+    m.route_sets[:, :, :] = 0
+
+
+@njit(cache=True)
 def reset_memory(m, seed):
     """Start game ``seed``: seed every seat's stream (lane ``LANE_STRATEGY +
     seat``) and zero the rest."""
     for p in range(m.rng.shape[0]):
         seed_into(m.rng, p, seed, LANE_STRATEGY + p)
-    m.numbers[:, :] = 0
-    m.route_numbers[:, :, :] = 0
-    m.route_sets[:, :, :] = 0
+    clear_seats(m)
     m.costs[:, :] = 0.0
 
 

@@ -95,7 +95,7 @@ from ttrsim.core.state import (
 )
 
 from .determinize import copy_state_into, determinize, setup_keeps
-from .memory import new_memory
+from .memory import clear_seats, new_memory
 from .planner import main_phase_plan, ranked_claims
 from .planner_claims import locks_all_tracks, route_exposure
 from .planner_plan import min_trains_any
@@ -280,9 +280,7 @@ def others_plans(b, s, m, me, params, pparams, deals, need):
         for q in range(s.meta[M_NPLAYERS]):
             if q == me:
                 continue
-            rm.numbers[:, :] = 0
-            rm.route_numbers[:, :, :] = 0
-            rm.route_sets[:, :, :] = 0
+            clear_seats(rm)
             in_plan = main_phase_plan(b, det, rm, pparams, q)[2]
             for r in range(R):
                 if in_plan[r] and det.route_owner[r] < 0:
@@ -428,9 +426,7 @@ def _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm
     for j in range(n_alive + 1):
         c = 0 if j == 0 else alive[j - 1]
         copy_state_into(work, det)
-        rm.numbers[:, :] = 0
-        rm.route_numbers[:, :, :] = 0
-        rm.route_sets[:, :, :] = 0
+        clear_seats(rm)
         for p in range(s.meta[M_NPLAYERS]):
             seed_into(rm.rng, p, seed, p)
         apply_action(b, work, cands[c])
