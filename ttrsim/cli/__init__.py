@@ -496,11 +496,8 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
     into a results folder of Parquet tables (games, players, tickets, turns)
     with a manifest.json, then print the win rates per strategy with 95%
     intervals and the results path."""
-    caught = []
-
     def stop(signum, frame):          # until the runner takes the signals over (importing it takes seconds)
-        caught.append(signum)
-        raise KeyboardInterrupt
+        raise _Stopped(signum)
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
     helper = None
     try:
@@ -520,7 +517,7 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
                                 progress=want_progress(progress, as_json),
                                 echo=lambda m: click.echo(m, err=True), **extra)
     except KeyboardInterrupt as e:          # Ctrl-C: 130, SIGTERM: 143
-        sys.exit(128 + getattr(e, "signum", caught[0] if caught else signal.SIGINT))
+        sys.exit(128 + getattr(e, "signum", signal.SIGINT))
     except ExperimentError as e:
         raise click.ClickException(str(e).splitlines()[0]) from None
     finally:
@@ -546,6 +543,18 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         click.echo(f"{result.games_run:,} games in {play_s:.1f} s ({speed}){compiled}")
     click.echo(result.summary_text)
     click.echo(f"results: {result.path}")
+
+
+class _Stopped(KeyboardInterrupt):
+    """A signal before the runner took them over. A subclass on purpose: a
+    plain KeyboardInterrupt that escapes an ``exec`` of a string (dataclasses
+    and namedtuples do that while a module is imported) marks the interpreter
+    to end by SIGINT even after it is caught, so ``sys.exit(143)`` would
+    become "killed by SIGINT"; CPython marks only the exact type."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 def _main_thread() -> bool:
