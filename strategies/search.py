@@ -28,7 +28,9 @@ policy's pick, at no cost.
   ``keep_sets`` best); the main phase, the
   planner's ``claims`` best claims (its plan's routes by claim priority, then
   other payable routes by points, each with the planner's payment;
-  :func:`ttrsim.strategies.planner.ranked_claims`), its card draw and a ticket
+  :func:`ttrsim.strategies.planner.ranked_claims`; in the last round, or
+  once some seat has at most ``last_trains`` trains, at least
+  ``last_claims`` of them), its card draw and a ticket
   draw (in Germany the planner's short/long mix); with ``block`` > 0 (by
   default in 2-player games) also up to ``block`` blocking claims: the
   seat's payable claims (the planner's payment) whose route, or the parallel
@@ -154,6 +156,9 @@ SPEC = StrategySpec(
                              "track) on the other seats' plans in most of block_deals determinizations; 0 none; "
                              "-1 by the player count (BY_PLAYERS: 1 with 2 players, 0 with more)"),
         Param("block_deals", 4.0, "block: the determinizations on which the other seats' plans are read"),
+        Param("last_claims", 40.0, "in the last round (R6.1: every seat's final turn; or with last_trains) search at "
+                                  "least this many of the planner's best claims (its ranking of every payable claim)"),
+        Param("last_trains", 6.0, "last_claims also once some seat has at most this many trains"),
     ),
     lists_claims=False,
 )
@@ -180,6 +185,8 @@ P_KEEP_SETS = SPEC.index("keep_sets")
 P_KEEP_FACTOR = SPEC.index("keep_factor")
 P_BLOCK = SPEC.index("block")
 P_BLOCK_DEALS = SPEC.index("block_deals")
+P_LAST_CLAIMS = SPEC.index("last_claims")
+P_LAST_TRAINS = SPEC.index("last_trains")
 # defaults by the player count: a parameter left negative (its default) takes its value for the table's
 # player count, (2 players, 3 or more); an explicit value >= 0 wins
 BY_PLAYERS = {"infer": (1.0, 0.0), "block": (1.0, 0.0)}
@@ -360,7 +367,10 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
         return _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))
     claims = np.empty(b.route_len.shape[0], np.int64)
     n_payable, draw = ranked_claims(b, s, m, legal, n_legal, pparams, me, claims)
-    n_claims = min(n_payable, int(params[me, P_CLAIMS]))
+    n_claims = int(params[me, P_CLAIMS])
+    if s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_LAST_TRAINS]:
+        n_claims = max(n_claims, int(params[me, P_LAST_CLAIMS]))
+    n_claims = min(n_payable, n_claims)
     if not end and params[me, P_CONTESTED] > 0 and not _contested(b, s, me, claims, n_claims):
         return n
     for i in range(n_claims):

@@ -76,8 +76,10 @@ def test_search_finds_the_winning_last_claim_the_planner_misses():
     assert f[me, F_WINNER] == 1 and f[me, F_TOTAL] > f[1 - me, F_TOTAL]
     # racing finds it too (the losing claims are dropped after three deals)
     assert decide(g, "search", {"budget": 16, "claims": 40, "race": 1}) == a
-    # with the default two claims the winning one is not even a candidate: the planner's pick stays
-    assert decide(g, "search", {"budget": 16}) == planner_pick
+    # in the last round the defaults search every payable claim (last_claims) and find it too; with the two
+    # claims of before the last round the winning one is not even a candidate: the planner's pick stays
+    assert decide(g, "search", {"budget": 16}) == a
+    assert decide(g, "search", {"budget": 16, "last_claims": 0}) == planner_pick
 
 
 def test_outcome_is_the_margin_clipped_plus_win_points_or_the_win():
@@ -189,6 +191,21 @@ def test_keep_sets_caps_the_keep_candidates_to_the_planners_best():
         assert len(search_candidates(g, {})) == len(keeps)                 # every keep set
         best = search_candidates(g, {"keep_sets": 2})
         assert len(best) == 2 and best[0] == decide(g, "planner") and best[1] in keeps
+
+
+def test_the_last_round_and_the_last_trains_search_every_payable_claim():
+    g, me, winning = last_turn_position()                       # R6.1: the last round
+    wide = search_candidates(g, {"last_claims": 40})
+    claims = [a for a in wide if a >= A_CLAIM]
+    payable = {a for a in g.legal_actions() if a >= A_CLAIM}
+    assert len(claims) > 2 and set(claims) <= payable
+    assert len({decode_claim(a)[0] for a in claims}) == len(claims) > 10                  # a claim a route
+    assert any(decode_claim(a)[0] == winning for a in claims)
+    assert len([a for a in search_candidates(g, {"last_claims": 0}) if a >= A_CLAIM]) <= 2
+    g.state.meta[M_COUNTDOWN] = -1                              # before the last round, 5 trains left to a seat
+    g.state.trains[1 - me] = 5
+    assert search_candidates(g, {"last_claims": 40, "last_trains": 6}) == wide
+    assert search_candidates(g, {"last_claims": 40, "last_trains": 4}) == search_candidates(g, {"last_claims": 0})
 
 
 def test_the_middle_game_claims_only_and_only_when_contested():
