@@ -56,6 +56,10 @@ _TABLE = (
     ("tk_p_len", -0.378, -0.378, -0.378, "... + this per train the ticket still needs on its own ..."),
     ("tk_p_turn", -0.152, -0.152, -0.152, "... + this per own turn played (fit on planner games)"),
     ("tk_train_cost", 1.0, 1.0, 1.0, "ticket values: points lost per train a kept ticket adds to the plan"),
+    ("tk_globe", 0.0, 0.0, 0.0, ("ticket values: the Globetrotter bonus a ticket moves (R6.6), counted as this x the "
+                                 "bonus's points per ticket expected to be completed (keeps and draws)")),
+    ("tk_longest", 0.0, 0.0, 0.0, ("ticket values: the longest-path bonus a ticket moves (R6.5), counted as this x "
+                                   "the bonus's points per train its plan lays (keeps and draws)")),
     ("draw_value0", -13.35, -13.35, -13.35, ("value of a ticket draw in margin points: this constant + "
                                              "draw_value_slack x turns of slack + draw_value_ev x the expected best "
                                              "keep of an offer")),
@@ -126,6 +130,8 @@ P_TK_P_SLACK = SPEC.index("tk_p_slack")
 P_TK_P_LEN = SPEC.index("tk_p_len")
 P_TK_P_TURN = SPEC.index("tk_p_turn")
 P_TK_TRAIN_COST = SPEC.index("tk_train_cost")
+P_TK_GLOBE = SPEC.index("tk_globe")
+P_TK_LONGEST = SPEC.index("tk_longest")
 P_DRAW_VALUE0 = SPEC.index("draw_value0")
 P_DRAW_VALUE_SLACK = SPEC.index("draw_value_slack")
 P_DRAW_VALUE_EV = SPEC.index("draw_value_ev")

@@ -31,12 +31,19 @@ free). The weights are a logistic fit on 16,757 tickets kept in play in
   difference between drawing and the planner's own move, both played out with
   the same future, on 51,865 forked decisions of 4-player USA planner games);
   the seat draws when it is positive and the game is not near its end.
+* The bonuses a ticket moves (:func:`bonus_weights`): ``tk_globe`` x the
+  Globetrotter's points (R6.6) per ticket expected to be completed (``p``
+  of each kept or offered ticket; at setup each kept ticket), and
+  ``tk_longest`` x the longest path's points (R6.5) per train its plan
+  lays, in keeps (setup and in play) and draws; both 0 by default (measured
+  in docs/strategies.md, "The planner's tickets": no weight helped on every
+  preset).
 """
 import numpy as np
 from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
-from ttrsim.core.board import RP_DRAW_N, RP_PASSENGERS
+from ttrsim.core.board import RP_DRAW_N, RP_GLOBE_PTS, RP_LP_PTS, RP_PASSENGERS
 from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_TURN, PH_KEEP, PH_SETUP_MIX
 from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
 
@@ -66,6 +73,8 @@ from .planner_params import (
     P_TK_P_LEN,
     P_TK_P_SLACK,
     P_TK_P_TURN,
+    P_TK_GLOBE,
+    P_TK_LONGEST,
     P_TK_TRAIN_COST,
     P_TK_TURNS_FACTOR,
     P_TK_TURNS_PER_TRAIN,
@@ -122,6 +131,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
     if by_value:
         all_pairs_distances(b, cost, D)
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
+    globe, per_train = bonus_weights(b, params, me)
     n_off = s.offer_n[me]
     best_a = -1
     best_v = -BIG
@@ -143,12 +153,12 @@ def keep_choice(b, s, legal, n_legal, params, me):
         turns = plan_turns(b, s, me, in_plan, want, needs)
         if by_value:
             slack = params[me, P_TK_LEFT_FACTOR] * t_left - params[me, P_TK_TURNS_FACTOR] * turns
-            v = -params[me, P_TK_TRAIN_COST] * trains - (2 * BIG if miss > 0 else 0.0)
+            v = (per_train - params[me, P_TK_TRAIN_COST]) * trains - (2 * BIG if miss > 0 else 0.0)
             for j in range(n):
                 t = tks[j]
                 rem = location_distance(b, D, b.ticket_a[t], b.ticket_b[t])
                 p = 1.0 if rem <= 0 else completion_probability(params, me, slack, rem, own_turn)
-                v += (2.0 * p - 1.0) * b.ticket_points[t]
+                v += (2.0 * p - 1.0) * b.ticket_points[t] + globe * p
             if v > best_v:
                 best_v = v
                 best_a = a
@@ -164,7 +174,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
             for r in range(R):
                 if in_plan[r] and s.route_owner[r] < 0:
                     rpts += b.route_points[r]
-            v = pts + rpts - tv * turns
+            v = pts + rpts - tv * turns + globe * (n - n_held) + per_train * trains
         if v > best_v:
             best_v = v
             best_a = a
@@ -180,6 +190,15 @@ def completion_probability(params, me, slack, remaining, own_turn):
     z = (params[me, P_TK_P0] + params[me, P_TK_P_SLACK] * slack + params[me, P_TK_P_LEN] * min(remaining, 30.0)
          + params[me, P_TK_P_TURN] * own_turn)
     return 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True)
+def bonus_weights(b, params, me):
+    """The bonuses a ticket moves, in points (``tk_globe``, ``tk_longest``):
+    per ticket expected to be completed (the Globetrotter, R6.6) and per
+    train its plan lays (the longest path, R6.5); 0 where the rules award
+    no such bonus."""
+    return params[me, P_TK_GLOBE] * b.rp[RP_GLOBE_PTS], params[me, P_TK_LONGEST] * b.rp[RP_LP_PTS]
 
 
 @njit(cache=True)
@@ -233,6 +252,7 @@ def draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done):
     D = np.empty((b.n_nodes, b.n_nodes))
     all_pairs_distances(b, cost, D)
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
+    globe, per_train = bonus_weights(b, params, me)
     T = b.ticket_a.shape[0]
     vals = np.empty(T)
     n = 0
@@ -243,11 +263,12 @@ def draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done):
             rem = location_distance(b, D, la, lb)
             ext = min(rem, location_to_routes(b, dist, la) + location_to_routes(b, dist, lb))
             if rem <= 0:
-                vals[n] = b.ticket_points[t]
+                vals[n] = b.ticket_points[t] + globe
             else:
                 sl = slack - ext * params[me, P_TK_TURNS_PER_TRAIN] * params[me, P_TK_TURNS_FACTOR]
                 p = completion_probability(params, me, sl, rem, own_turn)
-                vals[n] = (2.0 * p - 1.0) * b.ticket_points[t] - params[me, P_TK_TRAIN_COST] * min(ext, 45.0)
+                vals[n] = ((2.0 * p - 1.0) * b.ticket_points[t] + globe * p
+                           + (per_train - params[me, P_TK_TRAIN_COST]) * min(ext, 45.0))
             n += 1
     k = min(b.rp[RP_DRAW_N], s.tk_len[0])
     if n == 0 or k == 0:

@@ -175,6 +175,26 @@ def test_keeps_the_best_value_ticket_at_setup():
         assert mask & 0b100 and bin(mask).count("1") >= 2, (seed, bin(mask))
 
 
+def test_bonus_weights_count_only_the_bonuses_the_rules_award():
+    """tk_globe (R6.6) and tk_longest (R6.5) at setup, 20 deals each: where
+    the rules award the Globetrotter (usa-mega) a large tk_globe keeps at
+    least as many tickets on every deal and more on some; where they award
+    the longest path (usa) a large tk_longest (points per train of the plan)
+    changes some keeps; where they award neither bonus (usa: no Globetrotter,
+    usa-1910: no longest path) the weight changes no keep."""
+    def keeps(rules, overrides=None):
+        return [decide(Game(rules, 2, seed=seed), overrides=overrides) - A_KEEP for seed in range(20)]
+
+    def count(masks):
+        return [bin(m).count("1") for m in masks]
+
+    base, more = count(keeps("usa-mega")), count(keeps("usa-mega", {"tk_globe": 3.0}))
+    assert all(m >= b for m, b in zip(more, base)) and sum(more) > sum(base)
+    assert keeps("usa", {"tk_longest": 3.0}) != keeps("usa")
+    assert keeps("usa", {"tk_globe": 3.0}) == keeps("usa")
+    assert keeps("usa-1910", {"tk_longest": 3.0}) == keeps("usa-1910")
+
+
 def test_draws_tickets_only_when_the_draw_pays():
     """A done plan and 41 trains. The classic rule (``ticket_ev`` 0) draws
     whenever the plan is done. By value: with the other seat at 45 trains the
