@@ -29,7 +29,7 @@ The issue 11 planner targets (the new planner against the one before it):
 
 The issue 11 search targets (one search seat against planners; docs/strategies.md, "Search"):
 
-    python benchmarks/head_to_head.py search planner --configs usa:4 --games 400 --seed 1000000
+    python benchmarks/head_to_head.py search planner --configs usa:4 --games 1000 --seed 1000000
     python benchmarks/head_to_head.py search planner --configs usa:2 --games 1000 --seed 1000000
 """
 import argparse
