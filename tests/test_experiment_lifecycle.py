@@ -127,11 +127,11 @@ def test_a_signal_at_an_early_moment_stops_the_run_at_once(sig, moment, referenc
     resume_and_compare(out, reference)
 
 
-@pytest.mark.parametrize("raised, rc", [("_Stopped(15)", 143), ("KeyboardInterrupt()", -signal.SIGINT)])
+@pytest.mark.parametrize("raised, rc", [("Interrupted(15)", 143), ("KeyboardInterrupt()", -signal.SIGINT)])
 def test_a_stop_caught_inside_an_import_exits_with_its_own_code(raised, rc, tmp_path):
     # a signal while a module is imported may land in dataclasses' exec of a string; CPython ends a `python -m`
     # process whose plain KeyboardInterrupt escaped such an exec by SIGINT, caught or not: the CLI raises a subclass
-    (tmp_path / "stopping.py").write_text("import sys\nfrom ttrsim.cli import _Stopped\n"
+    (tmp_path / "stopping.py").write_text("import sys\nfrom ttrsim.experiment.signals import Interrupted\n"
                                           f"try:\n    exec('raise {raised}')\nexcept KeyboardInterrupt:\n"
                                           "    sys.exit(143)\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from ttrsim.data.rules import PARAMS, PRESETS, describe_presets, get_rules
+from ttrsim.experiment.signals import Interrupted
 
 from .bench import bench_cmd
 from .catalog import examples_cmd, strategies_cmd
@@ -497,7 +498,7 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
     with a manifest.json, then print the win rates per strategy with 95%
     intervals and the results path."""
     def stop(signum, frame):          # until the runner takes the signals over (importing it takes seconds)
-        raise _Stopped(signum)
+        raise Interrupted(signum)
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
     helper = None
     try:
@@ -543,18 +544,6 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         click.echo(f"{result.games_run:,} games in {play_s:.1f} s ({speed}){compiled}")
     click.echo(result.summary_text)
     click.echo(f"results: {result.path}")
-
-
-class _Stopped(KeyboardInterrupt):
-    """A signal before the runner took them over. A subclass on purpose: a
-    plain KeyboardInterrupt that escapes an ``exec`` of a string (dataclasses
-    and namedtuples do that while a module is imported) marks the interpreter
-    to end by SIGINT even after it is caught, so ``sys.exit(143)`` would
-    become "killed by SIGINT"; CPython marks only the exact type."""
-
-    def __init__(self, signum: int):
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 def _main_thread() -> bool:

@@ -73,20 +73,13 @@ from .folder import Folder, FolderLock, check_part, now
 from .opening import open_folder, write_error
 from .results import Results
 from .seating import Chunk, chunks_of_point
+from .signals import Interrupted
 from .stats import RateSums, widths_along
 from .summary import ends_by_point, format_summary, summary_from_tables
 from .worker import point_spec, prepare, run_chunk, truncate, warm_up
 
 # seconds between manifest writes (a killed run redoes the chunks finished since the last one)
 MANIFEST_INTERVAL = float(os.environ.get("TTRSIM_MANIFEST_INTERVAL", "1.0"))
-
-
-class Interrupted(KeyboardInterrupt):
-    """A run stopped by a signal: ``signum`` is SIGINT (Ctrl-C) or SIGTERM."""
-
-    def __init__(self, signum: int = signal.SIGINT):
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 class _Signals:
