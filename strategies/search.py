@@ -228,10 +228,16 @@ def _ticket_draw(b, s, legal, n_legal, pparams, me):
 
 
 @njit(cache=True)
+def trains_within(s, trains):
+    """The last round has begun (R6.1) or some seat has at most ``trains`` trains."""
+    return s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= trains
+
+
+@njit(cache=True)
 def in_end_game(s, params, me):
     """Whether the main phase is searched as the end game: some seat has at
     most ``end_trains`` trains, or the last round has begun."""
-    return s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_END_TRAINS]
+    return trains_within(s, params[me, P_END_TRAINS])
 
 
 @njit(cache=True)
@@ -368,7 +374,7 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     claims = np.empty(b.route_len.shape[0], np.int64)
     n_payable, draw = ranked_claims(b, s, m, legal, n_legal, pparams, me, claims)
     n_claims = int(params[me, P_CLAIMS])
-    if s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_LAST_TRAINS]:
+    if trains_within(s, params[me, P_LAST_TRAINS]):
         n_claims = max(n_claims, int(params[me, P_LAST_CLAIMS]))
     n_claims = min(n_payable, n_claims)
     if not end and params[me, P_CONTESTED] > 0 and not _contested(b, s, me, claims, n_claims):
