@@ -81,12 +81,14 @@ def test_resume_after_lost_chunks_equals_an_uninterrupted_run(reference, tmp_pat
     run_experiment(exp(), output=out, progress=False, echo=False)
     m = json.loads((out / "manifest.json").read_text())
     # simulate a kill: two chunks never recorded (one with its files written, one without),
-    # a temporary file half written, the status still 'running'
+    # temporary files half written (a part file's, and the manifest's of the killed
+    # process, which another pid must clean up), the status still 'running'
     for key in ("0000-000001", "0000-000003"):
         del m["chunks"][key]
     for t in ("games", "players", "tickets", "turns"):
         (out / t / "part-0000-000003.parquet").unlink()
     (out / "games" / "part-0000-000002.parquet.tmp").write_bytes(b"half")
+    (out / "manifest.json.999999.tmp").write_bytes(b"{half")
     m["status"] = "running"
     (out / "manifest.json").write_text(json.dumps(m))
     r = run_experiment(exp(), output=out, progress=False, echo=False)

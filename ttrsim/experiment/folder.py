@@ -170,7 +170,11 @@ class Folder:
         return True
 
     def clean_strays(self, keep: set[str]):
-        """Delete temporary files and part files of chunks the manifest does not list."""
+        """Delete temporary files (the folder's own and its tables') and part
+        files of chunks the manifest does not list."""
+        for f in self.root.glob("*.tmp"):
+            if f.is_file():
+                f.unlink()
         for t in self.TABLE_DIRS:
             d = self.root / t
             if not d.is_dir():
