@@ -2,8 +2,7 @@
 first line ``# expect: MESSAGE`` is the exact one-line error (``{here}`` = the
 catalogue folder, ``{cwd}`` = the folder the run starts in). Nothing is
 written on any error. Hostile YAML (``alias_*``, ``nested_*``: alias bombs,
-an alias inside its own anchor, deep nesting) is refused in well under a
-second."""
+an alias inside its own anchor, deep nesting) is refused at once."""
 import time
 from pathlib import Path
 
@@ -17,8 +16,11 @@ from ttrsim.experiment.runner import run_experiment
 HERE = Path(__file__).resolve().parent / "bad_experiments"
 FILES = sorted(HERE.glob("*.yaml"))
 HOSTILE = [f for f in FILES if f.stem.startswith(("alias_", "nested_"))]
-FAST = 0.5  # seconds: hostile YAML is refused while it is read
-CLI_FAST = 2.0  # the same through the CLI (its option checks and imports too; a blow-up takes minutes)
+# Guards against a hang, not speed tests: hostile YAML is refused in milliseconds
+# while it is read; read the slow way (an alias bomb expanded, a deep nesting
+# given to PyYAML's pure-Python parser) it takes minutes to hours.
+FAST = 10.0
+CLI_FAST = 10.0  # the same through the CLI (its option checks and imports too)
 
 
 def expected(path: Path, cwd: Path) -> str:
@@ -38,7 +40,8 @@ def test_the_catalogue_covers_every_kind_of_mistake():
                  "players_rule_set", "lineup_size", "games_zero", "games_negative", "unwritable_output",
                  "python_unknown_module", "python_unknown_class", "python_no_choose", "python_unknown_parameter",
                  "python_parameter_value", "alias_bomb_sweep", "alias_bomb_strategy_param", "alias_bomb_python_param",
-                 "alias_bomb_rule_override", "alias_bomb_map", "alias_recursive", "nested_too_deep", "output_outside",
+                 "alias_bomb_rule_override", "alias_bomb_map", "alias_recursive", "nested_too_deep", "nested_unclosed",
+                 "output_outside",
                  "name_too_long", "name_far_too_long", "python_constructor_hangs", "python_time_limit_zero"):
         assert kind in names
 

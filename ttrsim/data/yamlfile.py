@@ -63,6 +63,9 @@ __all__ = ["YamlError", "YamlMapping", "read_yaml", "parse_yaml", "MAX_REPEATED"
 
 MAX_REPEATED = 1000  # values that aliases may repeat in one document, in all
 MAX_DEPTH = 100      # nested lists and mappings
+_DEPTH_REFUSAL = f"lists and mappings nested more than {MAX_DEPTH} deep; expected at most {MAX_DEPTH}"
+_LIBYAML_DEPTH = "exceeded maximum nesting depth"  # libyaml's own limit (1000, in PyYAML 6.0.2 and newer)
+_FALLBACK_CHARS = 1_000_000  # the most text PyYAML's pure-Python parser reads for a better message
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
@@ -109,8 +112,11 @@ def parse_yaml(text: str, *, source: str, expected: str, keep_duplicates: bool =
     except _Refused as e:
         raise YamlError(source, _where(e.mark), e.what) from None
     except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        if _LIBYAML and _LIBYAML_DEPTH in str(getattr(e, "problem", "")):
+            raise YamlError(source, _where(mark), _DEPTH_REFUSAL) from None
         if _LIBYAML and isinstance(e, (yaml.scanner.ScannerError, yaml.parser.ParserError, yaml.reader.ReaderError)):
-            e = _python_parser_error(text) or e
+            e = _python_parser_error(text, mark) or e
         raise YamlError(source, _where(getattr(e, "problem_mark", None)),
                         f"malformed YAML ({_problem(e)}); expected {expected}") from None
     finally:
@@ -129,15 +135,56 @@ def _problem(e: yaml.YAMLError) -> str:
     return " ".join(problem.split())
 
 
-def _python_parser_error(text: str) -> yaml.YAMLError | None:
-    """PyYAML's own parser on a text libyaml rejected: its messages name the token
-    found (``expected ',' or ']', but got ':'``), libyaml's do not."""
+def _python_parser_error(text: str, mark) -> yaml.YAMLError | None:
+    """PyYAML's own parser on a text libyaml rejected at ``mark``: its messages
+    name the token found (``expected ',' or ']', but got ':'``), libyaml's do not.
+
+    That parser is pure Python, and slow on some texts (more than quadratic in the
+    nesting depth: 4,000 nested brackets take 20 s, 200,000 hours), so it reads
+    only the lines up to libyaml's error, only when they are at most
+    :data:`_FALLBACK_CHARS` long, and gives up past :data:`MAX_DEPTH` levels; its
+    error is used only where it lies within those lines. Otherwise (``None``)
+    libyaml's own message stands."""
+    if mark is None:
+        return None
+    prefix = "".join(text.splitlines(keepends=True)[:mark.line + 1])
+    if len(prefix) > _FALLBACK_CHARS:
+        return None
+    parser = _PythonParser(prefix)
     try:
-        for _ in yaml.parse(text, Loader=yaml.SafeLoader):
-            pass
+        while parser.check_event():
+            parser.get_event()
+    except _TooDeep:
+        return None
     except yaml.YAMLError as e:
-        return e
+        found = getattr(e, "problem_mark", None)
+        # an error at the end of the lines read may be only where they were cut
+        return e if found is not None and (found.index < len(prefix) or len(prefix) == len(text)) else None
     return None
+
+
+class _TooDeep(Exception):
+    """PyYAML's pure-Python parser went past :data:`MAX_DEPTH` levels."""
+
+
+class _PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's pure-Python scanner and parser, stopped past :data:`MAX_DEPTH`
+    flow or block levels (where its cost grows fast)."""
+
+    def __init__(self, text: str):
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+    def fetch_flow_collection_start(self, token_class):
+        if self.flow_level >= MAX_DEPTH:
+            raise _TooDeep
+        super().fetch_flow_collection_start(token_class)
+
+    def add_indent(self, column):
+        if len(self.indents) >= MAX_DEPTH:
+            raise _TooDeep
+        return super().add_indent(column)
 
 
 class _Refused(yaml.YAMLError):
@@ -176,8 +223,7 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):
                                f"expected at most {MAX_REPEATED}", event.start_mark)
             return node
         if self.depth == MAX_DEPTH:
-            raise _Refused(f"lists and mappings nested more than {MAX_DEPTH} deep; expected at most {MAX_DEPTH}",
-                           event.start_mark)
+            raise _Refused(_DEPTH_REFUSAL, event.start_mark)
         self.depth += 1
         node = super().compose_node(parent, index)
         self.depth -= 1
