@@ -12,6 +12,7 @@ from ttrsim.experiment.runner import run_experiment
 from ttrsim.report import Results, ResultsError, win_rates
 from ttrsim.report.contents import CONTENTS
 from ttrsim.report.document import build_report
+from ttrsim.report.sweeps import play_changes
 
 LINEUP = ["planner", "route_focus", "one_step", "long_route"]
 
@@ -176,6 +177,27 @@ def test_sweep_without_turn_log(tmp_path):
     assert "| 1 | 10 | A |" in md                               # and so do the tables in the document
     captions = [line for line in md.splitlines() if line.startswith("*Figure ") and "point 2" in line]
     assert captions and all("From 2 games" in c for c in captions)
+    findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
+    assert ("**Play does not change across the sweep**: all 4 seat-games play the same at point 0: "
+            "globetrotter_points=0 and point 2: globetrotter_points=20") in findings     # only the totals differ
+    assert "### Does play change across the sweep" in md
+
+
+def test_play_changes_compares_each_seat_game_with_the_first_points(tmp_path):
+    """The same deal, seating and seat at every point; play is what the tables
+    record of it (trains, cards, tickets offered and kept, turns), never a score."""
+    games = [game([10, 5], point=0, trains_left=[3, 4]), game([7, 8], point=0, trains_left=[1, 2]),
+             game([11, 5], point=1, trains_left=[3, 4]), game([7, 9], point=1, trains_left=[1, 0]),
+             game([10, 5], point=2, trains_left=[3, 4]), game([7, 8], point=2, trains_left=[1, 2])]
+    tickets = [{"g": g, "seat": 0, "ticket": 3, "kept": g != 4} for g in range(6)]     # point 2 returns it
+    path = make_results(tmp_path / "sw", games=games, tickets=tickets,
+                        sweep=[("rules.globetrotter_points", [0, 10, 20])],
+                        point_overrides={p: {"globetrotter_points": 10 * p} for p in range(3)})
+    pc = play_changes(path)
+    assert pc["rules.globetrotter_points"].to_list() == [0, 10, 20]
+    assert pc["seat_games"].to_list() == [4, 4, 4]
+    assert pc["differ"].to_list() == [0, 1, 1]   # point 1: its second deal, seat 2 (trains); point 2: a keep
+    assert pc["differ_share"].to_list() == [0.0, 0.25, 0.25]
 
 
 def test_stalled_capped_and_shared_wins_are_visible(tmp_path):

@@ -115,5 +115,6 @@ CONTENTS = (
     ), shown=sections.europe.has_europe),
     Part("Sweeps", (
         Section(None, (Stat(sweeps.swept_win_rates, bootstrap=True),), sections.sweeps.sweep_balance),
+        Section("Does play change across the sweep", (Stat(sweeps.play_changes),), sections.sweeps.play_changes),
     ), shown=sections.sweeps.has_sweep),
 )

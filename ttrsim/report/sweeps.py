@@ -14,7 +14,13 @@ import polars as pl
 from .dataset import Results
 from .strategies import win_rates
 
-__all__ = ["sweep_keys", "swept_win_rates", "with_sweep_values"]
+__all__ = ["sweep_keys", "swept_win_rates", "with_sweep_values", "play_changes", "PLAY_COLUMNS"]
+
+# what a seat-game's play is, in the tables (never a score, which the swept rules may change)
+PLAY_COLUMNS = ("trains_left", "cards_left", "longest_path", "stations_built", "passengers", "tickets_completed",
+                "tickets_failed")
+_TURN_COLUMNS = ("turn", "action", "route", "pay_colour", "locomotives", "card1", "source1", "card2", "source2",
+                 "tickets_drawn", "tickets_kept", "passenger1", "passenger2", "tunnel_paid", "station")
 
 
 def sweep_keys(res: Results) -> list[str]:
@@ -42,3 +48,58 @@ def swept_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.Da
     """
     res = Results.open(res)
     return with_sweep_values(res, win_rates(res, resamples=resamples, seed=seed))
+
+
+def play_changes(res: Results) -> pl.DataFrame:
+    """Whether the players play differently across the sweep, not only score
+    differently: every seat-game of each point against the seat-game of the
+    same deal, seating and seat at the first point (every point plays the same
+    seeds). A seat-game's play is its train and card counts left, longest path,
+    stations built, passengers, tickets completed and failed (the ``players``
+    table), every ticket offered to it with the turn and whether it was kept
+    (``tickets``), and, with the turn log, every action of its turns
+    (``turns``); never a score, which the swept rules change by themselves.
+    A sweep over a value no seated strategy reads differs in no seat-game: its
+    balance curves then re-score identical games.
+
+    Columns: point, seat_games (compared with the first point; there: all of
+    its own), differ, differ_share (0 at the first point), winner_tickets (mean
+    tickets completed by a winner), ticket_draws (mean turns spent drawing
+    tickets per seat-game), the swept values after ``point``.
+    """
+    res = Results.open(res)
+    key = (pl.col("game").cast(pl.Int64) % res.stride).alias("deal")
+    players = res.scan("players").select(
+        "point", key, "seat", "winner",
+        pl.struct(*PLAY_COLUMNS).hash(0).alias("h_players"), pl.col("tickets_completed").cast(pl.Int64))
+    offers = (res.scan("tickets").group_by("point", key, "seat")
+              .agg(_row_hashes("turn", "ticket", "setup", "kept").alias("h_tickets"),
+                   pl.col("turn").filter(~pl.col("setup")).n_unique().cast(pl.Int64).alias("ticket_draws")))
+    fp = players.join(offers, on=["point", "deal", "seat"], how="left")
+    parts = [pl.col("h_players"), pl.col("h_tickets").fill_null(0)]
+    if res.has_turns:
+        turns = (res.scan("turns").group_by("point", key, "seat")
+                 .agg(_row_hashes(*_TURN_COLUMNS).alias("h_turns")))
+        fp = fp.join(turns, on=["point", "deal", "seat"], how="left")
+        parts.append(pl.col("h_turns").fill_null(0))
+    fp = fp.with_columns(pl.struct(*parts).hash(0).alias("play"),
+                         pl.col("ticket_draws").fill_null(0)).collect()
+    first = res.point_ids[0]
+    base = fp.filter(pl.col("point") == first).select("deal", "seat", pl.col("play").alias("play_first"))
+    cmp = fp.join(base, on=["deal", "seat"], how="inner")
+    out = (cmp.group_by("point")
+           .agg(pl.len().cast(pl.Int64).alias("seat_games"),
+                (pl.col("play") != pl.col("play_first")).sum().cast(pl.Int64).alias("differ"))
+           .with_columns((pl.col("differ") / pl.col("seat_games")).alias("differ_share")))
+    style = (fp.group_by("point")
+             .agg(pl.col("tickets_completed").filter(pl.col("winner")).mean().alias("winner_tickets"),
+                  pl.col("ticket_draws").mean().alias("ticket_draws")))
+    out = (res.points.select("point").join(out, on="point", how="left").join(style, on="point", how="left")
+           .with_columns(pl.col("seat_games", "differ").fill_null(0)).sort("point"))
+    return with_sweep_values(res, out)
+
+
+def _row_hashes(*columns: str) -> pl.Expr:
+    """One number for a group's rows, whatever their order (each row's hash, kept
+    to 32 bits so that the sum cannot overflow); the rows carry their turn."""
+    return (pl.struct(*columns).hash(0) % (1 << 32)).sum()

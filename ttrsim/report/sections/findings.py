@@ -4,7 +4,9 @@ section. A line states only what its intervals support: a strongest strategy
 whose interval overlaps the next one's is "not told apart", a seat or a ticket
 whose interval contains the fair share or zero is not named as an effect.
 
-Lines, per sweep point drawn (every point without a sweep): distinct games when
+In a sweep, first whether the play changes across it at all
+(:func:`~ttrsim.report.sections.sweeps.play_change_line`). Then lines, per
+sweep point drawn (every point without a sweep): distinct games when
 games replay one another; the strongest strategy and its margin; the seat
 advantage; the most over- and under-valued tickets (highest and lowest *lift*:
 their keepers' win rate against those keepers' usual rate); the most contested
@@ -18,13 +20,14 @@ from ttrsim.experiment.stats import player_keys
 
 from ..blocks import Bullets, interval, num, pct, signed
 from ..context import Context
+from . import sweeps
 
 __all__ = ["findings", "finding_lines"]
 
 
 def findings(ctx: Context) -> list:
     """The key findings as document blocks (a heading and a list), to go right after the header."""
-    lines = []
+    lines = [line for line in (sweeps.play_change_line(ctx),) if line]
     for p in ctx.chart_points() or ctx.point_ids:
         at = finding_lines(ctx, p)
         lines += [f"*{ctx.point_label(p)}*: {x}" for x in at] if ctx.sweep else at

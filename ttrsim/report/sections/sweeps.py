@@ -1,17 +1,18 @@
 """The report's sweeps part (experiments with a ``sweep``): the points and
 their values, and the balance charts (win rate, mean score and seat win rate
 against each swept key; from ``ttrsim.report.sweeps.swept_win_rates`` and the
-score and seat tables of the strategy comparison).
+score and seat tables of the strategy comparison); then whether the play
+changes across the sweep at all (``ttrsim.report.sweeps.play_changes``).
 """
 from __future__ import annotations
 
 import polars as pl
 
 from .. import charts
-from ..blocks import make_table, num, slug
+from ..blocks import make_table, num, pct, slug
 from ..context import Context
 
-__all__ = ["has_sweep", "sweep_balance", "preset_value"]
+__all__ = ["has_sweep", "sweep_balance", "play_changes", "play_change_line", "preset_value"]
 
 
 def has_sweep(ctx: Context) -> bool:
@@ -63,6 +64,47 @@ def sweep_balance(ctx: Context, t: dict):
                       f"Win rate per seat (line) with its 95% interval (band) against `{key}`; dashed: the "
                       f"fair share. From {per_point} per point.")
     doc.p(f"Win rates by point: [{ctx.csv('swept_win_rates')}]({ctx.csv('swept_win_rates')}).")
+
+
+def play_changes(ctx: Context, t: dict):
+    """Whether the players play differently across the sweep: the share of
+    seat-games that differ from the first point's, per point."""
+    pc = t["play_changes"]
+    if pc is None:
+        return ctx.failed("play_changes")
+    what = "the actions of every turn (the turn log), " if ctx.res.has_turns else ""
+    ctx.doc.p(play_change_line(ctx) or "")
+    ctx.doc.p("Each seat-game is compared with the same deal, seating and seat at the first point: its play is "
+              f"{what}the tickets offered to it (with the turn) and kept, and its trains, cards, longest path, "
+              "stations, passengers and tickets completed and failed at the end; never a score, which the "
+              "swept rules change by themselves. Where no seat-game differs, no seated strategy reads the "
+              "swept value, and the balance charts above re-score the same games: they measure the rule's "
+              "arithmetic, not how players would respond to it.")
+    columns = [("point", lambda r: str(r["point"]), True)] + \
+        [(k, (lambda r, k=k: str(r[k])), False) for k in ctx.sweep] + \
+        [("seat-games", lambda r: num(r["seat_games"], 0), True),
+         ("play differs", lambda r: f"{num(r['differ'], 0)} ({pct(r['differ_share'])})", True),
+         ("winner's tickets completed", lambda r: num(r["winner_tickets"], 2), True),
+         ("ticket draws per player", lambda r: num(r["ticket_draws"], 2), True)]
+    ctx.doc.table(make_table(pc, columns, csv=ctx.csv("play_changes")))
+
+
+def play_change_line(ctx: Context) -> str | None:
+    """One sentence: how many seat-games differ between the first and the last
+    point (None without the statistic)."""
+    pc = ctx.tables.get("play_changes")
+    if pc is None or pc.height < 2:
+        return None
+    first, last = pc.row(0, named=True), pc.row(pc.height - 1, named=True)
+    if not last["seat_games"]:
+        return None
+    between = f"{ctx.point_label(first['point'])} and {ctx.point_label(last['point'])}"
+    if not last["differ"]:
+        return (f"**Play does not change across the sweep**: all {num(last['seat_games'], 0)} seat-games play "
+                f"the same at {between}; no seated strategy reads the swept value, so the balance charts "
+                "re-score identical games.")
+    return (f"**Play changes across the sweep** in {pct(last['differ_share'])} of "
+            f"{num(last['seat_games'], 0)} seat-games between {between} (the same deals).")
 
 
 def preset_value(res, key: str):
