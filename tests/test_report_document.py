@@ -69,7 +69,8 @@ def test_real_run_sections_and_captions(usa_report):
     assert "0 stalled" in md and "0 were capped" in md
     assert "shared win counts as a fraction" in md
     findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
-    assert "**Most contested routes**" in findings and re.search(r"\(\d+ trains?\) claimed in", findings)
+    assert "**Most claimed routes** (claimed, not necessarily contested)" in findings \
+        and re.search(r"\(\d+ trains?\) claimed in", findings)
     assert "**Ticket draws during the game**" in findings and "(#how-each-strategy-plays))" in findings
 
 

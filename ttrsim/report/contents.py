@@ -73,7 +73,8 @@ class Part:
 CONTENTS = (
     Part("Strategy comparison", (
         Section(None, (), sections.strategies.per_point_charts_note),
-        Section("Win rates", (Stat(strategies.win_rates, bootstrap=True),), sections.strategies.win_rates),
+        Section("Win rates", (Stat(strategies.win_rates, bootstrap=True), Stat(strategies.player_win_rates)),
+                sections.strategies.win_rates),
         Section("Head to head", (Stat(strategies.head_to_head, bootstrap=True),), sections.strategies.head_to_head),
         Section("Ratings", (Stat(strategies.ratings, bootstrap=True, max_resamples=200),),
                 sections.strategies.ratings),
