@@ -12,7 +12,7 @@ from ttrsim.experiment.runner import run_experiment
 from ttrsim.report import Results, ResultsError, win_rates
 from ttrsim.report.contents import CONTENTS
 from ttrsim.report.document import build_report
-from ttrsim.report.sweeps import play_changes
+from ttrsim.report.sweeps import play_changes, sweep_effects
 
 LINEUP = ["planner", "route_focus", "one_step", "long_route"]
 
@@ -259,3 +259,25 @@ def test_ready_made_studies_state_their_question_and_load():
             presets.add(e.rules)
             assert [x.label for x in e.entrants] == LINEUP and e.seed == 1910 and e.players == 4
     assert presets == {"usa", "usa-1910", "usa-mega", "usa-bigcities"}
+
+
+def test_sweep_effects_are_paired_differences_over_seed_blocks(tmp_path):
+    """2 players rotated (blocks of 2 games), 6 blocks per point. At point 0
+    seat 1 wins every game; at point 1 A wins every game: A's win share changes
+    by +0.5 on every deal (it won 1 of the block's 2 games, now both), B's by
+    -0.5; the interval is zero-width (every block the same)."""
+    games = [game([10, 5], point=0) for _ in range(12)]
+    games += [game([10, 5] if n % 2 == 0 else [5, 10], point=1) for n in range(12)]   # A is seat n % 2
+    path = make_results(tmp_path / "eff", games=games, sweep=[("rules.globetrotter_points", [0, 10])],
+                        point_overrides={0: {"globetrotter_points": 0}, 1: {"globetrotter_points": 10}})
+    eff = sweep_effects(path)
+    assert eff["strategy"].to_list() == ["A", "B"] and eff["blocks"].to_list() == [6, 6]
+    assert eff["win_effect"].to_list() == pytest.approx([0.5, -0.5])
+    assert eff["win_low"].to_list() == pytest.approx([0.5, -0.5])
+    assert eff["score_effect"].to_list() == pytest.approx([2.5, -2.5])   # A: 10 and 5 -> 10 and 10 (per game 2.5)
+    assert eff["win_p_holm"].to_list() == pytest.approx([0.0, 0.0], abs=1e-12)
+    rep = build_report(path, resamples=20, progress=False, images=(), formats=("md",))
+    findings = rep.markdown.read_text()
+    findings = findings[findings.index("## Key findings"):findings.index("## Strategy comparison")]
+    assert ("**Largest effect of the sweep**: from point 0: globetrotter_points=0 to point 1: "
+            "globetrotter_points=10, `A`'s win rate changes by +50.0 pp [+50.0, +50.0] on the same deals") in findings

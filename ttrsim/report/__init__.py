@@ -30,7 +30,7 @@ from .strategies import (
                          strategy_profile,
                          win_rates,
 )
-from .sweeps import play_changes, sweep_keys, swept_win_rates, with_sweep_values
+from .sweeps import play_changes, sweep_effects, sweep_keys, swept_win_rates, with_sweep_values
 from .tickets import ticket_decks, ticket_value
 
 __all__ = ["Results", "ResultsError",
@@ -40,4 +40,4 @@ __all__ = ["Results", "ResultsError",
            "route_contention", "route_pairs", "route_claimers", "blocking",
            "majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
            "passengers_by_routes",
-           "sweep_keys", "swept_win_rates", "with_sweep_values", "play_changes"]
+           "sweep_keys", "swept_win_rates", "with_sweep_values", "play_changes", "sweep_effects"]

@@ -117,5 +117,6 @@ CONTENTS = (
     Part("Sweeps", (
         Section(None, (Stat(sweeps.swept_win_rates, bootstrap=True),), sections.sweeps.sweep_balance),
         Section("Does play change across the sweep", (Stat(sweeps.play_changes),), sections.sweeps.play_changes),
+        Section("Effects of the sweep, paired", (Stat(sweeps.sweep_effects),), sections.sweeps.sweep_effects),
     ), shown=sections.sweeps.has_sweep),
 )
