@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from ttrsim.cli import run
+from ttrsim.cli import main, run
 from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.folder import FolderLock
 from ttrsim.experiment.results import Results
@@ -146,6 +146,105 @@ def test_a_truncated_or_foreign_part_file_is_left_out_then_played_again(referenc
     r = run_experiment(small(), output=out, progress=False, echo=notes.append)
     assert r.games_run == 40 and r.status == "complete"
     assert any(n.startswith("note: 2 chunks are played again, their part files damaged or missing") for n in notes)
+    assert_same_parts(reference.path, out)
+
+
+def damage(part: Path, at: int = 400, n: int = 64):
+    """Zero ``n`` bytes inside a part file's data pages: its size, footer (rows, tag) stay."""
+    data = bytearray(part.read_bytes())
+    data[at:at + n] = bytes(n)
+    part.write_bytes(bytes(data))
+    meta = pq.read_metadata(part)
+    assert at + n < meta.row_group(0).column(meta.num_columns - 1).data_page_offset   # inside the data
+
+
+DAMAGED = "players/part-0000-000002.parquet"
+
+
+def test_a_damaged_part_of_the_right_size_is_noted_and_played_again(reference, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    rec = json.loads((out / "manifest.json").read_text())["chunks"]["0000-000002"]
+    size, rows = (out / DAMAGED).stat().st_size, pq.read_metadata(out / DAMAGED).num_rows
+    damage(out / DAMAGED)
+    assert (out / DAMAGED).stat().st_size == size == rec["bytes"]["players"]
+    assert pq.read_metadata(out / DAMAGED).num_rows == rows == rec["rows"]["players"]
+    res = Results.open(out)                                            # the reader leaves the chunk out
+    assert res.note == (f"{out}: 1 chunk has damaged part files or ones of another experiment (left out; running "
+                        f"the experiment again replays them: {DAMAGED}: damaged (its SHA-256 is not the one "
+                        "recorded))")
+    assert res.scan("players").collect().height == 2 * 180
+    notes = []
+    r = run_experiment(small(), output=out, progress=False, echo=notes.append)
+    assert r.status == "complete" and r.games_run == 20
+    assert f"note: 1 chunk is played again, its part files damaged or missing ({DAMAGED}: damaged (its SHA-256 " \
+           "is not the one recorded))" in notes
+    assert_same_parts(reference.path, out)
+    assert [x["status"] for x in r.manifest["runs"]] == ["complete", "complete"]
+
+
+def test_a_damaged_part_is_left_out_of_the_report_with_a_note(reference, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    damage(out / DAMAGED)
+    r = CliRunner().invoke(main, ["report", str(out), "--format", "md", "--resamples", "10", "--no-progress"])
+    assert r.exit_code == 0 and r.exception is None, r.output
+    text = (out / "report" / "report.md").read_text()
+    assert f"1 chunk has damaged part files or ones of another experiment (left out; running the experiment again " \
+           f"replays them: {DAMAGED}: damaged" in text
+    assert "180 games" in text and "zstd" not in text.lower()
+
+
+def test_a_damaged_part_recorded_without_checksums_is_read_whole(reference, tmp_path):
+    """A folder of a ttrsim before checksums: the reader and the resume read
+    the data whole (a damaged page does not decompress), and the resume
+    records the checksums."""
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    m = json.loads((out / "manifest.json").read_text())
+    for rec in m["chunks"].values():
+        del rec["sha256"]
+    (out / "manifest.json").write_text(json.dumps(m))
+    damage(out / DAMAGED)
+    res = Results.open(out)
+    assert f"{DAMAGED}: unreadable (" in res.note and res.scan("players").collect().height == 2 * 180
+    notes = []
+    r = run_experiment(small(), output=out, progress=False, echo=notes.append)
+    assert r.games_run == 20 and any(f"({DAMAGED}: unreadable (" in n for n in notes)
+    assert_same_parts(reference.path, out)
+    assert all(set(rec["sha256"]) == {"games", "players", "tickets", "turns"} for rec in r.manifest["chunks"].values())
+
+
+def test_a_part_unreadable_when_the_summary_is_read_fails_in_one_line_and_is_played_again(reference, tmp_path,
+                                                                                          monkeypatch):
+    """A part file damaged after the resume checked it (the check is made to
+    pass): the summary's read-back names the file in one line, the manifest
+    says failed (and the run stays failed in the history), the chunk is
+    dropped and the next run plays it again."""
+    import ttrsim.experiment.runner as runner
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    m = json.loads((out / "manifest.json").read_text())
+    for rec in m["chunks"].values():
+        del rec["sha256"]
+    (out / "manifest.json").write_text(json.dumps(m))
+    damage(out / DAMAGED)
+    monkeypatch.setattr(runner, "check_part", lambda *a, **kw: None)
+    f = tmp_path / "again.yaml"
+    f.write_text(json.dumps(small()))
+    r = CliRunner().invoke(run, [str(f), "--output", str(out), "--no-progress"])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit) and "Traceback" not in r.output, r.output
+    assert r.output == (f"Error: again.yaml: output: {DAMAGED}: unreadable (ZSTD decompression failed: Data "
+                        "corruption detected); expected whole part files (the chunk is dropped from the manifest, to "
+                        f"be played again); the run stopped: 180 games kept in {out}; run the same command again to "
+                        "resume\n")
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "failed" and [x["status"] for x in m["runs"]] == ["complete", "failed"]
+    assert "0000-000002" not in m["chunks"] and "summary" not in m
+    monkeypatch.undo()
+    again = go(f, out)
+    assert again.status == "complete" and again.games_run == 20
+    assert [x["status"] for x in again.manifest["runs"]] == ["complete", "failed", "complete"]
     assert_same_parts(reference.path, out)
 
 
