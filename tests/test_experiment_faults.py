@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -22,7 +23,7 @@ from click.testing import CliRunner
 from ttrsim.cli import main, run
 from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.folder import FolderLock
-from ttrsim.experiment.results import Results
+from ttrsim.experiment.results import Results, ResultsError
 from ttrsim.experiment.runner import run_experiment
 
 HERE = Path(__file__).resolve().parent
@@ -248,6 +249,64 @@ def test_a_part_unreadable_when_the_summary_is_read_fails_in_one_line_and_is_pla
     assert_same_parts(reference.path, out)
 
 
+# --------------------------------------------------------------------------- a run stopped before its first chunk
+
+def killed_at_start(reference, out: Path, games: int = 10000) -> Path:
+    """The folder of a run killed right after it wrote its manifest: the
+    manifest (status running, no chunk) and the dead run's lock file."""
+    out.mkdir()
+    m = json.loads((reference.path / "manifest.json").read_text())
+    m.update(chunks={}, points={}, status="running", experiment_path=str(out.parent / "exp.yaml"))
+    m.pop("summary"), m.pop("points_summary")
+    m["config"]["games"] = m["layout"]["games_per_point"] = games
+    m["runs"] = [{"started": m["created"], "pid": 999999, "games": 0, "status": "running"}]
+    (out / "manifest.json").write_text(json.dumps(m))
+    (out / "ttrsim.lock").write_text(json.dumps({"pid": 999999, "host": "gone", "started": m["created"]}))
+    return out
+
+
+def folder_files(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_the_report_of_a_run_stopped_before_any_game_says_so(reference, tmp_path):
+    out = killed_at_start(reference, tmp_path / "out")
+    before = folder_files(out)
+    r = CliRunner().invoke(main, ["report", str(out), "--format", "md", "--no-progress"])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit) and "Traceback" not in r.output
+    assert r.output == (f"Error: {out}: no game recorded: its run was stopped before it recorded any game (manifest "
+                        f"status 'running'); resume it with the same 'ttrsim run' command ('ttrsim run "
+                        f"{tmp_path / 'exp.yaml'} --output {out}')\n")
+    assert folder_files(out) == before                               # no report folder, nothing written
+
+
+def test_the_report_of_a_run_still_starting_says_so(reference, tmp_path):
+    out = killed_at_start(reference, tmp_path / "out")
+    (out / "ttrsim.lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": "now"}))
+    with pytest.raises(ResultsError, match=rf"^{re.escape(str(out))}: no game recorded yet: its run \(pid "
+                                           rf"{os.getpid()}\) is still starting; expected a folder with a finished "
+                                           "chunk: report it once the run has played one$"):
+        Results.open(out)
+
+
+def test_fewer_games_on_a_folder_with_no_finished_game_says_it_holds_none(reference, tmp_path):
+    out = killed_at_start(reference, tmp_path / "out")
+    before = folder_files(out)
+    f = tmp_path / "exp.yaml"
+    f.write_text(json.dumps(small(games=1000)))
+    r = CliRunner().invoke(run, [str(f), "--output", str(out), "--no-progress"])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit) and "Traceback" not in r.output
+    assert r.output == (f"Error: exp.yaml: games: 1,000 per point are fewer than the 10,000 per point the folder "
+                        f"{out} was run with (it holds 0 finished games); expected at least 10,000 (a run grows, "
+                        "never shrinks), or --overwrite to start over\n")
+    assert folder_files(out) == {k: v for k, v in before.items() if k != "ttrsim.lock"}   # the dead run's lock: freed
+    # the same command as the killed run resumes it and marks that run killed
+    r = go(small(games=200), killed_at_start(reference, tmp_path / "again", games=200))
+    assert r.status == "complete" and r.games_run == 200
+    assert [x["status"] for x in r.manifest["runs"]] == ["killed", "complete"]
+    assert_same_parts(reference.path, r.path)
+
+
 # --------------------------------------------------------------------------- locks
 
 def test_a_second_run_on_a_live_folder_is_refused_also_with_overwrite(reference, tmp_path):
@@ -337,7 +396,8 @@ def test_a_run_grown_from_2000_to_4000_games_equals_a_4000_game_run(tmp_path):
     assert_same_parts(whole.path, grown.path)
     assert grown.summary == whole.summary
     assert [r.get("grown_from") for r in grown.manifest["runs"]] == [None, 2000]
-    with pytest.raises(ExperimentError, match=r"games: 3,000 per point are fewer than the 4,000 the folder"):
+    with pytest.raises(ExperimentError, match=r"games: 3,000 per point are fewer than the 4,000 per point the folder "
+                                              r".* was run with \(it holds 4,000 finished games\)"):
         go(dict(d, games=3000), tmp_path / "grown")
 
 
@@ -358,12 +418,19 @@ def test_the_manifest_records_the_chunk_size_used_and_marks_killed_runs(referenc
     out = tmp_path / "out"
     shutil.copytree(reference.path, out)
     m = json.loads((out / "manifest.json").read_text())
-    m["runs"][-1]["status"] = "running"                          # as a kill -9 leaves it
+    m["runs"][-1]["status"] = "running"                          # as a kill -9 leaves it, with its lock file
     del m["chunks"]["0000-000009"]
     (out / "manifest.json").write_text(json.dumps(m))
+    (out / "ttrsim.lock").write_text(json.dumps({"pid": m["runs"][-1]["pid"], "host": "here", "started": "then"}))
     r = go(small(), out, chunk_size=50)
     assert r.manifest["execution"]["chunk_size"] == 20 and r.manifest["runs"][-1]["chunk_games"] == 20
     assert [x["status"] for x in r.manifest["runs"]] == ["killed", "complete"]
+    # a run still 'running' without its lock left behind ended (releasing the lock) but could not record
+    # its end, e.g. on a full disk: it failed, it was not killed
+    m = json.loads((out / "manifest.json").read_text())
+    m["runs"][-1]["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(m))
+    assert [x["status"] for x in go(small(), out).manifest["runs"]] == ["killed", "failed", "complete"]
     three = go(small(players=3, lineup=["random", "route_focus", "random"], games=12, chunk_size=5), tmp_path / "3")
     assert three.manifest["execution"]["chunk_size"] == 6          # 5 asked, whole blocks of 3 used
 
@@ -413,6 +480,7 @@ def test_a_full_disk_is_one_line_and_the_run_resumes_when_there_is_room(referenc
         remount(disk, "size=64m")
         again = go(f, disk / "out")
         assert again.status == "complete" and again.games == 200
+        assert [x["status"] for x in again.manifest["runs"]] == ["failed", "complete"]     # failed stays failed
         assert_same_parts(reference.path, disk / "out")
     finally:
         subprocess.run(["umount", "-l", str(disk)])

@@ -24,12 +24,15 @@ against the manifest (size, rows, the experiment's tag and the SHA-256
 recorded with its chunk; a chunk recorded before checksums is read whole
 instead: :func:`ttrsim.experiment.folder.check_part`); a chunk with a missing,
 damaged or foreign part file is left out of every table, and the note says so,
-naming the first such file.
+naming the first such file. A folder whose run stopped before its first chunk
+was recorded says so (:class:`ResultsError`).
 """
 from __future__ import annotations
 
 import functools
 import json
+import os
+import socket
 from pathlib import Path
 
 import polars as pl
@@ -37,7 +40,8 @@ import polars as pl
 from ttrsim.data.maps import MapData
 from ttrsim.data.rules import RuleSet
 
-from .folder import DIMS, MANIFEST, MAP_FILE, RULES_FILE, TABLES, check_part, map_from_json, rule_set_from_json
+from .folder import (DIMS, LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, check_part, map_from_json,
+                     rule_set_from_json)
 
 __all__ = ["Results", "ResultsError", "TABLES", "DIMS", "READ_ERRORS"]
 
@@ -104,8 +108,12 @@ class Results:
             layout["stride"], layout["block_size"]
         except (KeyError, TypeError) as e:
             raise ResultsError(f"{path}: {MANIFEST} is unreadable ({type(e).__name__}: {e})") from None
-        map_data, rules = _description(path)
         chunks = manifest.get("chunks") or {}
+        if not isinstance(chunks, dict):
+            raise ResultsError(f"{path}: {MANIFEST} is unreadable (chunks: not a mapping)")
+        if not chunks:
+            raise ResultsError(_nothing_recorded(path, manifest))
+        map_data, rules = _description(path)
         tables = [t for t in TABLES if t != "turns" or cfg.get("log")]
         files: dict[str, list[str]] = {t: [] for t in TABLES}
         missing, damaged = [], []
@@ -120,8 +128,6 @@ class Results:
             for t, f in parts.items():
                 files[t].append(str(f))
         if not files["games"] or not files["players"]:
-            if not chunks:
-                raise ResultsError(f"{path}: no part files (the run has no finished chunk yet)")
             first = (damaged + missing)[0]
             raise ResultsError(f"{path}: no part files to read: every chunk the manifest lists misses or has damaged "
                                f"part files ({first}); run its experiment again on this folder to play them again")
@@ -274,6 +280,37 @@ def _chunks(files: list, plural: str, singular: str) -> str:
     """``N chunks <verb>``, in number."""
     many = len(files) > 1
     return f"{len(files)} chunk{'s' if many else ''} {plural if many else singular}"
+
+
+def _nothing_recorded(path: Path, manifest: dict) -> str:
+    """The one line of a folder whose manifest lists no chunk: a run stopped
+    before its first chunk was recorded, or one still starting."""
+    exp = manifest.get("experiment_path") or "FILE"
+    owner = _live_owner(path)
+    if owner is not None:
+        return (f"{path}: no game recorded yet: its run (pid {owner}) is still starting; expected a folder with a "
+                "finished chunk: report it once the run has played one")
+    return (f"{path}: no game recorded: its run was stopped before it recorded any game (manifest status "
+            f"'{manifest.get('status', 'unknown')}'); resume it with the same 'ttrsim run' command "
+            f"('ttrsim run {exp} --output {path}')")
+
+
+def _live_owner(path: Path) -> int | None:
+    """The pid of a live process on this host named by the folder's lock file, else None."""
+    try:
+        info = json.loads((path / LOCK).read_text() or "null")
+        pid = int(info["pid"]) if isinstance(info, dict) and info.get("host") == socket.gethostname() else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if pid is None or pid <= 0:
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass                              # alive, another user's
+    return pid
 
 
 def _read_json(path: Path, name: str) -> dict:

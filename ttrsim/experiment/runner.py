@@ -32,7 +32,8 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   entry are deleted); a game's result
   depends only on the experiment seed and its number, so the tables end up
   identical to an uninterrupted run. Runs the manifest still calls
-  ``running`` were killed: they are marked ``killed``;
+  ``running`` were killed (their lock file was left): they are marked
+  ``killed``; without a lock left they ended unable to record it: ``failed``;
 * the experiment is compared resolved (:meth:`Experiment.identity`): writing a
   default out changes nothing, anything else is refused unless
   ``overwrite``, and so is a map file edited or rules resolved otherwise since
@@ -199,12 +200,12 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
         except OSError as e:
             raise write_error(exp, e, "nothing was written") from e
         try:
-            if previous is not None:
-                echo(f"note: took over the lock of a run that ended without releasing it "
-                     f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
             signals.closing = True      # setting the folder up: a signal is acted on as the run starts
             try:
-                manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo)
+                manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo, previous is not None)
+                if previous is not None:        # (said once the folder is this run's: a refusal is one line)
+                    echo(f"note: took over the lock of a run that ended without releasing it "
+                         f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
                 r = _Run(exp, folder, manifest, grown, progress, echo, signals)
             except OSError as e:
                 raise write_error(exp, e, "run the same command again once it is fixed") from e
