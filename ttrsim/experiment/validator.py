@@ -287,8 +287,8 @@ class Validator:
                 for k, v in params.items():
                     try:
                         param_row(name, {k: v})
-                    except StrategyError as e:
-                        self.fail(f"{w}.params.{k}", str(e))
+                    except StrategyError as e:      # a bad value: the field names the parameter
+                        self.fail(f"{w}.params.{k}", e.problem if e.param == k else str(e))
                 params = {k: float(v) for k, v in params.items()}
             label = item.get("label")
             if label is None:
@@ -414,7 +414,7 @@ class Validator:
                     try:
                         param_row(entrants[e_i].strategy, {parts[2]: v})
                     except StrategyError as e:
-                        self.fail(w, str(e))
+                        self.fail(w, e.problem if e.param == parts[2] else str(e))
                     eparams[e_i][parts[2]] = float(v)
             rules = self.rules(preset, ro, "sweep" if sweep else "rule_overrides")
             self.players_fit(rules, players, "players")
