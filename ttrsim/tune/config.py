@@ -228,7 +228,8 @@ class _TuneValidator(Validator):
             if k not in spec:
                 self.fail(w, f"unknown parameter of strategy '{strategy}'{did_you_mean(k, spec)}")
             if not (isinstance(bounds, list) and len(bounds) == 2 and all(is_number(b) for b in bounds)):
-                self.fail(w, f"expected [low, high], two numbers, got {kind(bounds)}")
+                got = repr(bounds) if isinstance(bounds, list) and len(repr(bounds)) <= 40 else kind(bounds)
+                self.fail(w, f"expected [low, high], two numbers, got {got}")
             lo, hi = bounds
             if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
                 self.fail(w, f"expected [low, high] with low < high, got [{lo}, {hi}]")
