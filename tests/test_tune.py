@@ -274,3 +274,14 @@ def test_cli_interrupted_exits_128_plus_the_signal(signum, tmp_path, monkeypatch
     (tmp_path / "t.yaml").write_text(yaml.safe_dump(TINY))
     r = CliRunner().invoke(main, ["tune", str(tmp_path / "t.yaml"), "--no-progress"])
     assert r.exit_code == 128 + signum
+
+
+def test_the_packaged_tune_example_is_a_valid_tune_and_runs_by_name(tmp_path, monkeypatch):
+    from ttrsim.cli.examples import example_names, examples_dir, tune_example_names
+    from ttrsim.tune import load_tune
+    monkeypatch.chdir(tmp_path)
+    assert "tune_example" in tune_example_names() and "tune_example" not in example_names()
+    cfg = load_tune(examples_dir() / "tune_example.yaml")
+    assert cfg.output == tmp_path / "results" / "tune_example" and cfg.stage_budget > 0
+    r = CliRunner().invoke(main, ["tune", "tune_example", "--workers", "0"])     # resolved by name, then refused
+    assert r.exit_code == 2 and "no tune file" not in r.output

@@ -33,14 +33,22 @@ class TuneFile(click.ParamType):
     name = "FILE|EXAMPLE"
 
     def convert(self, value, param, ctx):
-        from .examples import examples_dir
+        from .examples import examples_dir, tune_example_names
         p = Path(value)
         if p.is_file():
             return str(p)
-        packaged = examples_dir() / f"{p.name.removesuffix('.yaml')}.yaml"
-        if p.parent in (Path("."), Path("experiments")) and packaged.is_file() and packaged.stem.startswith("tune_"):
-            return str(packaged)
-        self.fail(f"no tune file or packaged tune example '{value}'", param, ctx)
+        name = p.name.removesuffix(".yaml")
+        if p.parent in (Path("."), Path("experiments")) and name in tune_example_names():
+            return str(examples_dir() / f"{name}.yaml")
+        self.fail(f"no tune file or packaged tune example '{value}' (packaged: "
+                  f"{', '.join(tune_example_names())})", param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        from .examples import tune_example_names
+        return [CompletionItem(n) for n in tune_example_names() if n.startswith(incomplete)] + \
+            [CompletionItem(incomplete, type="file")]
 
 
 @click.command("tune", epilog=TUNE_EPILOG, short_help="Fit a strategy's parameters to a rule set.")
