@@ -285,3 +285,42 @@ def test_the_packaged_tune_example_is_a_valid_tune_and_runs_by_name(tmp_path, mo
     assert cfg.output == tmp_path / "results" / "tune_example" and cfg.stage_budget > 0
     r = CliRunner().invoke(main, ["tune", "tune_example", "--workers", "0"])     # resolved by name, then refused
     assert r.exit_code == 2 and "no tune file" not in r.output
+
+
+def test_a_failed_evaluation_is_one_line_and_the_record_says_failed(tmp_path, monkeypatch):
+    def full_disk(exp, **kw):
+        raise ExperimentError("<dict>: output: no space left on the device; expected room for the part files")
+    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", full_disk)
+    with pytest.raises(TuneError) as e:
+        tune(TINY, output=tmp_path / "t", echo=False)
+    assert str(e.value) == ("<dict>: evals/s01-c01: output: no space left on the device; expected room for the part "
+                            "files; the tune stopped, run it again to resume")
+    assert record(tmp_path / "t")["status"] == "failed"
+
+
+def test_sigterm_stops_the_command_with_143_and_the_record_says_interrupted(tmp_path):
+    import os
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    f = tmp_path / "long.yaml"
+    f.write_text(yaml.safe_dump({**PLANTED, "budget": 8000, "stages": 1}))       # a minute if not stopped
+    out = tmp_path / "long"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    proc = subprocess.Popen([sys.executable, "-m", "ttrsim", "tune", str(f), "--output", str(out), "--no-progress"],
+                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        t0 = time.monotonic()
+        # a guard against a hang, not a speed test: the first evaluation starts in seconds
+        while not (out / "evals" / "s01-c01" / "manifest.json").exists():
+            assert proc.poll() is None and time.monotonic() - t0 < 120, "the first evaluation never started"
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143, err
+    assert "interrupted:" in err.decode() and "Traceback" not in err.decode()
+    assert record(out)["status"] == "interrupted" and not (out / "ttrsim.lock").exists()

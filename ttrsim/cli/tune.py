@@ -11,7 +11,7 @@ import click
 
 from ttrsim.experiment.signals import Interrupted
 
-from .common import echo_json, extras_errors, json_option, progress_option
+from .common import echo_json, extras_errors, json_option
 from .compiling import watch_compiles
 
 TUNE_EPILOG = """\b
@@ -60,7 +60,8 @@ class TuneFile(click.ParamType):
 @json_option("{path, status, best, final, games, games_run, seconds, stages} (best: the fitted parameters as "
              "best.yaml has them; final: games, win_share, low, high, fair of the fitted set against the start, "
              "null when no stage moved it; stages: per stage its best candidate, its score and accepted).")
-@progress_option
+@click.option("--progress/--no-progress", default=None,
+              help="A line per stage and round on stderr (default: on, off with --json).")
 @extras_errors
 @watch_compiles
 def tune_cmd(file, output, workers, overwrite, as_json, progress):

@@ -55,13 +55,18 @@ def tune(path_or_dict, *, output=None, workers=None, overwrite: bool = False, pr
     """Fit the tune file's parameters (``docs/tune.md``); returns a
     :class:`TuneResult`. ``output`` and ``workers`` override the file;
     ``overwrite`` starts a folder holding another tune over. ``echo`` prints
-    the progress lines (default ``print`` to stderr; ``False`` = silent;
-    ``progress=False`` also silences them). Raises :class:`TuneError` (one
-    line) before writing anything when the tune is bad, and
-    :class:`~ttrsim.experiment.signals.Interrupted` on SIGINT or SIGTERM."""
+    the progress lines and the interrupt's (default ``print`` to stderr;
+    ``False`` = silent; ``progress=False`` silences the progress lines).
+    Raises :class:`TuneError` (one line) before writing anything when the
+    tune is bad, or when an evaluation fails (tune.json then says
+    ``failed``), and :class:`~ttrsim.experiment.signals.Interrupted` on
+    SIGINT or SIGTERM (tune.json: ``interrupted``)."""
     if echo is None:
         echo = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
-    if echo is False or not progress:
+    elif echo is False:
+        echo = lambda msg: None  # noqa: E731
+    note = echo                                        # said also without progress: the interrupt
+    if not progress:
         echo = lambda msg: None  # noqa: E731
     cfg = load_tune(path_or_dict, {"output": None if output is None else str(output), "workers": workers},
                     base_dir=base_dir)
@@ -87,7 +92,7 @@ def tune(path_or_dict, *, output=None, workers=None, overwrite: bool = False, pr
             return t.run()
         except KeyboardInterrupt:
             t.save("interrupted")
-            echo(f"interrupted: {t.games:,} games kept in {cfg.output}; run the same tune again to resume")
+            note(f"interrupted: {t.games:,} games kept in {cfg.output}; run the same tune again to resume")
             raise
     finally:
         for sig, handler in previous.items():
@@ -162,7 +167,8 @@ class _Tune:
             r = run_experiment(exp, progress=False, echo=False)
         except ExperimentError as e:
             self.save("failed")
-            raise TuneError(f"{cfg.source}: evals/{tag}: {str(e).splitlines()[0]}") from None
+            line = str(e).splitlines()[0].removeprefix("<dict>: ")
+            raise TuneError(f"{cfg.source}: evals/{tag}: {line}; the tune stopped, run it again to resume") from None
         self.games_run += r.games_run
         s = score(r.path, labels[0], games // cfg.players)
         self.played[tag] = s.games
