@@ -324,3 +324,23 @@ def test_sigterm_stops_the_command_with_143_and_the_record_says_interrupted(tmp_
     assert proc.returncode == 143, err
     assert "interrupted:" in err.decode() and "Traceback" not in err.decode()
     assert record(out)["status"] == "interrupted" and not (out / "ttrsim.lock").exists()
+
+
+def test_a_damaged_tune_json_is_one_line_and_overwrite_starts_over(tmp_path):
+    out = tmp_path / "d"
+    out.mkdir()
+    (out / "tune.json").write_text("{not json")
+    with pytest.raises(TuneError) as e:
+        tune(TINY, output=out, echo=False)
+    assert str(e.value) == (f"<dict>: output: {out}/tune.json is damaged (not JSON); expected a ttrsim tune.json "
+                            "(or --overwrite to start over)")
+    assert tune(TINY, output=out, overwrite=True, echo=False).status == "complete"
+
+
+def test_a_tune_file_given_to_run_says_so_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["run", "tune_example", "--no-progress"])
+    assert r.exit_code == 1 and r.output.strip() == (
+        "Error: tune_example.yaml: fit: this is a tune file (fit, strategy); expected an experiment (lineup, "
+        "games): run it with ttrsim tune FILE")
+    assert list(tmp_path.iterdir()) == []

@@ -76,12 +76,13 @@ def tune_cmd(file, output, workers, overwrite, as_json, progress):
     main = threading.current_thread() is threading.main_thread()
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
     try:
-        from ttrsim.tune import TuneError, tune
+        from ttrsim.experiment.config import ExperimentError
+        from ttrsim.tune import tune
         result = tune(file, output=output, workers=workers, overwrite=overwrite,
                       progress=progress is not False and not as_json, echo=lambda m: click.echo(m, err=True))
     except KeyboardInterrupt as e:          # Ctrl-C: 130, SIGTERM: 143
         sys.exit(128 + getattr(e, "signum", signal.SIGINT))
-    except TuneError as e:
+    except ExperimentError as e:            # TuneError is one
         raise click.ClickException(str(e).splitlines()[0]) from None
     finally:
         for sig, handler in previous.items():

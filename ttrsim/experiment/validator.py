@@ -91,6 +91,9 @@ class Validator:
 
     # ---- the whole file
     def validate(self, doc: dict) -> Experiment:
+        if "fit" in doc and "strategy" in doc and "lineup" not in doc and "pool" not in doc:
+            self.fail("fit", "this is a tune file (fit, strategy); expected an experiment (lineup, games): run it "
+                             "with ttrsim tune FILE")
         for key in doc:
             if key not in KEYS:
                 self.fail(str(key), f"unknown key{did_you_mean(key, KEYS)}")

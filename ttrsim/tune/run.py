@@ -111,7 +111,12 @@ def _check_folder(cfg: TuneConfig, folder: Folder, overwrite: bool):
         return
     if not cfg.output.is_dir():
         raise TuneError(f"{cfg.source}: output: {cfg.output} is a file; expected a folder")
-    record = folder.read_json(TUNE_FILE, cfg.source, "a ttrsim tune.json")
+    try:
+        record = folder.read_json(TUNE_FILE, cfg.source, "a ttrsim tune.json")
+    except ExperimentError as e:
+        if not overwrite:
+            raise TuneError(str(e)) from None
+        record = {"config": cfg.config()}        # damaged: --overwrite starts it over
     if record is None:
         if any(not (f.name == "ttrsim.lock" or f.name.endswith(".tmp")) for f in cfg.output.iterdir()):
             raise TuneError(f"{cfg.source}: output: {cfg.output} exists and is not a ttrsim tune folder (no "
@@ -161,9 +166,9 @@ class _Tune:
                "rule_overrides": cfg.rule_overrides, "players": cfg.players, "seating": "rotate", "lineup": lineup,
                "games": games, "seed": seed, "log": False, "workers": cfg.workers, "chunk_size": chunk,
                "output": str(cfg.output / "evals" / tag)}
-        held = ((Folder(cfg.output / "evals" / tag).read_json("manifest.json") or {}).get("config") or {})
-        exp["games"] = max(games, held.get("games") or 0)    # a resumed tune: the folder may hold later rounds
         try:
+            held = (Folder(cfg.output / "evals" / tag).read_json("manifest.json") or {}).get("config") or {}
+            exp["games"] = max(games, held.get("games") or 0)    # a resumed tune: the folder may hold later rounds
             r = run_experiment(exp, progress=False, echo=False)
         except ExperimentError as e:
             self.save("failed")
