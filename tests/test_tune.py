@@ -4,7 +4,7 @@ tune file in one line (tests/bad_tunes/, the first line ``# expect:
 MESSAGE``; ``{here}`` = the catalogue folder, ``{cwd}`` = the folder the tune
 starts in) and writes a best.yaml an experiment lineup can name.
 
-The tunes are tiny (2 players, usa, a few hundred games) so the file stays
+The tunes are tiny (2 players, usa, at most 2,400 games) so the file stays
 fast; the planted value is ``end_trains`` of the planner: from 40 (near-end
 mode all game long, about 20% against the defaults) the good region is the
 low end (the default is 6)."""
@@ -34,8 +34,8 @@ FILES = sorted(HERE.glob("*.yaml"))
 FAST = 10.0
 
 PLANTED = {"name": "planted", "description": "end_trains planted at a ruinous 40", "rules": "usa", "players": 2,
-           "strategy": "planner", "params": {"end_trains": 40}, "fit": {"end_trains": [0, 45]}, "budget": 1400,
-           "candidates": 4, "stages": 3, "margin": 0.01, "final_games": 200, "seed": 1, "workers": 1}
+           "strategy": "planner", "params": {"end_trains": 40}, "fit": {"end_trains": [0, 40]}, "budget": 2400,
+           "candidates": 6, "stages": 3, "margin": 0.01, "final_games": 200, "seed": 1, "workers": 1}
 
 
 def record(folder: Path) -> dict:
@@ -77,12 +77,12 @@ def test_a_tiny_tune_recovers_the_planted_good_region(planted):
 def test_the_folder_holds_the_record_the_trace_best_yaml_and_report(planted):
     result, out = planted
     rec = json.loads((out / "tune.json").read_text())
-    assert rec["config"]["fit"] == {"end_trains": [0, 45]} and rec["config"]["budget"] == 1400
+    assert rec["config"]["fit"] == {"end_trains": [0, 40]} and rec["config"]["budget"] == 2400
     for st in rec["stages"]:
         assert st["incumbent"] and st["best"] in [c["id"] for c in st["candidates"]]
         for c in st["candidates"]:
             assert set(c) >= {"id", "kind", "params", "games", "win_share", "low", "high", "rounds"}
-            assert c["low"] <= c["win_share"] <= c["high"] and 0 <= c["params"]["end_trains"] <= 45
+            assert c["low"] <= c["win_share"] <= c["high"] and 0 <= c["params"]["end_trains"] <= 40
         # successive halving: each round keeps half and grows the survivors' games
         games = [r["games"] for r in st["rounds"]]
         assert games == sorted(games) and len(st["rounds"][-1]["kept"]) == 1
@@ -115,13 +115,13 @@ def test_an_interrupted_tune_resumes_to_the_uninterrupted_result(planted, tmp_pa
     _, out = planted
     calls = []
 
-    def stop_at_the_fifth(exp, **kw):      # stage 1, round 2: the first folder to grow
+    def stop_at_the_seventh(exp, **kw):    # stage 1, round 2: the first folder to grow
         calls.append(exp["output"])
-        if len(calls) == 5:
+        if len(calls) == 7:
             raise Interrupted(signal.SIGTERM)
         return run_experiment(exp, **kw)
 
-    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", stop_at_the_fifth)
+    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", stop_at_the_seventh)
     with pytest.raises(Interrupted):
         tune(PLANTED, output=tmp_path / "cut", echo=False)
     cut = json.loads((tmp_path / "cut" / "tune.json").read_text())

@@ -238,7 +238,7 @@ class _TuneValidator(Validator):
                     param_row(strategy, {k: b})
                 except StrategyError as e:
                     self.fail(w, str(e))
-            p_lo, p_hi = getattr(spec[k], "lo", None), getattr(spec[k], "hi", None)  # a parameter's own range
+            p_lo, p_hi = _own_range(spec[k])
             if (p_lo is not None and lo < p_lo) or (p_hi is not None and hi > p_hi):
                 self.fail(w, f"[{lo}, {hi}] leaves the parameter's range [{p_lo}, {p_hi}]; expected a range inside it")
             if k in params and not lo <= params[k] <= hi:
@@ -283,3 +283,11 @@ class _TuneValidator(Validator):
 def _rounds(n: int) -> int:
     """Rounds of successive halving from ``n`` candidates to one (at least one)."""
     return max(1, math.ceil(math.log2(n))) if n > 1 else 1
+
+
+def _own_range(param) -> tuple:
+    """A strategy parameter's own (low, high) when its spec gives one (None: unbounded)."""
+    for lo, hi in (("lo", "hi"), ("low", "high"), ("min", "max")):
+        if hasattr(param, lo) or hasattr(param, hi):
+            return getattr(param, lo, None), getattr(param, hi, None)
+    return None, None
