@@ -16,8 +16,12 @@ map and rules its games were played with. Every file is written to a
 temporary name of its own process (``<name>.<pid>.tmp``) and renamed
 (``os.replace``), so a file is always whole. Every part file carries its
 experiment's config hash, chunk and games in its Parquet metadata
-(:func:`part_tag`), and :func:`check_part` checks a part file against its
-manifest entry (size, rows, tag) without reading its data.
+(:func:`part_tag`), and the manifest records every part file's size, rows and
+SHA-256 (:func:`digest`, the same as ``sha256sum``) when its chunk is
+recorded: :func:`check_part` checks a part file against that entry (size,
+rows, tag and content), so a damaged byte is found even where size, rows and
+tag are right. A chunk recorded before checksums is checked by size, rows and
+tag, and (``decode``) by reading its data whole.
 
 A run holds the folder's lock (:class:`FolderLock`, ``ttrsim.lock``: an
 exclusive ``flock`` with the owner's pid, host and start time inside) from
@@ -38,6 +42,7 @@ True
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import platform
@@ -262,16 +267,37 @@ def part_tag(config_hash: str, key: str, lo: int, hi: int) -> dict:
     return {"config": config_hash, "chunk": key, "games": [int(lo), int(hi)]}
 
 
-def check_part(path: Path, record: dict, table: str, config_hash: str | None) -> str | None:
+def digest(data: bytes) -> str:
+    """The checksum the manifest records of a part file: SHA-256 of its bytes, in hex."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    """:func:`digest` of a file, read in blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_part(path: Path, record: dict, table: str, config_hash: str | None, decode: bool = False) -> str | None:
     """Why part file ``path`` of ``table`` does not hold what the manifest's
     chunk ``record`` says (None when it does): missing, another size, not
-    Parquet (truncated or damaged), another row count, or tagged for another
-    experiment (``config_hash``) or chunk. Reads the footer only. A part file
-    without a tag (written before tags) is checked by size and rows."""
+    Parquet (truncated or damaged), another row count, tagged for another
+    experiment (``config_hash``) or chunk, or other bytes than the SHA-256 the
+    record holds (``sha256``: a damage of the right size). A record without
+    a checksum (written by an older ttrsim) is checked by the footer only, and
+    with ``decode`` also by reading the data whole (a damaged page does not
+    decompress). A part file without a tag (written before tags) is checked
+    by size and rows. Never raises for a damaged file: any read error is the
+    reason returned."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
         return "missing"
+    except OSError as e:
+        return f"unreadable ({e.strerror or e})"
     want = (record.get("bytes") or {}).get(table)
     if want is not None and size != want:
         return f"{size} bytes, not {want}"
@@ -284,11 +310,35 @@ def check_part(path: Path, record: dict, table: str, config_hash: str | None) ->
         return f"{meta.num_rows} rows, not {rows}"
     raw = (meta.metadata or {}).get(TAG)
     if raw is not None:
-        tag = json.loads(raw)
+        try:
+            tag = json.loads(raw)
+        except ValueError:
+            return "its ttrsim tag is damaged"
+        if not isinstance(tag, dict):
+            return "its ttrsim tag is damaged"
         if config_hash is not None and tag.get("config") != config_hash:
             return "written by another experiment"
         if tag.get("games") != [record.get("lo"), record.get("hi")]:
             return "holds other games"
+    sha = (record.get("sha256") or {}).get(table)
+    if sha is not None:
+        try:
+            if file_digest(path) != sha:
+                return "damaged (its SHA-256 is not the one recorded)"
+        except OSError as e:
+            return f"unreadable ({e.strerror or e})"
+    elif decode:
+        return unreadable(path)
+    return None
+
+
+def unreadable(path: Path) -> str | None:
+    """Why the data of a Parquet file cannot be read whole (its first line), or None."""
+    try:
+        pq.read_table(path)
+    except (OSError, pa.ArrowException, ValueError) as e:
+        text = str(e).strip().splitlines()
+        return f"unreadable ({text[0] if text else type(e).__name__})"
     return None
 
 

@@ -25,11 +25,15 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   next one; one holding only the leftovers of a run killed before its
   manifest is cleared and started over;
 * resume: the same experiment on the same folder keeps the chunks the
-  manifest lists whose part files check out (size, rows, tag) and plays the
-  rest (part files without a manifest entry are deleted); a game's result
+  manifest lists whose part files check out (size, rows, tag and the SHA-256
+  recorded with the chunk; a chunk recorded before checksums: size, rows, tag
+  and its data read whole, then its checksums are recorded) and plays the
+  rest, with a note naming a damaged file (part files without a manifest
+  entry are deleted); a game's result
   depends only on the experiment seed and its number, so the tables end up
   identical to an uninterrupted run. Runs the manifest still calls
-  ``running`` were killed: they are marked ``killed``;
+  ``running`` were killed (their lock file was left): they are marked
+  ``killed``; without a lock left they ended unable to record it: ``failed``;
 * the experiment is compared resolved (:meth:`Experiment.identity`): writing a
   default out changes nothing, anything else is refused unless
   ``overwrite``, and so is a map file edited or rules resolved otherwise since
@@ -39,7 +43,9 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   128 + the signal's number in the CLI): finished chunks stay, the manifest
   says ``interrupted``. A Python strategy's error, a full disk or a dead
   worker stop it with one line (:class:`ExperimentError`), the manifest says
-  ``failed``, and running again resumes.
+  ``failed``, and running again resumes. So does a part file found
+  unreadable when the summary reads the folder back: its chunk is dropped
+  from the manifest, to be played again.
 
 Sequential stop: the chunks of a point with a stop rule are committed in
 order; after each chunk the win-rate interval of the named strategy
@@ -69,9 +75,9 @@ from ttrsim.play.guard import StrategyError
 
 from .backends import LocalBackend, make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
-from .folder import Folder, FolderLock, check_part, now
+from .folder import Folder, FolderLock, check_part, digest, file_digest, now, unreadable
 from .opening import open_folder, write_error
-from .results import Results
+from .results import READ_ERRORS, Results
 from .seating import Chunk, chunks_of_point
 from .signals import Interrupted
 from .stats import RateSums, widths_along
@@ -194,12 +200,12 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
         except OSError as e:
             raise write_error(exp, e, "nothing was written") from e
         try:
-            if previous is not None:
-                echo(f"note: took over the lock of a run that ended without releasing it "
-                     f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
             signals.closing = True      # setting the folder up: a signal is acted on as the run starts
             try:
-                manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo)
+                manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo, previous is not None)
+                if previous is not None:        # (said once the folder is this run's: a refusal is one line)
+                    echo(f"note: took over the lock of a run that ended without releasing it "
+                         f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
                 r = _Run(exp, folder, manifest, grown, progress, echo, signals)
             except OSError as e:
                 raise write_error(exp, e, "run the same command again once it is fixed") from e
@@ -246,8 +252,9 @@ class _Run:
 
     def _keep_checked_chunks(self):
         """Keep the chunks of earlier runs that are this run's chunks (the same
-        games) and whose part files check out (size, rows, tag); forget the
-        others, to be played again, and say why."""
+        games) and whose part files check out (size, rows, tag, checksum; a
+        chunk recorded without checksums is read whole and gets them); forget
+        the others, to be played again, and say why, naming the file."""
         manifest, tables = self.manifest, self.manifest["layout"]["tables"]
         planned = {c.key: c for pt in self.points for c in pt.chunks}
         damaged = []
@@ -257,9 +264,12 @@ class _Run:
                 del manifest["chunks"][key]        # the smaller run's last chunk, when the run grows
                 continue
             why = next((f"{t}/part-{key}.parquet: {w}" for t in tables
-                        if (w := check_part(self.folder.part(t, key), rec, t, manifest["config_hash"]))), None)
+                        if (w := check_part(self.folder.part(t, key), rec, t, manifest["config_hash"], decode=True))),
+                       None)
             if why is None:
                 pt.done_keys.add(key)
+                if any(t not in (rec.get("sha256") or {}) for t in tables):     # recorded by an older ttrsim
+                    rec["sha256"] = {t: file_digest(self.folder.part(t, key)) for t in tables}
             else:
                 damaged.append(why)
                 del manifest["chunks"][key]
@@ -309,7 +319,8 @@ class _Run:
         self.games_run += games
         record = self.manifest["chunks"][chunk.key] = {
             "point": chunk.point, "index": chunk.index, "lo": res["lo"], "hi": res["hi"], "rows": res["rows"],
-            "bytes": {k: len(v) for k, v in res["data"].items()}, "play_s": round(res["play_s"], 4),
+            "bytes": {k: len(v) for k, v in res["data"].items()},
+            "sha256": {k: digest(v) for k, v in res["data"].items()}, "play_s": round(res["play_s"], 4),
             "encode_s": round(res["encode_s"], 4), "pid": res["pid"], "finished": now()}
         if stop is not None:                 # the stop rule's sums, kept for a resume
             sums = RateSums.of_blocks(res["W"], res["C"])
@@ -434,8 +445,16 @@ class _Run:
             run_info.update(ended=now(), games=self.games_run, seconds=round(seconds, 3), status=status,
                             games_per_s=round(self.games_run / seconds, 1) if seconds > 0 else None)
             self.manifest["status"] = status
-            result = self._finish(status, seconds)
-            kept = f"{result.games:,} games kept in {self.folder.root}"
+            failure = result = None
+            try:
+                result = self._finish(status, seconds)
+            except Exception as e:        # the summary could not be read back: the run failed, and says so
+                failure = e
+                status = run_info["status"] = self.manifest["status"] = "failed"
+                if isinstance(e, ExperimentError):
+                    error = e
+            games = sum(pt.games_done for pt in self.points)
+            kept = f"{games:,} games kept in {self.folder.root}"
             try:
                 self.folder.write_manifest(self.manifest)
             except OSError:
@@ -445,6 +464,8 @@ class _Run:
             elif status == "interrupted":
                 self.echo(f"interrupted: {kept}; run the same command again to resume")
             signals.closing = False
+        if failure is not None:
+            raise failure
         signals.check()              # a signal while the complete run saved its summary still stops
         return result
 
@@ -458,7 +479,13 @@ class _Run:
         rows, text = [], ""
         if games and status == "complete":
             res = Results.from_manifest(self.folder.root, self.manifest, check=False)
-            rows, ends = summary_from_tables(res), ends_by_point(res)
+            try:
+                rows, ends = summary_from_tables(res), ends_by_point(res)
+            except READ_ERRORS as e:
+                error = self._unreadable(e)
+                if error is None:
+                    raise
+                raise error from e
             text = format_summary(rows, ends)
             self.manifest["summary"] = rows
             self.manifest["points_summary"] = {
@@ -466,6 +493,32 @@ class _Run:
                 for pt in self.points}
         return RunResult(path=self.folder.root, status=status, games=games, games_run=self.games_run,
                          seconds=seconds, summary=rows, summary_text=text, manifest=self.manifest)
+
+    def _unreadable(self, e: BaseException) -> ExperimentError | None:
+        """The one line of a part file found unreadable when the summary reads
+        the folder back (damaged after it was checked): its chunk is dropped
+        from the manifest, to be played again by the next run. None when
+        every part file reads (``e`` was not a damaged file)."""
+        bad = []
+        for pt in self.points:
+            for key in sorted(pt.done_keys):
+                rec = self.manifest["chunks"][key]
+                why = next((f"{t}/part-{key}.parquet: {w}" for t in self.manifest["layout"]["tables"]
+                            if (w := unreadable(self.folder.part(t, key)))), None)
+                if why is not None:
+                    bad.append(why)
+                    pt.done_keys.discard(key)
+                    pt.games_done -= rec["hi"] - rec["lo"]
+                    pt.finished = False
+                    del self.manifest["chunks"][key]
+                    self.manifest["points"].pop(str(pt.index), None)
+        if not bad:
+            return None
+        self.manifest.pop("summary", None)         # (of games no longer all in the folder)
+        self.manifest.pop("points_summary", None)
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        return ExperimentError(f"{self.exp.source}: output: {bad[0]}{more}; expected whole part files (the chunk "
+                               "is dropped from the manifest, to be played again)")
 
 
 def _first_line(e: BaseException) -> str:

@@ -73,7 +73,8 @@ class Part:
 CONTENTS = (
     Part("Strategy comparison", (
         Section(None, (), sections.strategies.per_point_charts_note),
-        Section("Win rates", (Stat(strategies.win_rates, bootstrap=True),), sections.strategies.win_rates),
+        Section("Win rates", (Stat(strategies.win_rates, bootstrap=True), Stat(strategies.player_win_rates)),
+                sections.strategies.win_rates),
         Section("Head to head", (Stat(strategies.head_to_head, bootstrap=True),), sections.strategies.head_to_head),
         Section("Ratings", (Stat(strategies.ratings, bootstrap=True, max_resamples=200),),
                 sections.strategies.ratings),
@@ -116,5 +117,6 @@ CONTENTS = (
     Part("Sweeps", (
         Section(None, (Stat(sweeps.swept_win_rates, bootstrap=True),), sections.sweeps.sweep_balance),
         Section("Does play change across the sweep", (Stat(sweeps.play_changes),), sections.sweeps.play_changes),
+        Section("Effects of the sweep, paired", (Stat(sweeps.sweep_effects),), sections.sweeps.sweep_effects),
     ), shown=sections.sweeps.has_sweep),
 )

@@ -42,7 +42,7 @@ from .contents import CONTENTS, Part
 from .context import Context
 from .dataset import Results
 from .sections.findings import findings
-from .sections.header import header
+from .sections.header import details, header
 
 __all__ = ["build_report", "Report", "FORMATS", "IMAGES"]
 
@@ -100,6 +100,7 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
     try:
         header(ctx)
         mark = len(ctx.doc.blocks)
+        details(ctx)
         for part in parts:
             _write_part(ctx, part, bar)
         ctx.doc.insert(mark, findings(ctx))

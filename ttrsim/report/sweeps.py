@@ -9,12 +9,17 @@
 """
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import polars as pl
+
+from ttrsim.experiment.stats import Z95, holm
 
 from .dataset import Results
 from .strategies import win_rates
 
-__all__ = ["sweep_keys", "swept_win_rates", "with_sweep_values", "play_changes", "PLAY_COLUMNS"]
+__all__ = ["sweep_keys", "swept_win_rates", "with_sweep_values", "play_changes", "sweep_effects", "PLAY_COLUMNS"]
 
 # what a seat-game's play is, in the tables (never a score, which the swept rules may change)
 PLAY_COLUMNS = ("trains_left", "cards_left", "longest_path", "stations_built", "passengers", "tickets_completed",
@@ -103,3 +108,60 @@ def _row_hashes(*columns: str) -> pl.Expr:
     """One number for a group's rows, whatever their order (each row's hash, kept
     to 32 bits so that the sum cannot overflow); the rows carry their turn."""
     return (pl.struct(*columns).hash(0) % (1 << 32)).sum()
+
+
+def sweep_effects(res: Results) -> pl.DataFrame:
+    """The effect of each sweep point against the first, per strategy, paired:
+    every point plays the same deals (common random numbers), so each seat-game
+    is compared with the same deal, seating and seat at the first point, and
+    the differences are averaged per seed block (the independent unit) with a
+    95% normal interval over the blocks. Unlike a comparison of two win rates,
+    the deal's luck cancels; the effect is of the swept values (everything else
+    is equal by design), on these strategies' play.
+
+    Columns: point, the swept values, strategy, blocks, win_effect (mean
+    change of the strategy's win share, a fraction), win_low, win_high,
+    win_p (two-sided), win_p_holm (Holm over every point and strategy of the
+    table), score_effect, score_low, score_high (points), tickets_effect
+    (tickets completed); the first point is left out (no effect of itself).
+    """
+    res = Results.open(res)
+    key = (pl.col("game").cast(pl.Int64) % res.stride).alias("deal")
+    rows = res.scan("players").select(
+        "point", key, "block", "seat", pl.col("strategy").cast(pl.String),
+        pl.col("win_share").cast(pl.Float64).alias("win"), pl.col("total").cast(pl.Float64).alias("score"),
+        pl.col("tickets_completed").cast(pl.Float64).alias("tickets")).collect()
+    first = res.point_ids[0]
+    base = rows.filter(pl.col("point") == first).select("deal", "seat", *[pl.col(c).alias(c + "_0") for c in
+                                                                           ("win", "score", "tickets")])
+    d = (rows.filter(pl.col("point") != first).join(base, on=["deal", "seat"], how="inner")
+         .with_columns(*[(pl.col(c) - pl.col(c + "_0")).alias(c) for c in ("win", "score", "tickets")])
+         .group_by("point", "strategy", "block").agg(pl.col("win", "score", "tickets").mean()))
+    out = (d.group_by("point", "strategy")
+           .agg(pl.len().cast(pl.Int64).alias("blocks"),
+                *[e for c in ("win", "score", "tickets")
+                  for e in (pl.col(c).mean().alias(f"{c}_effect"),
+                            (pl.col(c).std() / pl.len().cast(pl.Float64).sqrt()).alias(f"{c}_se"))])
+           .sort("point", "strategy"))
+    if out.height == 0:
+        return with_sweep_values(res, pl.DataFrame(schema={
+            "point": pl.UInt16, "strategy": pl.String, "blocks": pl.Int64, "win_effect": pl.Float64,
+            "win_low": pl.Float64, "win_high": pl.Float64, "win_p": pl.Float64, "win_p_holm": pl.Float64,
+            "score_effect": pl.Float64, "score_low": pl.Float64, "score_high": pl.Float64,
+            "tickets_effect": pl.Float64}))
+    # one block: no variance, no interval, no p-value; several equal blocks: a variance of 0
+    se = out["win_se"].fill_null(np.nan).to_numpy()
+    effect = out["win_effect"].to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, np.abs(effect) / se, np.where(effect == 0, 0.0, np.inf))
+    p = np.array([math.erfc(x / math.sqrt(2)) if not np.isnan(x) else np.nan for x in z])
+    p = np.where(np.isnan(se), np.nan, p)
+    out = out.with_columns(
+        *[(pl.col(f"{c}_effect") + sign * Z95 * pl.col(f"{c}_se")).alias(f"{c}_{end}")
+          for c in ("win", "score") for sign, end in ((-1, "low"), (1, "high"))],
+        pl.Series("win_p", p).fill_nan(None), pl.Series("win_p_holm", holm(p)).fill_nan(None))
+    order = {label: i for i, label in enumerate(res.labels)}
+    out = out.sort(pl.col("point"), pl.col("strategy").replace_strict(order, return_dtype=pl.Int64))
+    return with_sweep_values(res, out.select(
+        "point", "strategy", "blocks", "win_effect", "win_low", "win_high", "win_p", "win_p_holm",
+        "score_effect", "score_low", "score_high", "tickets_effect"))

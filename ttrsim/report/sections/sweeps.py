@@ -9,10 +9,11 @@ from __future__ import annotations
 import polars as pl
 
 from .. import charts
-from ..blocks import make_table, num, pct, slug
+from ..blocks import make_table, num, pct, signed, slug
 from ..context import Context
 
-__all__ = ["has_sweep", "sweep_balance", "play_changes", "play_change_line", "preset_value"]
+__all__ = ["has_sweep", "sweep_balance", "play_changes", "play_change_line", "sweep_effects", "effect_line",
+           "preset_value"]
 
 
 def has_sweep(ctx: Context) -> bool:
@@ -105,6 +106,58 @@ def play_change_line(ctx: Context) -> str | None:
                 "re-score identical games.")
     return (f"**Play changes across the sweep** in {pct(last['differ_share'])} of "
             f"{num(last['seat_games'], 0)} seat-games between {between} (the same deals).")
+
+
+def sweep_effects(ctx: Context, t: dict):
+    """The paired effect of each point against the first, per strategy."""
+    eff = t["sweep_effects"]
+    if eff is None:
+        return ctx.failed("sweep_effects")
+    first = ctx.point_label(ctx.point_ids[0]) if ctx.point_ids else ""
+    ctx.doc.p("What moving from the first point (" + first + ") to each other point **does** to each strategy: "
+              "the same deals are played at every point, so every seat-game is compared with the same deal, "
+              "seating and seat at the first point, and the differences are averaged per seed block (the "
+              "independent unit), with a 95% interval over the blocks. This is an effect of the swept values, "
+              "everything else being equal by design, on these strategies as they play (where the play does not "
+              "change, the effect is the rule's arithmetic on the same games). The adjusted p-value counts every "
+              "point and strategy of the table (Holm).")
+    line = effect_line(ctx)
+    if line:
+        ctx.doc.p(line)
+    columns = [("point", lambda r: str(r["point"]), True)] + \
+        [(k, (lambda r, k=k: str(r[k])), False) for k in ctx.sweep] + \
+        [("strategy", lambda r: str(r["strategy"]), False),
+         ("blocks", lambda r: num(r["blocks"], 0), True),
+         ("win rate effect", lambda r: f"{signed(100 * r['win_effect'], 1)} pp", True),
+         ("95% interval", lambda r: _span(r, "win", 100), True),
+         ("adjusted p", lambda r: "-" if r["win_p_holm"] is None else f"{r['win_p_holm']:.3f}", True),
+         ("score effect", lambda r: f"{signed(r['score_effect'], 1)} {_span(r, 'score', 1)}", True),
+         ("tickets completed", lambda r: signed(r["tickets_effect"], 2), True)]
+    ctx.doc.table(make_table(eff, columns, csv=ctx.csv("sweep_effects")))
+
+
+def _span(r: dict, name: str, scale: float) -> str:
+    """'[low, high]' of an effect, '-' without one (a single seed block)."""
+    lo, hi = r[f"{name}_low"], r[f"{name}_high"]
+    return "-" if lo is None or hi is None else f"[{signed(scale * lo, 1)}, {signed(scale * hi, 1)}]"
+
+
+def effect_line(ctx: Context) -> str | None:
+    """One sentence: the largest win-rate effect that survives Holm's correction, or that none does."""
+    eff = ctx.tables.get("sweep_effects")
+    if eff is None or not eff.height:
+        return None
+    m = eff["win_p_holm"].drop_nulls().len()
+    sig = eff.filter(pl.col("win_p_holm") < 0.05)
+    if not sig.height:
+        return (f"**No detectable effect of the sweep on any win rate**: none of the {m} paired effects "
+                "(points x strategies, against the first point) survives Holm's correction at 5%.")
+    r = sig.sort(pl.col("win_effect").abs(), descending=True).row(0, named=True)
+    return (f"**Largest effect of the sweep**: from {ctx.point_label(ctx.point_ids[0])} to "
+            f"{ctx.point_label(r['point'])}, `{r['strategy']}`'s win rate changes by "
+            f"{signed(100 * r['win_effect'], 1)} pp {_span(r, 'win', 100)} on the same deals (adjusted p "
+            f"{r['win_p_holm']:.3f}, "
+            f"{sig.height} of {m} paired effects significant after Holm's correction).")
 
 
 def preset_value(res, key: str):
