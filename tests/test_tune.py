@@ -344,3 +344,18 @@ def test_a_tune_file_given_to_run_says_so_in_one_line(tmp_path, monkeypatch):
         "Error: tune_example.yaml: fit: this is a tune file (fit, strategy); expected an experiment (lineup, "
         "games): run it with ttrsim tune FILE")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_another_tune_is_writing_is_refused(tmp_path):
+    from ttrsim.experiment.folder import FolderLock
+    out = tmp_path / "busy"
+    out.mkdir()
+    other = FolderLock(out)
+    other.acquire()              # another process's tune, as flock sees it (a lock of its own open file)
+    try:
+        with pytest.raises(TuneError) as e:
+            tune(TINY, output=out, echo=False)
+        assert str(e.value).startswith(f"<dict>: output: {out} is in use by another ttrsim run (pid ")
+        assert sorted(p.name for p in out.iterdir()) == ["ttrsim.lock"]
+    finally:
+        other.release()
