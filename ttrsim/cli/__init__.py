@@ -51,6 +51,7 @@ from .compiling import (
     watch_compiles,
 )
 from .examples import ExperimentFile
+from .tune import tune_cmd
 
 
 def parse_overrides(items) -> dict:
@@ -101,6 +102,7 @@ def main():
       ttrsim rules germany
       ttrsim fuzz --rules all --players 2,3,4,5 --games 1000
       ttrsim warmup                        # compile now (the first run does it otherwise)
+      ttrsim tune tune_example             # fit planner parameters to a rule set
     """
 
 
@@ -551,7 +553,7 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-for _command in (bench_cmd, examples_cmd, strategies_cmd, warmup_cmd, cache_cmd):
+for _command in (bench_cmd, examples_cmd, strategies_cmd, warmup_cmd, cache_cmd, tune_cmd):
     main.add_command(_command)
 
 if __name__ == "__main__":   # pragma: no cover

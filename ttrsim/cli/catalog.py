@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .common import Strategies, echo_json, json_option, library_errors, table
-from .examples import ExampleName, copy_example, example_info, example_names
+from .examples import ExampleName, copy_example, example_info, example_names, tune_example_names
 
 
 def strategy_info(name: str) -> dict:
@@ -88,6 +88,9 @@ def examples_cmd(name, folder, force, as_json):
             click.echo(f"{i['name']:<{width}}  {i['title']}")
         click.echo("")
         click.echo("Run one: ttrsim run NAME; copy one to edit: ttrsim examples NAME")
+        tunes = tune_example_names()
+        if tunes:
+            click.echo(f"Tune files (ttrsim tune NAME, docs/tune.md): {', '.join(tunes)}")
         return
     files = copy_example(name, folder, force=force)
     if as_json:
