@@ -175,7 +175,7 @@ def test_the_catalogue_covers_every_field():
                  "params_outside_fit", "fit_missing", "fit_unknown_parameter", "fit_reversed", "fit_text",
                  "budget_missing", "budget_too_small", "candidates_zero", "margin_negative", "margin_too_big",
                  "stages_zero", "final_games_zero", "seed_negative", "workers_zero", "output_outside",
-                 "output_occupied"):
+                 "output_occupied", "fit_outside_range"):
         assert kind in names
 
 

@@ -214,8 +214,8 @@ class _TuneValidator(Validator):
         for k, v in params.items():
             try:
                 param_row(strategy, {k: v})
-            except StrategyError as e:
-                self.fail(f"params.{k}", str(e))
+            except StrategyError as e:      # a bad value: the field names the parameter
+                self.fail(f"params.{k}", e.problem if e.param == k else str(e))
 
         if doc.get("fit") is None:
             self.fail("fit", "missing; expected the parameters to fit, {parameter: [low, high]}")
@@ -237,7 +237,7 @@ class _TuneValidator(Validator):
                 try:
                     param_row(strategy, {k: b})
                 except StrategyError as e:
-                    self.fail(w, str(e))
+                    self.fail(w, e.problem if e.param == k else str(e))
             p_lo, p_hi = _own_range(spec[k])
             if (p_lo is not None and lo < p_lo) or (p_hi is not None and hi > p_hi):
                 self.fail(w, f"[{lo}, {hi}] leaves the parameter's range [{p_lo}, {p_hi}]; expected a range inside it")
