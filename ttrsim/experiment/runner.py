@@ -201,6 +201,7 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
             try:
                 manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo)
                 r = _Run(exp, folder, manifest, grown, progress, echo, signals)
+                r.start()
             except OSError as e:
                 raise write_error(exp, e, "run the same command again once it is fixed") from e
             return r.run()
@@ -332,17 +333,26 @@ class _Run:
             self.last_manifest_write = t
 
     # ---- the loop
-    def run(self) -> RunResult:
-        exp, signals = self.exp, self.signals
-        start = time.perf_counter()
-        run_info = {"started": now(), "pid": os.getpid(), "workers": exp.workers, "backend": exp.backend,
-                    "scheduler": exp.scheduler, "chunk_games": self.manifest["layout"]["chunk_games"],
-                    "games": 0, "seconds": 0.0, "status": "running"}
+    def start(self):
+        """Record this run in the manifest as ``running`` (an ``OSError`` when it cannot be written)."""
+        exp = self.exp
+        self.run_info = {"started": now(), "pid": os.getpid(), "workers": exp.workers, "backend": exp.backend,
+                         "scheduler": exp.scheduler, "chunk_games": self.manifest["layout"]["chunk_games"],
+                         "games": 0, "seconds": 0.0, "status": "running"}
         if self.grown is not None:
-            run_info["grown_from"] = self.grown
-        self.manifest["runs"].append(run_info)
+            self.run_info["grown_from"] = self.grown
+        self.manifest["runs"].append(self.run_info)
         self.manifest["status"] = "running"
-        self.folder.write_manifest(self.manifest)
+        try:
+            self.folder.write_manifest(self.manifest)
+        except OSError:
+            self.manifest["runs"].pop()
+            raise
+
+    def run(self) -> RunResult:
+        """Play the chunks left (after :meth:`start`)."""
+        exp, signals, run_info = self.exp, self.signals, self.run_info
+        start = time.perf_counter()
         done_before = sum(pt.games_done for pt in self.points)
         backend = None
         inflight: dict = {}
@@ -437,9 +447,10 @@ class _Run:
             result = self._finish(status, seconds)
             kept = f"{result.games:,} games kept in {self.folder.root}"
             try:
-                self.folder.write_manifest(self.manifest)
-            except OSError:
-                kept += " (as of the last manifest written)"
+                self.folder.write_manifest_last(self.manifest)
+            except OSError as e:
+                kept += (f" (as of the last manifest written; it could not be updated ({e.strerror or e}) and "
+                         "still says running)")
             if error is not None:
                 error.args = (f"{error.args[0]}; the run stopped: {kept}; run the same command again to resume",)
             elif status == "interrupted":
