@@ -65,3 +65,49 @@ def test_help_has_examples():
     for opt in ("--output", "--format", "--no-svg", "--resamples"):
         assert opt in r.output
     assert "report" in CliRunner().invoke(main, ["--help"]).output
+
+
+@pytest.mark.parametrize("after", [0, 3])
+def test_a_full_disk_is_one_line_and_leaves_no_half_report(results, tmp_path, monkeypatch, after):
+    """ENOSPC on the first file, or on the fourth of them (half written, as a
+    full disk leaves it): one line naming the file, exit 1, and the files the
+    report had written are gone (with the folders it made); the user's own
+    files stay. Injected: a small tmpfs needs root."""
+    import errno
+
+    from ttrsim.report.context import Context
+    out = tmp_path / "full" / "rep"
+    out.mkdir(parents=True)
+    (out / "mine.txt").write_text("mine")
+    real = Context.write
+
+    def write(self, path, data):
+        if len(self.written) >= after:
+            self.written.append(path)
+            path.write_bytes(b"half")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(self, path, data)
+    monkeypatch.setattr(Context, "write", write)
+    r = run(results, "--output", out, "--resamples", 20, "--no-progress")
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    assert r.output.count("\n") == 1 and "Traceback" not in r.output
+    assert r.output.startswith(f"Error: {out}: cannot write {out}/charts/")
+    assert r.output.endswith(" (No space left on device); expected a writable report folder with free space "
+                             "(the report's files written so far were removed)\n")
+    assert sorted(p.name for p in out.rglob("*")) == ["mine.txt"]
+
+
+def test_a_read_only_report_folder_is_one_line(results, tmp_path, monkeypatch):
+    """The report folder cannot be made (EROFS, injected): one line, exit 1, nothing made."""
+    import errno
+    from pathlib import Path
+
+    def mkdir(self, *args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(self))
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    out = tmp_path / "ro" / "rep"
+    r = run(results, "--output", out, "--resamples", 20, "--no-progress")
+    assert r.exit_code == 1, r.output
+    assert r.output == (f"Error: {out}: cannot write {out} (Read-only file system); expected a writable report "
+                        "folder with free space\n")
+    assert not (tmp_path / "ro").exists()
