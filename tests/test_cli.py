@@ -462,3 +462,26 @@ def test_narrated_resets_and_reshuffles_follow_the_engine(monkeypatch):
     assert seen["resets"] > 0 and seen["reshuffles"] > 0
     assert sum("the row was reset" in line for line in lines) == seen["resets"]
     assert sum("shuffled into a new deck" in line for line in lines) == seen["reshuffles"]
+
+
+@pytest.mark.parametrize("errno_, what", [(28, "No space left on device"), (30, "Read-only file system")])
+def test_play_render_to_a_full_or_read_only_disk_is_one_line(runner, tmp_path, monkeypatch, errno_, what):
+    """``--render`` on a full disk (a half picture written, then ENOSPC) or a
+    read-only folder (EROFS), injected in the drawing: the game's table, then
+    one line, exit 1, and no file left, neither the picture nor its temporary
+    one."""
+    import os
+
+    import ttrsim.play.render as render
+
+    def save_board(game, path, dpi=110):
+        open(path, "wb").write(b"half")
+        raise OSError(errno_, os.strerror(errno_), None if errno_ == 28 else str(path))
+    monkeypatch.setattr(render, "save_board", save_board)
+    target = tmp_path / "board.png"
+    r = runner.invoke(main, ["play", "--seed", "2", "--quiet", "--render", str(target)])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    assert "Traceback" not in r.output and "winner" in r.output
+    assert r.output.splitlines()[-1] == (f"Error: --render: cannot write {target} ({what}); expected a writable "
+                                         "folder with free space")
+    assert list(tmp_path.iterdir()) == []

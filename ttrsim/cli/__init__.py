@@ -9,6 +9,7 @@ warmup`` and ``ttrsim cache`` in :mod:`ttrsim.cli.compiling`.
 """
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import textwrap
@@ -150,8 +151,27 @@ def play(rules_name, players, seed, strategies, sets, quiet, as_json, render_pat
 
     game = play_narrated(rules_name, players, seed, strategies, overrides, out=click.echo, quiet=quiet)
     if render_path:
-        game.render(render_path)
+        render_board(game, Path(render_path))
         click.echo(f"board drawn to {render_path}")
+
+
+def render_board(game, path: Path) -> None:
+    """``--render``: the board drawn to a temporary file beside ``path``, then
+    renamed, so a full disk or a read-only folder leaves no half picture and
+    is one line."""
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")    # the suffix names the format
+    try:
+        game.render(tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise click.ClickException(f"--render: cannot write {path} ({e.strerror or e}); expected a writable "
+                                   "folder with free space") from None
+    except ValueError as e:
+        raise click.ClickException(str(e).replace(str(tmp), str(path))) from None
 
 
 def game_record(rules_name: str, players: int, seed: int, strategies: list[str], overrides: dict) -> dict:
