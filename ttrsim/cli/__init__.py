@@ -415,9 +415,11 @@ def fuzz(rules, players, games, seed, as_json, progress):
               help="Documents to write: md, html or both.")
 @click.option("--svg/--no-svg", default=False, show_default=True,
               help="Also write every chart as SVG (PNG is always written; SVG doubles the chart time and files).")
-@click.option("--resamples", default=1000, show_default=True, type=click.IntRange(min=10),
-              help="Block-bootstrap resamples of every 95% interval.")
-@json_option("{report, markdown, html, folder, tables, charts, problems, seconds, findings} (findings: each "
+@click.option("--resamples", default=1000, show_default=True, type=click.IntRange(10, 100_000),
+              help="Block-bootstrap resamples of the ratings' 95% intervals, 10 to 100,000 (the win rates' "
+                   "intervals are Wilson intervals, no resampling).")
+@json_option("{report, markdown, html, folder, tables, charts, problems, seconds, resamples, findings} (resamples: "
+             "the ratings' bootstrap resamples used; findings: each "
              "strategy's win rate with its 95% interval per sweep point, as `ttrsim run --json` gives them).")
 @progress_option
 @library_errors
@@ -452,7 +454,8 @@ def report(results, output, formats, svg, resamples, as_json, progress):
         from ttrsim.experiment.summary import summary_from_tables
         echo_json({"report": rep.main, "markdown": rep.markdown, "html": rep.html, "folder": rep.folder,
                    "tables": rep.tables, "charts": rep.charts, "problems": rep.problems,
-                   "seconds": round(rep.seconds, 3), "findings": summary_from_tables(results)})
+                   "seconds": round(rep.seconds, 3), "resamples": rep.resamples,
+                   "findings": summary_from_tables(results)})
         return
     click.echo(f"{len(rep.charts)} chart files, {len(rep.tables)} tables in {rep.seconds:.1f} s")
     if rep.markdown is not None and rep.html is not None:

@@ -44,12 +44,14 @@ from .dataset import Results
 from .sections.findings import findings
 from .sections.header import header
 
-__all__ = ["build_report", "Report", "ReportWriteError", "FORMATS", "IMAGES"]
+__all__ = ["build_report", "Report", "ReportWriteError", "FORMATS", "IMAGES", "MAX_RESAMPLES"]
 
 FORMATS = ("md", "html")
 IMAGE_KINDS = ("png", "svg")
 IMAGES = ("png",)            # the default; SVG is opt-in: images=("png", "svg"), `ttrsim report --svg`
 MAX_POINT_CHARTS = 4     # sweep points that get their own per-point charts (the balance charts cover all)
+# the ratings' bootstrap resamples at most (each holds 2 x strategies^2 floats; `ttrsim report --resamples` agrees)
+MAX_RESAMPLES = 100_000
 MAX_EMBEDDED = 8_000_000  # bytes of CSV tables report.html carries as download links (beyond: a note)
 
 
@@ -63,6 +65,7 @@ class Report:
     charts: list[Path] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # statistics that could not be computed
     seconds: float = 0.0
+    resamples: int = 0                                   # the block-bootstrap resamples of the ratings' intervals
 
     @property
     def main(self) -> Path:
@@ -75,7 +78,9 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
     """Write the report of the results folder ``path`` into ``output``
     (default ``<path>/report``): report.md and/or report.html (``formats``),
     tables/*.csv, charts/*.png and/or *.svg (``images``). ``resamples``: the
-    block-bootstrap resamples of every interval. ``progress``: a progress bar
+    block-bootstrap resamples of the ratings' intervals, 10 to
+    :data:`MAX_RESAMPLES` (the rates' intervals are Wilson intervals, no
+    resampling). ``progress``: a progress bar
     on stderr. Raises ``ResultsError`` (a ValueError) for a folder that is not
     a results folder, ValueError for a bad option and :class:`ReportWriteError`
     (a ValueError, one line) when a file cannot be written (a full disk, a
@@ -84,8 +89,8 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
     t0 = time.perf_counter()
     formats = _choices("format", formats, FORMATS)
     images = _choices("image", images, IMAGE_KINDS, allow_empty=True)
-    if not isinstance(resamples, int) or resamples < 10:
-        raise ValueError(f"resamples must be an integer of at least 10, got {resamples!r}")
+    if not isinstance(resamples, int) or isinstance(resamples, bool) or not 10 <= resamples <= MAX_RESAMPLES:
+        raise ValueError(f"resamples must be an integer from 10 to {MAX_RESAMPLES:,}, got {resamples!r}")
     res = Results.open(path)
     out = Path(output) if output is not None else res.path / "report"
     if out.exists() and not out.is_dir():
@@ -171,10 +176,10 @@ def _build(ctx: Context, res: Results, formats: tuple, progress: bool, t0: float
             bar.close()
     written = [p for p in (md, html) if p] + tables + ctx.chart_files
     ctx.write(out / "report.json", json.dumps({
-        "results": str(res.path), "games": res.n_games, "written": _dt.datetime.now().isoformat(timespec="seconds"),
+        "results": str(res.path), "games": res.n_games, "resamples": ctx.resamples, "written": _dt.datetime.now().isoformat(timespec="seconds"),
         "files": [str(p.relative_to(out)) for p in written], "problems": ctx.problems}, indent=1))
     return Report(folder=out, markdown=md, html=html, tables=tables, charts=ctx.chart_files,
-                  problems=ctx.problems, seconds=time.perf_counter() - t0)
+                  problems=ctx.problems, seconds=time.perf_counter() - t0, resamples=ctx.resamples)
 
 
 def _write_part(ctx: Context, part: Part, bar):
