@@ -32,6 +32,7 @@ from .common import (
     echo_err,
     echo_json,
     extras_errors,
+    stdout_to_stderr,
     json_option,
     library_errors,
     progress_option,
@@ -524,6 +525,8 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         raise Interrupted(signum)
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
     helper = None
+    quiet_stdout = stdout_to_stderr(as_json)     # stdout is the JSON document alone
+    quiet_stdout.__enter__()
     try:
         if not scheduler and backend != "dask":
             helper = start_helper()          # a first run: it compiles the engine while the experiment is read
@@ -546,6 +549,7 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         raise click.ClickException(str(e).splitlines()[0]) from None
     finally:
         stop_helper(helper)
+        quiet_stdout.__exit__(None, None, None)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if kernels is not None:

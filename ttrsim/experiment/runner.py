@@ -51,6 +51,7 @@ games, never on workers, chunking or backend.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -172,7 +173,8 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     (one line) before writing anything when the experiment is bad, and after
     saving the finished chunks when a strategy fails, the disk is full or a
     worker dies; SIGINT or SIGTERM (in the main thread) saves the finished
-    chunks and raises :class:`Interrupted`.
+    chunks and raises :class:`Interrupted`. What a Python strategy prints goes
+    to stderr, in this process and in the workers.
     """
     if echo is None:
         echo = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
@@ -181,7 +183,8 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     over = dict(overrides)
     over.update(output=os.fspath(output) if output is not None else None, workers=workers, backend=backend,
                 scheduler=scheduler, chunk_size=chunk_size)
-    with _Signals() as signals:
+    # a Python strategy's print (on import, validation or in a game here) goes to stderr: stdout is the caller's
+    with _Signals() as signals, contextlib.redirect_stdout(sys.stderr):
         exp = load_experiment(path_or_dict, over, base_dir=base_dir)
         folder = Folder(exp.output)
         if exp.output.is_dir() and not folder.manifest_path.exists() and not folder.leftovers_only():
