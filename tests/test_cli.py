@@ -425,6 +425,22 @@ def test_bench_compare_leaves_out_what_the_old_commit_cannot_run(monkeypatch, tm
     assert "usa 4P planner_classic: skipped (old: unknown strategy 'planner_classic')" in notes
 
 
+def test_bench_compare_refuses_a_commit_before_the_package_layout(runner, monkeypatch, tmp_path):
+    """4fac694 (before the package layout change, ec02c78) has no
+    ttrsim/play/bench.py for the worker to run: one line naming the oldest
+    commit that can be compared (a ModuleNotFoundError traceback inside the
+    old code before); that one is extracted as the worker needs it."""
+    bench = optional_module("ttrsim.play.bench")
+    res = run(runner, "bench", "--compare", "4fac694", "--rules", "usa", "--players", 2)
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.output == ("Error: --compare: commit 4fac694a55a2 is older than the package layout this comparison "
+                          "runs (it has no ttrsim/play/bench.py); expected commit ec02c78 or a later one\n")
+    assert bench.oldest_comparable() == "ec02c78"
+    monkeypatch.setattr(bench, "cache_base", lambda: tmp_path)
+    root = bench.old_source("ec02c78")
+    assert (root / "ttrsim" / "play" / "bench.py").is_file() and (root / "ttrsim" / "strategies").is_dir()
+
+
 # --------------------------------------------------------------------------- the group
 
 def test_version_and_help(runner):
