@@ -224,8 +224,8 @@ def test_a_missing_or_bad_parameter_file_is_one_line(tmp_path, monkeypatch):
     cases = {"nope.yaml": f"exp.yaml: lineup[1].params: parameter file not found at {tmp_path}/nope.yaml; "
                           "expected a mapping or a .yaml file of parameters such as a tune's best.yaml (relative "
                           "paths start at the experiment file, then the current folder)",
-             "bad.yaml": "exp.yaml: lineup[1].params.end_trains: parameter 'end_trains' of strategy 'planner' must "
-                         "be a number, got 'many' (in bad.yaml)",
+             "bad.yaml": "exp.yaml: lineup[1].params.end_trains: 'many' is not a number for planner; expected a "
+                         "number from 0 to 200 (in bad.yaml)",
              "list.yaml": "exp.yaml: lineup[1].params: expected a mapping {parameter: number} (in list.yaml), got "
                           "a list"}
     text = (tmp_path / "exp.yaml").read_text()
