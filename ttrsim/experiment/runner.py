@@ -138,12 +138,25 @@ class _Signals:
     def _handle(self, signum, frame):
         if self.signum is None:
             self.signum = signum
-        if not self.closing:
+        if not self.closing and not _in_compiled_callback(frame):
             raise Interrupted(signum)
 
     def check(self):
         if self.signum is not None and not self.closing:
             raise Interrupted(self.signum)
+
+
+def _in_compiled_callback(frame) -> bool:
+    """Whether ``frame`` runs inside numba's unpickling of a constant, which
+    compiled code calls back into Python for (its first call in a process
+    loads the chunk loop's callees there, for a second or so): an exception
+    raised there comes out of the compiled code as another error, with a
+    traceback. The run then acts on the signal at its next look instead."""
+    while frame is not None:
+        if frame.f_code.co_name == "_numba_unpickle" and frame.f_code.co_filename.endswith("serialize.py"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @dataclass
@@ -463,6 +476,9 @@ class _Run:
             error = e
             raise
         except Exception as e:
+            if signals.signum is not None:      # an error the stop caused (as numba makes of one in its callback)
+                status = "interrupted"
+                raise Interrupted(signals.signum) from None
             if type(e).__name__ != "KilledWorker":
                 raise
             error = ExperimentError(f"{exp.source}: a Dask worker died playing a chunk ({_first_line(e)}); "
