@@ -84,7 +84,19 @@ def version() -> str:
 
 # --------------------------------------------------------------------------- the group
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+class _Group(click.Group):
+    """The command group: a stop (Ctrl-C, or a signal a command turned into
+    :class:`Interrupted`) ends any command with 128 + the signal's number
+    and no message (click's own says "Aborted!" with exit code 1)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            sys.exit(128 + getattr(e, "signum", signal.SIGINT))
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              epilog=EXIT_CODES + """
 
 \b

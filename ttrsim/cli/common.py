@@ -6,7 +6,8 @@ experiments (validated like ``click.Choice``, completed by the shell), the
 Exit codes: 2 for a usage error (an unknown option, preset, strategy or rule
 parameter, a value out of range: click's ``UsageError``), 1 for a failure (a
 bad file, a failed run, a missing optional dependency, violated invariants),
-130 when interrupted.
+130 when interrupted (Ctrl-C; 143 for SIGTERM), with no traceback from the
+first line of ``ttrsim.__main__`` on.
 
 >>> from click.testing import CliRunner
 >>> @click.command()
@@ -40,7 +41,7 @@ EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "pandas", "playwright
 EXIT_CODES = """\b
 Exit codes: 0 done; 1 failed (a bad file, a failed run, a missing optional
 dependency, violated invariants); 2 usage error (an unknown option, preset,
-strategy or parameter, a value out of range); 130 interrupted."""
+strategy or parameter, a value out of range); 130 interrupted (143: SIGTERM)."""
 
 
 # --------------------------------------------------------------------------- errors

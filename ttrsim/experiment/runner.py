@@ -41,7 +41,12 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   earlier games unchanged), never shrink; a new ``description`` is recorded;
 * SIGINT and SIGTERM stop the run at once (:class:`Interrupted`, exit code
   128 + the signal's number in the CLI): finished chunks stay, the manifest
-  says ``interrupted``. A Python strategy's error, a full disk or a dead
+  says ``interrupted``, the local pool's workers are killed and reaped. A
+  signal never interrupts a call into the local pool (the run acts on it
+  right after: at most ``WAIT_TICK`` later), so the pool is never left
+  inconsistent, and an ``Interrupted`` that lands in a finalizer (where
+  Python only prints it) is not printed: the run still stops at its next
+  look. A Python strategy's error, a full disk or a dead
   worker stop it with one line (:class:`ExperimentError`), the manifest says
   ``failed``, and running again resumes. So does a part file found
   unreadable when the summary reads the folder back: its chunk is dropped
@@ -64,6 +69,7 @@ import sys
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,30 +100,64 @@ class _Signals:
     a run is on (the previous handlers come back at the end). The signal is
     also remembered, so that a stop swallowed by someone's ``except`` is
     still made at the run's next look (:meth:`check`), and deferred while the
-    run saves its state (``closing``)."""
+    run saves its state (``closing``) or calls into a pool that must not be
+    left half-way (:meth:`deferred`). An ``Interrupted`` raised in a
+    finalizer (``__del__``, a weakref callback: Python prints such an
+    exception and goes on) is not printed: the run stops at its next look."""
 
     def __init__(self):
-        self.signum, self.closing, self.previous = None, False, {}
+        self.signum, self.closing, self.previous, self.hook = None, False, {}, None
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self.previous[sig] = signal.signal(sig, self._handle)
+            self.hook, sys.unraisablehook = sys.unraisablehook, self._unraisable
         return self
 
     def __exit__(self, *exc):
         for sig, handler in self.previous.items():
             signal.signal(sig, handler)
+        if self.hook is not None:
+            sys.unraisablehook = self.hook
+
+    def _unraisable(self, info):
+        if not isinstance(info.exc_value, Interrupted):
+            self.hook(info)
+
+    @contextmanager
+    def deferred(self):
+        """A signal meanwhile is acted on at the end (also when the block
+        raises: the stop wins over, say, a pool broken by the same signal)."""
+        closing, self.closing = self.closing, True
+        try:
+            yield
+        finally:
+            self.closing = closing
+            self.check()
 
     def _handle(self, signum, frame):
         if self.signum is None:
             self.signum = signum
-        if not self.closing:
+        if not self.closing and not _in_compiled_callback(frame):
             raise Interrupted(signum)
 
     def check(self):
         if self.signum is not None and not self.closing:
             raise Interrupted(self.signum)
+
+
+def _in_compiled_callback(frame) -> bool:
+    """Whether ``frame`` runs inside numba's unpickling of a constant, which
+    compiled code calls back into Python for (its first call in a process
+    loads the chunk loop's callees there, for a second or so): an exception
+    raised there comes out of the compiled code as another error, with a
+    traceback. The run then acts on the signal at its next look instead."""
+    while frame is not None:
+        if frame.f_code.co_name == "_numba_unpickle" and frame.f_code.co_filename.endswith("serialize.py"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @dataclass
@@ -376,13 +416,16 @@ class _Run:
             signals.closing = False
             signals.check()
             if self._next_chunk_exists():
-                backend = make_backend(exp, self.echo)
+                with signals.deferred() if exp.backend == "local" else nullcontext():
+                    backend = make_backend(exp, self.echo)
+                pool = signals.deferred if backend.atomic else nullcontext    # around every call into the pool
                 for spec in self.specs:
                     spec["parent"] = backend.parent
                 if exp.backend == "local":
                     # the worker processes start (imports, table) while this one compiles the loop they load
                     for _ in range(exp.workers if isinstance(backend, LocalBackend) else 0):
-                        backend.submit(prepare, self.specs[0])
+                        with pool():
+                            backend.submit(prepare, self.specs[0])
                     warm_up(self.specs[0])
                 signals.check()
                 bar = tqdm(total=self._planned_total(), initial=done_before, unit="game", unit_scale=True,
@@ -394,15 +437,19 @@ class _Run:
                         c = self._next_chunk()
                         if c is None:
                             break
-                        inflight[backend.submit(run_chunk, self.specs[c.point], c)] = c
+                        with pool():
+                            inflight[backend.submit(run_chunk, self.specs[c.point], c)] = c
                         signals.check()
                     if not inflight:
                         break
-                    for fut in backend.wait_any(inflight):
+                    with pool():
+                        done = backend.wait_any(inflight)
+                    for fut in done:
                         c = inflight.pop(fut, None)
                         if c is None:            # dropped: its point stopped meanwhile
                             continue
-                        res = fut.result()
+                        with pool():
+                            res = fut.result()
                         pt = self.points[c.point]
                         if pt.finished:
                             continue
@@ -416,10 +463,11 @@ class _Run:
                             bar.update(self._commit(pt, cc, rr))
                         if pt.finished:
                             pt.buffer.clear()
-                            for f, cc in list(inflight.items()):
-                                if cc.point == pt.index:
-                                    f.cancel()
-                                    del inflight[f]
+                            with pool():
+                                for f, cc in list(inflight.items()):
+                                    if cc.point == pt.index:
+                                        f.cancel()
+                                        del inflight[f]
                             bar.total = self._planned_total()
                             bar.refresh()
                     signals.check()
@@ -441,6 +489,9 @@ class _Run:
             error = e
             raise
         except Exception as e:
+            if signals.signum is not None:      # an error the stop caused (as numba makes of one in its callback)
+                status = "interrupted"
+                raise Interrupted(signals.signum) from None
             if type(e).__name__ != "KilledWorker":
                 raise
             error = ExperimentError(f"{exp.source}: a Dask worker died playing a chunk ({_first_line(e)}); "
