@@ -252,12 +252,14 @@ def test_training_example_runs_and_its_policy_seats_deterministically(tmp_path, 
 
 
 @pytest.mark.parametrize("name", ["ttrsim.env", "ttrsim.env.checks", "ttrsim.env.encoding", "ttrsim.env.vector", "ttrsim.env.policy",
-                                  "ttrsim.env.bench", "ttrsim.env.aec", "ttrsim.env.single", "ttrsim.play.render"])
+                                  "ttrsim.env.bench", "ttrsim.env.aec", "ttrsim.env.single", "ttrsim.play.render",
+                                  "ttrsim.env.gym_vector", "ttrsim.env.registration", "ttrsim.env.pettingzoo"])
 def test_docstring_examples(name):
     import doctest
     import importlib
 
-    if name in ("ttrsim.env.aec", "ttrsim.env.single"):
+    if name in ("ttrsim.env.aec", "ttrsim.env.single", "ttrsim.env.gym_vector", "ttrsim.env.registration",
+                "ttrsim.env.pettingzoo"):
         pytest.importorskip("pettingzoo")
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
