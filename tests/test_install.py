@@ -62,7 +62,9 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     wheel = next(wheels.glob("ttrsim-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/examples/maps/usa.yaml", "ttrsim/data/maps/usa.yaml",
-                   "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py"):
+                   "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py",
+                   "ttrsim/examples/train_linear_policy.py", "ttrsim/examples/linear_policy.npz",
+                   "ttrsim/env/pettingzoo/usa_v1.py"):
         assert needed in names, needed
     assert not any(n.startswith(("strategies/", "experiments/")) for n in names)
 
@@ -93,3 +95,5 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     assert "results:" in custom.stdout
     ttrsim("examples", "custom_map", "--to", "mine")       # the example's map comes along from the package
     assert sorted(p.name for p in (work / "mine").iterdir()) == ["custom_map.yaml", "usa.yaml"]
+    trained = ttrsim("run", "linear_policy", "--games", "6", "--workers", "1")    # its policy and weights ship
+    assert "linear" in trained.stdout
