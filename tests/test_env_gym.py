@@ -11,14 +11,14 @@ import pytest
 gym = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
-from gymnasium.vector import AutoresetMode  # noqa: E402
+from gymnasium.vector import AutoresetMode
 
-from ttrsim.data.rules import preset_names  # noqa: E402
-from ttrsim.env import gym_env, gym_vector_env  # noqa: E402
-from ttrsim.env.gym_vector import TicketToRideVectorEnv  # noqa: E402
-from ttrsim.env.pettingzoo import MODULES  # noqa: E402
-from ttrsim.env.registration import ENV_IDS, ENV_PRESETS, env_id  # noqa: E402
-from ttrsim.strategies import strategy_id  # noqa: E402
+from ttrsim.data.rules import preset_names
+from ttrsim.env import gym_env, gym_vector_env
+from ttrsim.env.gym_vector import TicketToRideVectorEnv
+from ttrsim.env.pettingzoo import MODULES
+from ttrsim.env.registration import ENV_IDS, ENV_PRESETS, env_id
+from ttrsim.strategies import strategy_id
 
 
 def test_the_batch_is_a_gymnasium_vector_env_with_batched_spaces():
@@ -107,7 +107,7 @@ def test_same_step_autoreset_plays_the_single_env_games():
             if final["illegal_action"][i]:
                 illegal_ended.append((step, i))
             else:
-                assert final["_final"][i] and (final["final"][i] == singles[i].game.state.final).all()
+                assert final["_final"][i] and (final["final"][i] == e.game.state.final).all()
             games[i] += 1
             o, info = e.reset(seed=seed + i + games[i] * n)                 # slot i plays s_i, s_i + N, ...
             assert (obs[i] == o).all()                                      # the next game's first observation
@@ -121,7 +121,7 @@ def test_an_illegal_action_ends_only_its_slot():
     _, infos = env.reset(seed=1)
     actions = infos["action_mask"].argmax(axis=1)
     actions[0] = 10 ** 6                                    # out of range: illegal, as in the single env
-    obs, rewards, terminated, _, infos = env.step(actions)
+    _, rewards, terminated, _, infos = env.step(actions)
     assert terminated.tolist() == [True, False] and rewards.tolist() == [-1.0, 0.0]
     assert infos["final_info"]["illegal_action"].tolist() == [True, False]
     assert infos["final_obs"][1] is None and env.seeds.tolist() == [3, 2]
@@ -151,7 +151,7 @@ def test_make_takes_seat_opponents_and_reward():
     assert (u.seat, u.mode, u.layout.n_players) == (2, 1, 3)
     assert [int(i) for i in u.strategy_ids] == [strategy_id(n) for n in ("greedy", "planner", "random")]
     obs, info = env.reset(seed=4)
-    obs, reward, term, trunc, info = env.step(int(info["action_mask"].argmax()))
+    obs, _, _, trunc, info = env.step(int(info["action_mask"].argmax()))
     assert obs in env.observation_space and not trunc
 
 
@@ -162,7 +162,7 @@ def test_make_vec_builds_the_compiled_batch_and_steps():
     assert env.spec.id == "ttrsim/USA-4p-v1"
     obs, infos = env.reset(seed=0)
     for _ in range(20):
-        obs, rewards, terminated, truncated, infos = env.step(infos["action_mask"].argmax(axis=1))
+        obs, rewards, terminated, _, infos = env.step(infos["action_mask"].argmax(axis=1))
     assert obs.shape == (4, 894) and rewards.shape == terminated.shape == (4,)
     default = gym.make_vec("ttrsim/Germany-2p-v1", num_envs=2)             # the vector entry point by default
     assert isinstance(default, TicketToRideVectorEnv)

@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("gymnasium")
 pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (pip install sb3-contrib; it brings PyTorch)")
 
-from ttrsim.env import gym_vector_env, random_actions  # noqa: E402
-from ttrsim.env.sb3 import TicketToRideSB3VecEnv  # noqa: E402
+from ttrsim.env import gym_vector_env, random_actions
+from ttrsim.env.sb3 import TicketToRideSB3VecEnv
 
 
 def test_the_adapter_plays_the_vector_env_games_with_sb3_autoreset():

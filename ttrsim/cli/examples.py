@@ -118,8 +118,8 @@ def copy_example(name: str, folder: Path, force: bool = False) -> list[Path]:
     if map_file is not None:
         files[folder / source.name] = text[:m.start(2)] + map_file.name + text[m.end(2):]
         files[folder / map_file.name] = map_file.read_text(encoding="utf-8")
-    for name in _companions(source, text):
-        files[folder / name] = (source.parent / name).read_bytes()
+    for companion in _companions(source, text):
+        files[folder / companion] = (source.parent / companion).read_bytes()
     existing = [p for p in files if p.exists()]
     if existing and not force:
         raise click.ClickException(f"{existing[0]} exists; expected a new file (use --force to overwrite)")

@@ -11,6 +11,12 @@ modulo 2**63), so the games are a function of the reset seeds and the actions al
 Seeds are integers 0 to 2**63 - 1 and actions integers (any numpy integer
 dtype); anything else is refused with one line (:mod:`ttrsim.env.checks`).
 
+This is the self-play batch (every seat to act is the learner, every seat's
+reward returned). One learner against built-in compiled seats, as a
+``gymnasium.vector.VectorEnv``, is
+:class:`ttrsim.env.gym_vector.TicketToRideVectorEnv`: the same buffers,
+stepped by :func:`learner_step`.
+
 >>> env = VectorEnv("usa", players=2, n_envs=3)
 >>> obs, mask = env.reset([1, 2, 3])
 >>> obs.shape, mask.shape
