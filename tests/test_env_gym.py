@@ -191,3 +191,84 @@ def test_pettingzoo_entry_point_passes_seed_test():
     from ttrsim.env.pettingzoo import usa_v1
 
     seed_test(lambda: usa_v1.env(players=3), num_cycles=100)
+
+
+# --------------------------------------------------------------------------- bad input to the vector env
+# as tests/test_env_bad.py's catalogue: (id, env state or None for a constructor, call(env, a) with a a legal
+# action of slot 0, error, its exact one-line message); a refused call moves nothing and the env plays on
+SEED = "seed must be an integer 0 to 2**63 - 1, got "
+SEEDS = "seed must be 2 integers 0 to 2**63 - 1, one per game, got "
+ACTIONS = "actions must be 2 integers (env actions), got "
+
+
+def _gvec(**kw):
+    return gym_vector_env(2, "usa", players=2, **kw)
+
+
+GVEC_CASES = [
+    ("gvec_seed_float", "gvec", lambda e, a: e.reset(seed=1.5), TypeError, SEED + "1.5"),
+    ("gvec_seed_numpy_float", "gvec", lambda e, a: e.reset(seed=np.float64(2)), TypeError, SEED + "np.float64(2.0)"),
+    ("gvec_seed_too_big", "gvec", lambda e, a: e.reset(seed=2 ** 63), ValueError, SEED + str(2 ** 63)),
+    ("gvec_seed_negative", "gvec", lambda e, a: e.reset(seed=-1), ValueError, SEED + "-1"),
+    ("gvec_seed_text", "gvec", lambda e, a: e.reset(seed="abc"), TypeError, SEED + "'abc'"),
+    ("gvec_seed_bool", "gvec", lambda e, a: e.reset(seed=True), TypeError, SEED + "True"),
+    ("gvec_seeds_count", "gvec", lambda e, a: e.reset(seed=[1]), ValueError, SEEDS + "1 value"),
+    ("gvec_seeds_float", "gvec", lambda e, a: e.reset(seed=[1.5, 2]), TypeError, SEEDS + "1.5 at index 0"),
+    ("gvec_seeds_too_big", "gvec", lambda e, a: e.reset(seed=np.array([1, 2 ** 64 - 1], np.uint64)), ValueError,
+     SEEDS + str(2 ** 64 - 1)),
+    ("gvec_options_text", "gvec", lambda e, a: e.reset(seed=1, options="fast"), TypeError,
+     "options must be a dict or None, got 'fast'"),
+    ("gvec_actions_floats", "gvec", lambda e, a: e.step([a + 0.9, a]), TypeError, ACTIONS + "{a9} at index 0"),
+    ("gvec_actions_float_array", "gvec", lambda e, a: e.step(np.array([a, a], np.float32)), TypeError,
+     ACTIONS + "float32 values"),
+    ("gvec_actions_bool_array", "gvec", lambda e, a: e.step(np.ones(2, bool)), TypeError, ACTIONS + "boolean values"),
+    ("gvec_actions_count", "gvec", lambda e, a: e.step([a]), ValueError, ACTIONS + "1 value"),
+    ("gvec_actions_shape", "gvec", lambda e, a: e.step(np.array([[a], [a]])), ValueError,
+     "actions must be 2 integers (env actions) (an array of shape (2,)), got shape (2, 1)"),
+    ("gvec_actions_none", "gvec", lambda e, a: e.step(None), TypeError, ACTIONS + "None"),
+    ("gvec_step_before_reset", "gvec_new", lambda e, a: e.step([0, 0]), RuntimeError,
+     "reset() needs to be called before step"),
+    ("gvec_num_envs_zero", None, lambda e, a: gym_vector_env(0), ValueError,
+     "num_envs must be an integer 1 to 65536, got 0"),
+    ("gvec_num_envs_float", None, lambda e, a: gym_vector_env(4.0), TypeError,
+     "num_envs must be an integer 1 to 65536, got 4.0"),
+    ("gvec_players_six", None, lambda e, a: gym_vector_env(2, "usa", players=6), ValueError,
+     "players must be an integer 2 to 5 (R1.2), got 6"),
+    ("gvec_rules_europe", None, lambda e, a: gym_vector_env(2, "europe", players=2), ValueError,
+     ("the environments do not cover tunnels, ferries and stations yet (Europe, R8); "
+      "expected a rule set without them")),
+    ("gvec_seat_out_of_range", None, lambda e, a: _gvec(seat=2), ValueError, "seat must be an integer 0 to 1, got 2"),
+    ("gvec_opponents_count", None, lambda e, a: _gvec(opponents=["random"] * 3), ValueError,
+     "give one opponent strategy or one per seat (2), got 3"),
+    ("gvec_illegal_reward_nan", None, lambda e, a: _gvec(illegal_reward=float("nan")), ValueError,
+     "illegal_reward must be a finite number, got nan"),
+    ("gvec_reward_unknown", None, lambda e, a: _gvec(reward="points"), ValueError,
+     "reward must be one of win, margin, got 'points'"),
+    ("gvec_copy_text", None, lambda e, a: _gvec(copy="yes"), TypeError, "copy must be True or False, got 'yes'"),
+    ("gvec_render_mode", None, lambda e, a: TicketToRideVectorEnv(2, "usa", 2, render_mode="human"), ValueError,
+     "render_mode must be None for the vector env, got 'human'; render a game with Game.render"),
+    ("make_vec_unknown_kwarg", None, lambda e, a: gym.make_vec("ttrsim/USA-2p-v1", num_envs=2, opponent="greedy"),
+     TypeError, "TicketToRideVectorEnv.__init__() got an unexpected keyword argument 'opponent'"),
+]
+
+
+@pytest.mark.parametrize("name, state, call, error, message", GVEC_CASES, ids=[c[0] for c in GVEC_CASES])
+def test_bad_input_to_the_vector_env_is_refused_in_one_line_and_it_plays_on(name, state, call, error, message):
+    env = None
+    if state:
+        env = _gvec()
+        if state == "gvec":
+            env.reset(seed=3)
+    a = int(env.batch.mask[0].argmax()) if state == "gvec" else 0
+    before = None if env is None else (env.batch.obs.tobytes(), env.batch.mask.tobytes(), env.seeds.tolist(),
+                                       env._started)
+    with pytest.raises(error) as e:
+        call(env, a)
+    expected = message.format(a=a, a9=a + 0.9)
+    assert str(e.value) == expected and "\n" not in expected
+    if env is not None:
+        assert (env.batch.obs.tobytes(), env.batch.mask.tobytes(), env.seeds.tolist(), env._started) == before
+        if not env._started:
+            env.reset(seed=1)
+        _, _, terminated, _, _ = env.step(env.action_masks().argmax(axis=1))
+        assert terminated.shape == (2,)

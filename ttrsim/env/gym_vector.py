@@ -73,6 +73,7 @@ class TicketToRideVectorEnv(gym.vector.VectorEnv):
         if render_mode is not None:
             raise ValueError(f"render_mode must be None for the vector env, got {checks.shown(render_mode)}; "
                              "render a game with Game.render")
+        num_envs = checks.integer(num_envs, "num_envs", 1, checks.MAX_ENVS)
         self.batch = batch = VectorEnv(rules, players, num_envs, reward, overrides)
         self.rules, self.board, self.layout = batch.rules, batch.board, batch.layout
         players = self.layout.n_players
@@ -112,7 +113,7 @@ class TicketToRideVectorEnv(gym.vector.VectorEnv):
         n = self.num_envs
         if seed is None:
             seeds = self.np_random.integers(2 ** 31, size=n, dtype=np.int64)
-        elif isinstance(seed, (list, tuple, np.ndarray)):
+        elif isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim):
             seeds = checks.integers(seed, "seed", n, 0, SEED_MAX, f"{checks.SEED_RANGE}, one per game")
         else:
             first = checks.seed(seed)
