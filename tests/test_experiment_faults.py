@@ -487,6 +487,99 @@ def test_a_full_disk_is_one_line_and_the_run_resumes_when_there_is_room(referenc
         subprocess.run(["umount", "-l", str(disk)])
 
 
+def turn_read_only(monkeypatch, root: Path, after_parts: int, errno_: int, in_place: bool):
+    """The folder ``root`` turns read-only mid-run, after ``after_parts``
+    part files: from then on a new file or a deletion in it (or its table
+    folders) fails with ``errno_``, as after ``chmod -w`` on them (which does
+    not stop root, who runs the tests) or a read-only file system; an existing
+    file can still be rewritten in place where ``in_place``. Returns the
+    errors raised."""
+    import builtins
+
+    import ttrsim.experiment.folder as folder_mod
+    state = {"parts": 0, "errors": []}
+
+    def inside(path) -> bool:
+        return Path(path).resolve().is_relative_to(root.resolve())
+
+    def refuse(path):
+        e = OSError(errno_, os.strerror(errno_), str(path))
+        state["errors"].append(e)
+        raise e
+
+    def fake_open(path, mode="r", *args, **kwargs):
+        if inside(path) and "w" in mode:
+            if state["parts"] >= after_parts:
+                refuse(path)
+            if Path(path).name.startswith("part-"):
+                state["parts"] += 1
+        if inside(path) and "+" in mode and (not in_place and state["parts"] >= after_parts):
+            refuse(path)
+        return builtins.open(path, mode, *args, **kwargs)
+
+    real_unlink = Path.unlink
+
+    def fake_unlink(self, missing_ok=False):
+        if inside(self) and state["parts"] >= after_parts:
+            refuse(self)
+        return real_unlink(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(folder_mod, "open", fake_open, raising=False)
+    monkeypatch.setattr(Path, "unlink", fake_unlink)
+    return state["errors"]
+
+
+@pytest.mark.parametrize("errno_, in_place", [(13, True), (30, False)])
+def test_a_folder_turned_read_only_mid_run_is_one_line_and_resumes(reference, tmp_path, monkeypatch, errno_,
+                                                                    in_place):
+    """``chmod -w`` on the folder and its table folders while the run plays
+    (EACCES: the manifest is rewritten in place and says ``failed``), or a
+    file system turned read-only (EROFS: nothing can be written, and the line
+    says the manifest still says running). No traceback, no temporary file;
+    once writable again the same command completes the tables of a whole run."""
+    out = tmp_path / "out"
+    f = tmp_path / "ro.yaml"
+    f.write_text(json.dumps(small()))
+    errors = turn_read_only(monkeypatch, out, after_parts=8, errno_=errno_, in_place=in_place)   # after 2 chunks
+    r = CliRunner().invoke(run, [str(f), "--output", str(out), "--no-progress"])
+    assert errors and r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    line = r.output.strip()
+    assert "\n" not in line and "Traceback" not in line, line
+    what = "Permission denied" if errno_ == 13 else "Read-only file system"
+    assert re.match(rf"^Error: ro\.yaml: output: cannot write {re.escape(str(out))}/\w+/part-0000-000002\.parquet "
+                    rf"\({what}\); expected a writable folder with free space; the run stopped: 40 games kept in ",
+                    line), line
+    m = json.loads((out / "manifest.json").read_text())
+    if in_place:
+        assert line.endswith("; run the same command again to resume")
+        assert m["status"] == "failed" and m["runs"][-1]["status"] == "failed" and len(m["chunks"]) == 2
+    else:
+        assert f"(as of the last manifest written; it could not be updated ({what}) and still says running)" in line
+        assert m["status"] == "running"
+    monkeypatch.undo()                               # writable again
+    assert not list(out.rglob("*.tmp"))
+    again = go(f, out)
+    assert again.status == "complete" and again.games_run == 200 - 20 * len(m["chunks"])
+    assert [x["status"] for x in again.manifest["runs"]] == ["failed" if in_place else "killed", "complete"]
+    assert_same_parts(reference.path, out)
+
+
+def test_a_folder_read_only_before_the_run_is_recorded_is_one_line(reference, tmp_path, monkeypatch):
+    """Read-only as the run is about to record itself in the manifest: nothing
+    is played, the folder is as it was."""
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    before = parts(out), (out / "manifest.json").read_bytes()
+    turn_read_only(monkeypatch, out, after_parts=0, errno_=30, in_place=False)
+    with pytest.raises(ExperimentError, match=rf"^<dict>: output: cannot write {re.escape(str(out))}/manifest\.json "
+                                              r"\(Read-only file system\); expected a writable folder with free "
+                                              "space; run the same command again once it is fixed$"):
+        go(small(games=400), out)
+    monkeypatch.undo()
+    assert (parts(out), (out / "manifest.json").read_bytes()) == before
+    assert not list(out.rglob("*.tmp"))
+
+
 # --------------------------------------------------------------------------- Dask without workers
 
 def test_dask_without_workers_says_so_and_gives_up_after_the_timeout(tmp_path):

@@ -114,7 +114,13 @@ def test_key_findings_come_first_and_link_to_their_sections(tmp_path):
     md = build_report(path, output=tmp_path / "rk", resamples=20, progress=False, images=(), formats=("md",)) \
         .markdown.read_text()
     heads = [line for line in md.splitlines() if line.startswith("## ")]
-    assert heads[0] == "## Key findings"
+    assert heads[:2] == ["## Key findings", "## The experiment"]
+    # the answer first: the title, one line on what was played, then the findings; the details after them
+    top = [line for line in md[:md.index("## Key findings")].splitlines() if line.strip()]
+    assert top == ["# Report: k", "hand-built", "`usa`, 2 players, 20 games of `A`, `B`; run `complete`. The details "
+                   "of the experiment and how to read the numbers follow the findings."]       # title, question
+    assert md.index("## Key findings") < md.index("**Rules**") < md.index("**How to read it.**") \
+        < md.index("**Contents**")
     block = md[md.index("## Key findings"):md.index("## Strategy comparison")]
     assert "**Strongest strategy: `A`**" in block and "[win rates](#win-rates)" in block
     assert "**No seat advantage detected**" in block and "[seat advantage](#seat-advantage)" in block

@@ -55,7 +55,7 @@ def test_real_run_writes_every_file(usa_report):
 
 def test_real_run_sections_and_captions(usa_report):
     md = usa_report.markdown.read_text()
-    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention"]
     for sub in ("### Win rates", "### Head to head", "### Ratings", "### Seat advantage", "### Score composition",
                 "### Score distributions", "### Game length and end reasons", "### By deck", "### Blocking"):
         assert sub in md
@@ -78,7 +78,7 @@ def test_the_contents_list_is_the_report(usa_report):
     """Every part and titled section of ttrsim.report.contents is a heading of the report, in order
     (a USA run with turn logs: no passengers, no sweep)."""
     heads = [line for line in usa_report.markdown.read_text().splitlines() if line.startswith(("## ", "### "))]
-    listed = ["## Key findings"]
+    listed = ["## Key findings", "## The experiment"]
     for part in CONTENTS[:3]:
         listed += [f"## {part.title}"] + [f"### {s.title}" for s in part.sections if s.title]
     assert [h for h in heads if h != "### Double and triple routes"] == listed
@@ -139,7 +139,7 @@ def test_germany_has_a_passenger_section(tmp_path):
     rep = build_report(r.path, output=tmp_path / "out", formats=("md",), images=(), resamples=20, progress=False)
     assert rep.problems == [] and rep.charts == []
     md = rep.markdown.read_text()
-    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention", "Passengers"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention", "Passengers"]
     assert "### Majority outcomes" in md and "Passenger points changed who won in **" in md
     findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
     assert "**Passenger majorities** changed who won in" in findings and "(#passengers))" in findings
@@ -162,7 +162,7 @@ def test_sweep_without_turn_log(tmp_path):
     rep = build_report(path, resamples=20, progress=False, images=(), formats=("md",), max_point_charts=2)
     assert rep.folder == path / "report"
     md = rep.markdown.read_text()
-    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
     assert "Skipped: these results have no turn log" in md
     assert "Per-point charts are drawn for points 0, 2 of 3" in md
     captions = [line for line in md.splitlines() if line.startswith("*Figure ")]

@@ -19,8 +19,10 @@ bad file, a failed run, a missing optional dependency, violated invariants),
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -275,3 +277,27 @@ def _jsonable(v):
 
 def echo_err(message: str) -> None:
     click.echo(message, err=True)
+
+
+@contextlib.contextmanager
+def stdout_to_stderr(on: bool = True):
+    """Inside the block, file descriptor 1 is stderr (``on``): what anything
+    else writes there (a Python strategy's C code, a subprocess, a worker
+    process started meanwhile) cannot mix into a ``--json`` document printed
+    after it. Nothing where stdout is no file descriptor (click's CliRunner)."""
+    try:
+        fd = sys.stdout.fileno() if on else None
+    except (AttributeError, OSError, ValueError):     # io.UnsupportedOperation is an OSError
+        fd = None
+    if fd != 1:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)

@@ -41,6 +41,7 @@ True
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
@@ -133,7 +134,10 @@ class Folder:
                 f.write(data)
             os.replace(tmp, path)
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:         # a folder turned read-only: the write's own error says so
+                pass
             raise
 
     def write_json(self, name: str, data: dict):
@@ -142,6 +146,26 @@ class Folder:
     def write_manifest(self, manifest: dict):
         manifest["updated"] = now()
         self.write_json(MANIFEST, manifest)
+
+    def write_manifest_last(self, manifest: dict):
+        """The manifest at the end of a run, even in a folder that turned
+        read-only for new files (``chmod -w``): when the atomic write is
+        refused, ``manifest.json`` is rewritten in place (it is the run's last
+        write, so that a run that failed on it still says so). Raises the
+        atomic write's ``OSError`` when that is refused too (a read-only file
+        system)."""
+        try:
+            self.write_manifest(manifest)
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            data = json.dumps(manifest, indent=1, default=str).encode()
+            try:
+                with open(self.manifest_path, "r+b") as f:
+                    f.write(data)
+                    f.truncate()
+            except OSError:
+                raise e from None
 
     def part(self, table: str, key: str) -> Path:
         return self.root / table / f"part-{key}.parquet"
@@ -239,10 +263,20 @@ class FolderLock:
         return previous
 
     def release(self):
+        """Delete the lock file and let go of the lock. In a folder that
+        turned read-only the file stays, emptied where it can be (the next
+        run takes it over as the lock of a run that is gone)."""
         if self.fd is not None:
-            self.path.unlink(missing_ok=True)
-            os.close(self.fd)
-            self.fd = None
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError:
+                try:
+                    os.ftruncate(self.fd, 0)
+                except OSError:
+                    pass
+            finally:
+                os.close(self.fd)
+                self.fd = None
 
 
 def _read_fd(fd) -> dict | None:

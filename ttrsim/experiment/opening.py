@@ -18,6 +18,8 @@ life").
 """
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from ttrsim import GAMES_VERSION
@@ -50,7 +52,12 @@ def _resolved_rules(data: dict | None):
 
 
 def write_error(exp: Experiment, e: OSError, after: str = "") -> ExperimentError:
-    what = f"cannot write {e.filename}" if e.filename else "cannot write the results folder"
+    """The one line of an ``OSError`` writing the results folder, naming the
+    file (not its temporary name ``<name>.<pid>.tmp``)."""
+    name = os.fspath(e.filename) if e.filename else None
+    if name is not None:
+        name = re.sub(r"\.\d+\.tmp$", "", name)
+    what = f"cannot write {name}" if name else "cannot write the results folder"
     return ExperimentError(f"{exp.source}: output: {what} ({e.strerror or e}); expected a writable folder with "
                            f"free space{'; ' + after if after else ''}")
 

@@ -57,6 +57,7 @@ games, never on workers, chunking or backend.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -178,7 +179,8 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     (one line) before writing anything when the experiment is bad, and after
     saving the finished chunks when a strategy fails, the disk is full or a
     worker dies; SIGINT or SIGTERM (in the main thread) saves the finished
-    chunks and raises :class:`Interrupted`.
+    chunks and raises :class:`Interrupted`. What a Python strategy prints goes
+    to stderr, in this process and in the workers.
     """
     if echo is None:
         echo = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
@@ -187,7 +189,8 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     over = dict(overrides)
     over.update(output=os.fspath(output) if output is not None else None, workers=workers, backend=backend,
                 scheduler=scheduler, chunk_size=chunk_size)
-    with _Signals() as signals:
+    # a Python strategy's print (on import, validation or in a game here) goes to stderr: stdout is the caller's
+    with _Signals() as signals, contextlib.redirect_stdout(sys.stderr):
         exp = load_experiment(path_or_dict, over, base_dir=base_dir)
         folder = Folder(exp.output)
         if exp.output.is_dir() and not folder.manifest_path.exists() and not folder.leftovers_only():
@@ -207,6 +210,7 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
                     echo(f"note: took over the lock of a run that ended without releasing it "
                          f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
                 r = _Run(exp, folder, manifest, grown, progress, echo, signals)
+                r.start()
             except OSError as e:
                 raise write_error(exp, e, "run the same command again once it is fixed") from e
             return r.run()
@@ -343,17 +347,26 @@ class _Run:
             self.last_manifest_write = t
 
     # ---- the loop
-    def run(self) -> RunResult:
-        exp, signals = self.exp, self.signals
-        start = time.perf_counter()
-        run_info = {"started": now(), "pid": os.getpid(), "workers": exp.workers, "backend": exp.backend,
-                    "scheduler": exp.scheduler, "chunk_games": self.manifest["layout"]["chunk_games"],
-                    "games": 0, "seconds": 0.0, "status": "running"}
+    def start(self):
+        """Record this run in the manifest as ``running`` (an ``OSError`` when it cannot be written)."""
+        exp = self.exp
+        self.run_info = {"started": now(), "pid": os.getpid(), "workers": exp.workers, "backend": exp.backend,
+                         "scheduler": exp.scheduler, "chunk_games": self.manifest["layout"]["chunk_games"],
+                         "games": 0, "seconds": 0.0, "status": "running"}
         if self.grown is not None:
-            run_info["grown_from"] = self.grown
-        self.manifest["runs"].append(run_info)
+            self.run_info["grown_from"] = self.grown
+        self.manifest["runs"].append(self.run_info)
         self.manifest["status"] = "running"
-        self.folder.write_manifest(self.manifest)
+        try:
+            self.folder.write_manifest(self.manifest)
+        except OSError:
+            self.manifest["runs"].pop()
+            raise
+
+    def run(self) -> RunResult:
+        """Play the chunks left (after :meth:`start`)."""
+        exp, signals, run_info = self.exp, self.signals, self.run_info
+        start = time.perf_counter()
         done_before = sum(pt.games_done for pt in self.points)
         backend = None
         inflight: dict = {}
@@ -456,9 +469,10 @@ class _Run:
             games = sum(pt.games_done for pt in self.points)
             kept = f"{games:,} games kept in {self.folder.root}"
             try:
-                self.folder.write_manifest(self.manifest)
-            except OSError:
-                kept += " (as of the last manifest written)"
+                self.folder.write_manifest_last(self.manifest)
+            except OSError as e:
+                kept += (f" (as of the last manifest written; it could not be updated ({e.strerror or e}) and "
+                         "still says running)")
             if error is not None:
                 error.args = (f"{error.args[0]}; the run stopped: {kept}; run the same command again to resume",)
             elif status == "interrupted":

@@ -54,7 +54,11 @@ def win_rates(ctx: Context, t: dict):
         ("mean score", lambda r: num(r.get("mean_score"), 1), True)]
     ctx.table("win_rates", win, columns)
     pooled = t.get("player_win_rates")
-    if pooled is not None and (pooled["seats"] > 1).any():
+    if pooled is not None and not (pooled["seats"] > 1).any():
+        ctx.doc.p(f"Each label is its own player here (no strategy sits under two labels with the same "
+                  f"parameters): [{ctx.csv('player_win_rates')}]({ctx.csv('player_win_rates')}) repeats the "
+                  "table by player.")
+    elif pooled is not None:
         ctx.doc.p("**One player under several labels, pooled**: entrants that play the same strategy with the "
                   "same parameters are one player; its rate counts all its seats, its interval their seed blocks "
                   "(the key findings compare players, not labels).")
