@@ -272,3 +272,22 @@ def test_bad_input_to_the_vector_env_is_refused_in_one_line_and_it_plays_on(name
             env.reset(seed=1)
         _, _, terminated, _, _ = env.step(env.action_masks().argmax(axis=1))
         assert terminated.shape == (2,)
+
+
+def test_gymnasium_vector_wrappers_record_its_episodes():
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = RecordEpisodeStatistics(gym.make_vec("ttrsim/USA-2p-v1", num_envs=3, opponents="greedy"))
+    _, infos = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, recorded = np.zeros(3, int), 0
+    while recorded < 3:
+        _, rewards, terminated, _, infos = env.step(_random_legal(infos["action_mask"], rng))
+        steps += 1
+        if terminated.any():                    # same-step autoreset: the wrapper sees each game's end once
+            ended = infos["_episode"]
+            assert (ended == terminated).all()
+            assert (infos["episode"]["r"][ended] == rewards[ended]).all()    # the reward comes at the end
+            assert (infos["episode"]["l"][ended] == steps[ended]).all()
+            steps[ended] = 0
+            recorded += int(ended.sum())
