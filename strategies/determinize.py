@@ -9,9 +9,10 @@ cards it cannot see (all cards minus the discards, the face-up row, a
 tunnel's held cards and its hand) to the other hands with their sizes and
 the deck; the tickets it cannot see (all minus its own and its offer) to the
 other seats with their counts per pile, to their offers (each slot from the
-pile it was dealt from) and to the piles, in random order (Europe's long
-tickets, R8.1, likewise from the long ones; those nobody holds are out of
-the game); a new game stream for the deck's future reshuffles. The pools are
+pile it was dealt from) and to the piles, in random order, each pile as
+long as it is (the unseen tickets left over went back in the box at setup,
+R2.2 ``setup_return: box``; Europe's long tickets, R8.1, likewise from the
+long ones: those nobody holds are out of the game); a new game stream for the deck's future reshuffles. The pools are
 built canonically (cards by kind, tickets by id) and shuffled with a stream
 the caller draws from the seat's own stream, so the result depends on
 nothing the seat cannot see. In setup a seat that already chose its
@@ -161,10 +162,11 @@ def _deal_tickets(b, s, me, d, stream, infer):
                 if b.ticket_deck[s.offer[q, i]] == pile:
                     d.offer[q, i] = pool[j]
                     j += 1
-        if pile >= 0:
+        if pile >= 0:                    # the pile's public size; the rest went back in the box (R2.2)
+            k = s.tk_len[pile]
             d.tk_head[pile] = 0
-            d.tk_len[pile] = n - j
-            for i in range(n - j):
+            d.tk_len[pile] = k
+            for i in range(k):
                 d.tk_buf[pile, i] = pool[j + i]
 
 
