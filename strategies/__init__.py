@@ -35,7 +35,15 @@ from .spec import MAX_PARAMS, Param, StrategySpec  # noqa: F401  (re-exported)
 
 
 class StrategyError(ValueError):
-    """Unknown strategy or parameter, or a bad value (one line)."""
+    """Unknown strategy or parameter, or a bad value (one line). For a bad
+    value ``param`` names the parameter and ``problem`` is the line without
+    it (an experiment's field already names it), e.g. ``-5 is out of range
+    for search; expected an integer from 1 to 100000``."""
+
+    def __init__(self, message: str, param: str = "", problem: str = ""):
+        super().__init__(message)
+        self.param = param
+        self.problem = problem or message
 
 
 def _registry():
@@ -67,7 +75,16 @@ def strategy_id(name: str) -> int:
 
 
 def param_row(name: str, overrides: dict | None = None) -> np.ndarray:
-    """The float64 parameter row of strategy ``name`` with ``overrides`` applied."""
+    """The float64 parameter row of strategy ``name`` with ``overrides``
+    applied; a value of the wrong type or out of its parameter's range
+    (:meth:`Param.problem`) is a :class:`StrategyError` naming the parameter,
+    the value and the range.
+
+    >>> param_row("search", {"budget": -5})
+    Traceback (most recent call last):
+    ...
+    ttrsim.strategies.StrategyError: budget: -5 is out of range for search; expected an integer from 1 to 100000
+    """
     spec = REGISTRY[STRATEGY_NAMES[strategy_id(name)]]
     known = {p.name: i for i, p in enumerate(spec.params)}
     row = np.zeros(MAX_PARAMS, np.float64)
@@ -77,7 +94,8 @@ def param_row(name: str, overrides: dict | None = None) -> np.ndarray:
         if key not in known:
             raise _unknown(f"parameter of strategy '{name}':", key, known) if known else \
                 StrategyError(f"strategy '{name}' has no parameters, got '{key}'")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise StrategyError(f"parameter '{key}' of strategy '{name}' must be a number, got {value!r}")
+        problem = spec.params[known[key]].problem(value, name)
+        if problem is not None:
+            raise StrategyError(f"{key}: {problem}", key, problem)
         row[known[key]] = float(value)
     return row

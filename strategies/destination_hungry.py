@@ -65,7 +65,7 @@ from .memory import (
 )
 from .network_plans import plan_network, plan_tickets
 from .published import agent_choose
-from .spec import Param, StrategySpec
+from .spec import BOOL, LONG_TICKETS, WHOLE_MARGIN, Param, StrategySpec
 
 SPEC = StrategySpec(
     "destination_hungry",
@@ -73,12 +73,14 @@ SPEC = StrategySpec(
     "fits its trains, builds that plan, draws the colours it needs",
     lists_claims=False,
     params=(
-        Param("keep_margin", 5, "a ticket set qualifies if its plan needs at most trains left minus this"),
-        Param("draw_margin", 8, "draws tickets while its planned trains are below trains left minus this"),
-        Param("setup_long", 1, "Germany: setup tickets taken from the long pile (the rest short)"),
-        Param("draw_long", 1, "Germany: tickets taken from the long pile on an in-play ticket draw"),
+        Param("keep_margin", 5, "a ticket set qualifies if its plan needs at most trains left minus this",
+              *WHOLE_MARGIN),
+        Param("draw_margin", 8, "draws tickets while its planned trains are below trains left minus this",
+              *WHOLE_MARGIN),
+        Param("setup_long", 1, "Germany: setup tickets taken from the long pile (the rest short)", *LONG_TICKETS),
+        Param("draw_long", 1, "Germany: tickets taken from the long pile on an in-play ticket draw", *LONG_TICKETS),
         Param("forest", 0, "1: plan each ticket's path separately (Steiner forest) instead of one network "
-                           "joining all ticket cities (0, the published definition)"),
+                           "joining all ticket cities (0, the published definition)", *BOOL),
     ),
 )
 P_KEEP_MARGIN = SPEC.index("keep_margin")

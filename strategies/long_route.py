@@ -37,7 +37,7 @@ from .graph_search import COST_TRAINS, INF, new_work
 from .memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from .network_plans import plan_network
 from .published import agent_choose
-from .spec import Param, StrategySpec
+from .spec import BOOL, LONG_TICKETS, ROUTE_LENGTH, Param, StrategySpec
 
 SPEC = StrategySpec(
     "long_route",
@@ -45,10 +45,10 @@ SPEC = StrategySpec(
     "the longest routes it can",
     lists_claims=False,
     params=(
-        Param("min_len", 3, "plans only over routes at least this long, and prefers them when claiming"),
+        Param("min_len", 3, "plans only over routes at least this long, and prefers them when claiming", *ROUTE_LENGTH),
         Param("plan_first", 1, "1: claims/collects for routes of its plan while it has any; 0: the plan only "
-                               "breaks ties"),
-        Param("setup_long", 0, "Germany: setup tickets taken from the long pile (the rest short)"),
+                               "breaks ties", *BOOL),
+        Param("setup_long", 0, "Germany: setup tickets taken from the long pile (the rest short)", *LONG_TICKETS),
     ),
 )
 P_MIN_LEN = SPEC.index("min_len")

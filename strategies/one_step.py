@@ -29,7 +29,7 @@ from .connectivity import own_components, unfinished_tickets
 from .graph_search import COST_TRAINS, new_work, path_between
 from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from .published import agent_choose, keep_cheapest_minimum
-from .spec import Param, StrategySpec
+from .spec import LONG_TICKETS, WHOLE_TRAINS, Param, StrategySpec
 
 SPEC = StrategySpec(
     "one_step",
@@ -38,9 +38,9 @@ SPEC = StrategySpec(
     lists_claims=False,
     params=(
         Param("draw_min_trains", 8, "with no reachable unfinished ticket it draws tickets while every player has "
-                                    "at least this many trains"),
-        Param("setup_long", 1, "Germany: setup tickets taken from the long pile (the rest short)"),
-        Param("draw_long", 0, "Germany: tickets taken from the long pile on an in-play ticket draw"),
+                                    "at least this many trains", *WHOLE_TRAINS),
+        Param("setup_long", 1, "Germany: setup tickets taken from the long pile (the rest short)", *LONG_TICKETS),
+        Param("draw_long", 0, "Germany: tickets taken from the long pile on an in-play ticket draw", *LONG_TICKETS),
     ),
 )
 P_DRAW_MIN_TRAINS = SPEC.index("draw_min_trains")

@@ -4,7 +4,7 @@ in a row, ``P_<NAME> = SPEC.index("name")`` (derived from the table, so the
 two cannot drift; ``tests/test_strategy_api.py`` checks every module's
 ``P_*`` names against its spec).
 """
-from .spec import Param, StrategySpec
+from .spec import BOOL, FACTOR, LONG_TICKETS, MARGIN, TRAINS, WEIGHT, Param, StrategySpec
 
 # (name, planner, passenger_hunter, planner_classic, doc); the row order is the params order. planner_classic
 # is the planner as it was before the ticket values (ticket_ev = 0) and the tuned defaults.
@@ -67,25 +67,46 @@ _TABLE = (
     ("draw_value_ev", 0.29, 0.29, 0.29, "... a draw is taken when the value is positive"),
 )
 
+# each parameter's type and range (see .spec: the widest whose values mean something), by kind of quantity
+_RANGES = {
+    **dict.fromkeys(("keep_margin", "spare_trains"), MARGIN),
+    # trains: thresholds compared with the trains a seat holds, paces (trains a turn), a detour, a route length
+    **dict.fromkeys(("pace", "play_pace", "draw_plan_left", "draw_min_trains", "draw_min_opp", "end_trains",
+                     "detour_cap", "free_min_len", "draw_long_trains"), TRAINS),
+    "hoard_cards": ("float", 0, 1000),            # cards in a hand (a rule set has at most 900)
+    **dict.fromkeys(("setup_long", "draw_long"), LONG_TICKETS),
+    "ticket_ev": BOOL,
+    # costs and factors that are never negative (turns, payments, multipliers of turns and bonuses)
+    **dict.fromkeys(("turn_value", "loco_pay", "draw_over_claim", "tk_left_factor", "tk_turns_factor",
+                     "tk_turns_per_train", "tk_globe", "tk_longest"), FACTOR),
+    # weights of either sign: claim priorities, plan search costs (kept at least a fifth of the length),
+    # passenger values, the completion logit and the draw value fits
+    **dict.fromkeys(("w_detour", "w_adjacent", "double_factor", "w_single", "w_long", "loco_value",
+                     "claim_turn_cost", "card_weight", "hoard_weight", "points_weight", "pass_weight",
+                     "pass_offplan", "pass_path", "deny", "lookahead", "tk_p0", "tk_p_slack", "tk_p_len",
+                     "tk_p_turn", "tk_train_cost", "draw_value0", "draw_value_slack", "draw_value_ev"), WEIGHT),
+}
+assert set(_RANGES) == {row[0] for row in _TABLE}, "every planner parameter has one range"
+
 SPEC = StrategySpec(
     "planner",
     "ttrsim's planner: keeps tickets whose joint Steiner plan fits, claims the plan's most contested routes "
     "first, draws the colours it lacks, converts cards into points at the end; values passengers (Germany)",
-    params=tuple(Param(name, d, doc) for name, d, _, _, doc in _TABLE),
+    params=tuple(Param(name, d, doc, *_RANGES[name]) for name, d, _, _, doc in _TABLE),
     lists_claims=False,
 )
 PASSENGER_HUNTER_SPEC = StrategySpec(
     "passenger_hunter",
     "the planner kernel tuned for Germany passenger majorities: few tickets, plans through passenger cities, "
     "claims off-plan routes for passengers",
-    params=tuple(Param(name, h, doc) for name, _, h, _, doc in _TABLE),
+    params=tuple(Param(name, h, doc, *_RANGES[name]) for name, _, h, _, doc in _TABLE),
     lists_claims=False,
 )
 CLASSIC_SPEC = StrategySpec(
     "planner_classic",
     "the planner before ticket values and tuned defaults (as in results made before it): fixed ticket-draw "
     "thresholds; kept so old results can be reproduced",
-    params=tuple(Param(name, c, doc) for name, _, _, c, doc in _TABLE),
+    params=tuple(Param(name, c, doc, *_RANGES[name]) for name, _, _, c, doc in _TABLE),
     lists_claims=False,
 )
 

@@ -33,7 +33,7 @@ from .connectivity import own_components, unfinished_tickets
 from .graph_search import COST_ROUTES_TRAINS, new_work, path_between
 from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from .published import agent_choose, keep_cheapest_minimum
-from .spec import Param, StrategySpec
+from .spec import BOOL, LONG_TICKETS, WEIGHT, WHOLE_TRAINS, Param, StrategySpec
 
 SPEC = StrategySpec(
     "route_focus",
@@ -41,12 +41,14 @@ SPEC = StrategySpec(
     "tickets and claims or collects for the best one",
     lists_claims=False,
     params=(
-        Param("ticket_weight", 2, "a route on a ticket's path scores route points + this x the ticket's points"),
-        Param("path_only", 1, "1: while a ticket path exists only its routes are claimed; 0: any route competes"),
+        Param("ticket_weight", 2, "a route on a ticket's path scores route points + this x the ticket's points",
+              *WEIGHT),
+        Param("path_only", 1, "1: while a ticket path exists only its routes are claimed; 0: any route competes",
+              *BOOL),
         Param("draw_min_trains", 8, "with no reachable unfinished ticket it draws tickets while every player "
-                                    "has at least this many trains (above 45: never)"),
-        Param("setup_long", 1, "Germany: setup tickets taken from the long pile (the rest short)"),
-        Param("draw_long", 0, "Germany: tickets taken from the long pile on an in-play ticket draw"),
+                                    "has at least this many trains (above 45: never)", *WHOLE_TRAINS),
+        Param("setup_long", 1, "Germany: setup tickets taken from the long pile (the rest short)", *LONG_TICKETS),
+        Param("draw_long", 0, "Germany: tickets taken from the long pile on an in-play ticket draw", *LONG_TICKETS),
     ),
 )
 P_TICKET_WEIGHT = SPEC.index("ticket_weight")

@@ -106,6 +106,7 @@ from .rollout import (
     PLANNER,
     PLANNER_CLASSIC,
     POLICY_LISTS_CLAIMS,
+    POLICY_NAMES,
     legal_list,
     play_out,
     policies_params,
@@ -113,52 +114,61 @@ from .rollout import (
     policy_params,
     seat_policies,
 )
-from .spec import Param, StrategySpec
+from .spec import BOOL, COUNT, DEALS, ROLLOUTS, TRAINS, Param, StrategySpec
 
+# standard errors (z, middle_z: below 0 any positive mean gain will do)
+Z_RANGE = ("float", -100, 100)
+POLICY = ("int", 0, len(POLICY_NAMES) - 1)      # a rollout policy id (ttrsim.strategies.rollout)
 SPEC = StrategySpec(
     "search",
     "determinized Monte Carlo search: at ticket keeps and the last turns, plays the rollout policy's pick and "
     "its best few alternatives out on the same deals; an alternative only if it clearly beats the pick",
     params=(
-        Param("budget", 64.0, "rollouts (games played out) per searched decision"),
-        Param("claims", 2.0, "the planner's best claims among the main-phase candidates"),
+        Param("budget", 64.0, "rollouts (games played out) per searched decision", *ROLLOUTS),
+        Param("claims", 2.0, "the planner's best claims among the main-phase candidates", *COUNT),
         Param("rollout", 0.0, "rollout policy: 0 planner, 1 planner_classic, 2 greedy, 3 random "
-                              "(ttrsim.strategies.rollout)"),
-        Param("outcome", 0.0, "what a rollout scores: 0 own total minus the best other total, 1 a win"),
-        Param("z", 1.0, "an alternative replaces the policy's pick if its mean paired gain exceeds z standard errors"),
-        Param("keeps", 1.0, "search the ticket keep sets (1) or keep the policy's (0)"),
+                              "(ttrsim.strategies.rollout)", *POLICY),
+        Param("outcome", 0.0, "what a rollout scores: 0 own total minus the best other total, 1 a win", "int", 0, 1),
+        Param("z", 1.0, "an alternative replaces the policy's pick if its mean paired gain exceeds z standard errors",
+              *Z_RANGE),
+        Param("keeps", 1.0, "search the ticket keep sets (1) or keep the policy's (0)", *BOOL),
         Param("end_trains", 30.0, "search the main phase once some seat has at most this many trains (or the last "
-                                 "round has begun)"),
+                                 "round has begun)", *TRAINS),
         Param("middle", 0.0, "before that, search the main phase: 0 never, 1 only whether to draw tickets, "
-                             "2 the claims, draw and ticket draw candidates, 3 the claims only"),
-        Param("middle_budget", 16.0, "rollouts per searched main-phase decision before the end (middle)"),
+                             "2 the claims, draw and ticket draw candidates, 3 the claims only", "int", 0, 3),
+        Param("middle_budget", 16.0, "rollouts per searched main-phase decision before the end (middle)", *ROLLOUTS),
         Param("infer", -1.0, "deal other seats' unseen tickets weighted exp(infer x ends their routes touch); "
-                             "0 uniform; -1 by the player count (BY_PLAYERS: 1 with 2 players, 0 with more)"),
-        Param("clip", 0.0, "outcome 0: the margin clipped to +-clip points (0: not clipped)"),
-        Param("win_points", 20.0, "outcome 0: plus this many points for a win (a share if shared)"),
+                             "0 uniform; -1 by the player count (BY_PLAYERS: 1 with 2 players, 0 with more)",
+              "float", -1, 100),
+        Param("clip", 0.0, "outcome 0: the margin clipped to +-clip points (0: not clipped)", "float", 0, 1000),
+        Param("win_points", 20.0, "outcome 0: plus this many points for a win (a share if shared)", "float", 0, 1000),
         Param("race", 1.0, "allocation: 0 successive halving; r > 0 racing: deal by deal, an alternative is "
                            "dropped once its mean paired gain is below -r standard errors, and the search stops "
-                           "when none is left"),
+                           "when none is left", "float", 0, 100),
         Param("min_deals", 0.0, "an alternative replaces the policy's pick only after at least this many deals "
-                                "(racing drops none before)"),
+                                "(racing drops none before)", *DEALS),
         Param("growth", 0.0, "the end-game budget grows linearly to (1 + growth) x budget as the fewest trains "
-                             "of any seat fall from end_trains to 0"),
-        Param("opp_rollout", -1.0, "the other seats' rollout policy (-1: rollout's)"),
-        Param("middle_z", 1.0, "z before the end game (middle): the standard errors an alternative's gain must exceed"),
+                             "of any seat fall from end_trains to 0", "float", 0, 100),
+        Param("opp_rollout", -1.0, "the other seats' rollout policy (-1: rollout's)", "int", -1, len(POLICY_NAMES) - 1),
+        Param("middle_z", 1.0, "z before the end game (middle): the standard errors an alternative's gain must exceed",
+              *Z_RANGE),
         Param("contested", 0.0, "1: search the claims before the end game (middle 2, 3) only when one of the "
                                 "planner's best claims is contested (another seat's route touches an end, no "
-                                "parallel track stays open)"),
+                                "parallel track stays open)", *BOOL),
         Param("keep_sets", 0.0, "search only the planner's this many best keep sets (its own pick first); 0 every "
-                                "legal keep set"),
-        Param("keep_factor", 2.0, "rollouts per searched ticket keep (setup and in play): keep_factor x budget"),
+                                "legal keep set", *COUNT),
+        Param("keep_factor", 2.0, "rollouts per searched ticket keep (setup and in play): keep_factor x budget",
+              "float", 0, 100, open_lo=True),
         Param("block", -1.0, "blocking candidates: where claims are searched, add up to this many of the seat's "
                              "payable claims (the planner's payment) that take a route (or close its parallel "
                              "track) on the other seats' plans in most of block_deals determinizations; 0 none; "
-                             "-1 by the player count (BY_PLAYERS: 1 with 2 players, 0 with more)"),
-        Param("block_deals", 4.0, "block: the determinizations on which the other seats' plans are read"),
+                             "-1 by the player count (BY_PLAYERS: 1 with 2 players, 0 with more)",
+              "int", -1, COUNT[2]),
+        Param("block_deals", 4.0, "block: the determinizations on which the other seats' plans are read", *DEALS),
         Param("last_claims", 40.0, "in the last round (R6.1: every seat's final turn; or with last_trains) search at "
-                                  "least this many of the planner's best claims (its ranking of every payable claim)"),
-        Param("last_trains", 6.0, "last_claims also once some seat has at most this many trains"),
+                                  "least this many of the planner's best claims (its ranking of every payable claim)",
+              *COUNT),
+        Param("last_trains", 6.0, "last_claims also once some seat has at most this many trains", *TRAINS),
     ),
     lists_claims=False,
 )

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # bottom to top; a module may import its own layer and the ones below
 LAYERS = ("ttrsim.data", "ttrsim.core", "ttrsim.strategies", "ttrsim.play", "ttrsim.env", "ttrsim.experiment",
-          "ttrsim.report", "ttrsim.cli")
+          "ttrsim.tune", "ttrsim.report", "ttrsim.cli")
 MAX_LINES = 600
 
 

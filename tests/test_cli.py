@@ -425,6 +425,22 @@ def test_bench_compare_leaves_out_what_the_old_commit_cannot_run(monkeypatch, tm
     assert "usa 4P planner_classic: skipped (old: unknown strategy 'planner_classic')" in notes
 
 
+def test_bench_compare_refuses_a_commit_before_the_package_layout(runner, monkeypatch, tmp_path):
+    """4fac694 (before the package layout change, ec02c78) has no
+    ttrsim/play/bench.py for the worker to run: one line naming the oldest
+    commit that can be compared (a ModuleNotFoundError traceback inside the
+    old code before); that one is extracted as the worker needs it."""
+    bench = optional_module("ttrsim.play.bench")
+    res = run(runner, "bench", "--compare", "4fac694", "--rules", "usa", "--players", 2)
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.output == ("Error: --compare: commit 4fac694a55a2 is older than the package layout this comparison "
+                          "runs (it has no ttrsim/play/bench.py); expected commit ec02c78 or a later one\n")
+    assert bench.oldest_comparable() == "ec02c78"
+    monkeypatch.setattr(bench, "cache_base", lambda: tmp_path)
+    root = bench.old_source("ec02c78")
+    assert (root / "ttrsim" / "play" / "bench.py").is_file() and (root / "ttrsim" / "strategies").is_dir()
+
+
 # --------------------------------------------------------------------------- the group
 
 def test_version_and_help(runner):
@@ -462,3 +478,26 @@ def test_narrated_resets_and_reshuffles_follow_the_engine(monkeypatch):
     assert seen["resets"] > 0 and seen["reshuffles"] > 0
     assert sum("the row was reset" in line for line in lines) == seen["resets"]
     assert sum("shuffled into a new deck" in line for line in lines) == seen["reshuffles"]
+
+
+@pytest.mark.parametrize("errno_, what", [(28, "No space left on device"), (30, "Read-only file system")])
+def test_play_render_to_a_full_or_read_only_disk_is_one_line(runner, tmp_path, monkeypatch, errno_, what):
+    """``--render`` on a full disk (a half picture written, then ENOSPC) or a
+    read-only folder (EROFS), injected in the drawing: the game's table, then
+    one line, exit 1, and no file left, neither the picture nor its temporary
+    one."""
+    import os
+
+    import ttrsim.play.render as render
+
+    def save_board(game, path, dpi=110):
+        open(path, "wb").write(b"half")
+        raise OSError(errno_, os.strerror(errno_), None if errno_ == 28 else str(path))
+    monkeypatch.setattr(render, "save_board", save_board)
+    target = tmp_path / "board.png"
+    r = runner.invoke(main, ["play", "--seed", "2", "--quiet", "--render", str(target)])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    assert "Traceback" not in r.output and "winner" in r.output
+    assert r.output.splitlines()[-1] == (f"Error: --render: cannot write {target} ({what}); expected a writable "
+                                         "folder with free space")
+    assert list(tmp_path.iterdir()) == []

@@ -106,12 +106,43 @@ def test_strategies_text_and_json():
     for d in data:
         assert set(d) == {"name", "id", "description", "parameters"}
         assert [p["name"] for p in d["parameters"]] == [p.name for p in REGISTRY[d["name"]].params]
-        assert all(set(p) == {"name", "default", "description"} for p in d["parameters"])
+        assert all(set(p) == {"name", "default", "type", "min", "max", "min_exclusive", "max_exclusive",
+                              "description"} for p in d["parameters"])
     one = as_json(invoke("strategies", "planner", "--json"))
     assert one["name"] == "planner" and one["parameters"]
     text = invoke("strategies", "planner").output
     assert text.startswith("planner: ") and "parameter" in text and "default" in text
     assert all(f"{n}: " in invoke("strategies").output for n in STRATEGY_NAMES)
+
+
+def test_strategies_show_the_type_and_range_of_every_parameter():
+    """``ttrsim strategies --json`` gives every parameter of every strategy its
+    type and finite range (the spec's), and the text its type and interval
+    (issue 30: the values an experiment may set)."""
+    import math
+
+    from ttrsim.strategies import REGISTRY
+    data = as_json(invoke("strategies", "--json"))
+    assert sum(len(d["parameters"]) for d in data) == sum(len(s.params) for s in REGISTRY.values()) > 0
+    for d in data:
+        for p, spec in zip(d["parameters"], REGISTRY[d["name"]].params, strict=True):
+            assert p["type"] == spec.kind in ("int", "float", "bool"), (d["name"], p)
+            assert (p["min"], p["max"], p["min_exclusive"], p["max_exclusive"]) == \
+                (spec.lo, spec.hi, spec.open_lo, spec.open_hi), (d["name"], p)
+            assert math.isfinite(p["min"]) and math.isfinite(p["max"]) and p["min"] < p["max"], (d["name"], p)
+            if p["type"] == "bool":
+                assert (p["min"], p["max"]) == (0, 1)
+    search = as_json(invoke("strategies", "search", "--json"))
+    budget = next(p for p in search["parameters"] if p["name"] == "budget")
+    assert (budget["type"], budget["min"], budget["max"]) == ("int", 1, 100_000)
+    keep_factor = next(p for p in search["parameters"] if p["name"] == "keep_factor")
+    assert (keep_factor["min"], keep_factor["min_exclusive"], keep_factor["max_exclusive"]) == (0, True, False)
+    lines = invoke("strategies", "search").output.splitlines()
+    assert lines[1].split() == ["parameter", "default", "type", "range", "description"]
+    rows = {line.split()[0]: line.split() for line in lines[3:] if line.strip()}
+    assert rows["budget"][1:5] == ["64", "int", "[1,", "100000]"]
+    assert rows["keep_factor"][1:5] == ["2", "float", "(0,", "100]"]
+    assert rows["keeps"][1:5] == ["1", "bool", "0", "or"]
 
 
 # --------------------------------------------------------------------------- exit codes
@@ -207,7 +238,8 @@ def test_example_map_files_ship_with_the_examples():
 
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     shipped = {p for pattern in patterns["ttrsim.examples"] for p in examples_dir().glob(pattern)}
-    maps = [Path(exp.map) for exp in map(load_experiment, examples_dir().glob("*.yaml")) if (exp.map or "").endswith(".yaml")]
+    experiments = [p for p in examples_dir().glob("*.yaml") if p.stem in example_names()]    # not the tune files
+    maps = [Path(exp.map) for exp in map(load_experiment, experiments) if (exp.map or "").endswith(".yaml")]
     assert maps, "custom_map names a map file"
     for m in maps:
         assert m in shipped, m

@@ -140,3 +140,40 @@ def test_the_chunk_loop_links_its_callees_as_compiled():
 
     assert play_chunk.py_func in jitcache._LINK_AS_COMPILED
     assert jitcache.cache_dir().name.startswith("numba-")
+
+
+_RUN_AND_LIST_COMPILES = """
+import json, sys
+from ttrsim.core.jitcache import CompileWatch
+names = []
+with CompileWatch(on_unit=lambda name, done: names.append(name)):
+    from ttrsim.experiment.runner import run_experiment
+    for i, lineup in enumerate(json.loads(sys.argv[1])):
+        run_experiment({"name": "cached", "players": 2, "lineup": lineup, "games": 4, "seed": 3, "log": True,
+                        "workers": 1}, output=f"{sys.argv[2]}/{i}", overwrite=True, progress=False, echo=False)
+print(json.dumps(names))
+"""
+
+
+def test_a_second_process_finds_every_function_of_a_small_run_in_the_cache(tmp_path):
+    """The chunk loop of a compiled line-up and of one with a Python seat,
+    run in two processes one after the other (different hash seeds, so a
+    cache key that depended on one would differ): the second compiles
+    nothing, everything loads from the disk cache (issue 30: functions
+    compiled again on every run). The first compiles what earlier tests did
+    not."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    lineups = json.dumps([["random", "route_focus"],
+                          [{"python": "ttrsim.strategies.python_example:GreedyLongest"}, "random"]])
+    compiled = []
+    for seed in ("1", "2"):
+        p = subprocess.run([sys.executable, "-c", _RUN_AND_LIST_COMPILES, lineups, str(tmp_path / seed)],
+                           capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed},
+                           timeout=900)   # a hang guard only: the first process may compile for minutes
+        assert p.returncode == 0, p.stderr
+        compiled.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    assert compiled[1] == [], f"compiled again in a second process: {compiled[1]} (first: {compiled[0]})"

@@ -6,6 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["ttrsim.core.actions", "ttrsim.core.bitset", "ttrsim.core.board", "ttrsim.core.engine", "ttrsim.core.state", "ttrsim.strategies",
+           "ttrsim.strategies.spec",
            "ttrsim.strategies.memory", "ttrsim.strategies.graph_search", "ttrsim.strategies.connectivity",
            "ttrsim.strategies.network_plans", "ttrsim.strategies.action_picks", "ttrsim.strategies.python_example",
            "ttrsim.strategies.rollout", "ttrsim.strategies.determinize", "ttrsim.strategies.search",

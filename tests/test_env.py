@@ -1,8 +1,9 @@
 """The environments of ttrsim.env (docs/env.md): the tensors match the engine
 (mask = legal actions, observation within its bounds and fair), the batch env,
 the PettingZoo AEC env, Game and a seated policy play identical games from the
-same seeds and actions, PettingZoo's api_test and Gymnasium's check_env pass
-for every preset, and a board renders."""
+same seeds and actions, PettingZoo's api_test and seed_test and Gymnasium's
+check_env pass for every preset, and a board renders (bad input:
+tests/test_env_bad.py)."""
 import numpy as np
 import pytest
 
@@ -174,6 +175,16 @@ def test_pettingzoo_api_test(rules):
 
 
 @pytest.mark.parametrize("rules", PRESETS)
+def test_pettingzoo_seed_test(rules):
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import seed_test
+
+    from ttrsim.env import aec_env
+
+    seed_test(lambda: aec_env(rules, players=3), num_cycles=100)       # its actions are numpy integers
+
+
+@pytest.mark.parametrize("rules", PRESETS)
 def test_gymnasium_check_env(rules):
     pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
@@ -240,7 +251,7 @@ def test_training_example_runs_and_its_policy_seats_deterministically(tmp_path, 
         example.LinearPolicy(str(tmp_path / "missing.npz"))
 
 
-@pytest.mark.parametrize("name", ["ttrsim.env", "ttrsim.env.encoding", "ttrsim.env.vector", "ttrsim.env.policy",
+@pytest.mark.parametrize("name", ["ttrsim.env", "ttrsim.env.checks", "ttrsim.env.encoding", "ttrsim.env.vector", "ttrsim.env.policy",
                                   "ttrsim.env.bench", "ttrsim.env.aec", "ttrsim.env.single", "ttrsim.play.render"])
 def test_docstring_examples(name):
     import doctest

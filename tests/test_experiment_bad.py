@@ -1,8 +1,11 @@
 """The catalogue of bad experiment files (tests/bad_experiments/): each file's
 first line ``# expect: MESSAGE`` is the exact one-line error (``{here}`` = the
 catalogue folder, ``{cwd}`` = the folder the run starts in). Nothing is
-written on any error. Hostile YAML (``alias_*``, ``nested_*``: alias bombs,
-an alias inside its own anchor, deep nesting) is refused at once."""
+written on any error. Strategy parameters of the wrong type or out of their
+range (``param_*``) are refused naming the strategy, the parameter, the
+value and the range, by the library and by ``ttrsim run`` (exit 1). Hostile
+YAML (``alias_*``, ``nested_*``: alias bombs, an alias inside its own
+anchor, deep nesting) is refused at once."""
 import time
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from ttrsim.experiment.runner import run_experiment
 HERE = Path(__file__).resolve().parent / "bad_experiments"
 FILES = sorted(HERE.glob("*.yaml"))
 HOSTILE = [f for f in FILES if f.stem.startswith(("alias_", "nested_"))]
+PARAMS = [f for f in FILES if f.stem.startswith("param_")]   # strategy parameters of the wrong type or range
 # Guards against a hang, not speed tests: hostile YAML is refused in milliseconds
 # while it is read; read the slow way (an alias bomb expanded, a deep nesting
 # given to PyYAML's pure-Python parser) it takes minutes to hours.
@@ -42,7 +46,12 @@ def test_the_catalogue_covers_every_kind_of_mistake():
                  "python_parameter_value", "alias_bomb_sweep", "alias_bomb_strategy_param", "alias_bomb_python_param",
                  "alias_bomb_rule_override", "alias_bomb_map", "alias_recursive", "nested_too_deep", "nested_unclosed",
                  "output_outside",
-                 "name_too_long", "name_far_too_long", "python_constructor_hangs", "python_time_limit_zero"):
+                 "name_too_long", "name_far_too_long", "python_constructor_hangs", "python_time_limit_zero",
+                 # issue 30: strategy parameters outside their type and range
+                 "param_budget_negative", "param_budget_inf", "param_keep_factor_negative", "param_rollout_unknown",
+                 "param_budget_huge", "param_budget_zero", "param_budget_fraction", "param_z_nan",
+                 "param_block_deals_negative", "param_bool_as_number", "param_number_as_bool", "param_int_fraction",
+                 "param_float_nan", "param_sweep_out_of_range"):
         assert kind in names
 
 
@@ -64,7 +73,7 @@ def test_bad_file_gives_its_one_line_message_and_writes_nothing(path, tmp_path, 
         assert seconds < FAST, f"{seconds:.2f} s"
 
 
-@pytest.mark.parametrize("path", [HERE / "unknown_key.yaml"] + HOSTILE, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [HERE / "unknown_key.yaml"] + HOSTILE + PARAMS, ids=lambda p: p.stem)
 def test_cli_prints_the_message_with_exit_code_1(path, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     start = time.perf_counter()

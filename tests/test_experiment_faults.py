@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -19,11 +20,12 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from ttrsim.cli import run
+from ttrsim.cli import main, run
 from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.folder import FolderLock
-from ttrsim.experiment.results import Results
+from ttrsim.experiment.results import Results, ResultsError
 from ttrsim.experiment.runner import run_experiment
+from ttrsim.report.document import build_report
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "bad_experiments"))
@@ -149,6 +151,163 @@ def test_a_truncated_or_foreign_part_file_is_left_out_then_played_again(referenc
     assert_same_parts(reference.path, out)
 
 
+def damage(part: Path, at: int = 400, n: int = 64):
+    """Zero ``n`` bytes inside a part file's data pages: its size, footer (rows, tag) stay."""
+    data = bytearray(part.read_bytes())
+    data[at:at + n] = bytes(n)
+    part.write_bytes(bytes(data))
+    meta = pq.read_metadata(part)
+    assert at + n < meta.row_group(0).column(meta.num_columns - 1).data_page_offset   # inside the data
+
+
+DAMAGED = "players/part-0000-000002.parquet"
+
+
+def test_a_damaged_part_of_the_right_size_is_noted_and_played_again(reference, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    rec = json.loads((out / "manifest.json").read_text())["chunks"]["0000-000002"]
+    size, rows = (out / DAMAGED).stat().st_size, pq.read_metadata(out / DAMAGED).num_rows
+    damage(out / DAMAGED)
+    assert (out / DAMAGED).stat().st_size == size == rec["bytes"]["players"]
+    assert pq.read_metadata(out / DAMAGED).num_rows == rows == rec["rows"]["players"]
+    res = Results.open(out)                                            # the reader leaves the chunk out
+    assert res.note == (f"{out}: 1 chunk has damaged part files or ones of another experiment (left out; running "
+                        f"the experiment again replays them: {DAMAGED}: damaged (its SHA-256 is not the one "
+                        "recorded))")
+    assert res.scan("players").collect().height == 2 * 180
+    notes = []
+    r = run_experiment(small(), output=out, progress=False, echo=notes.append)
+    assert r.status == "complete" and r.games_run == 20
+    assert f"note: 1 chunk is played again, its part files damaged or missing ({DAMAGED}: damaged (its SHA-256 " \
+           "is not the one recorded))" in notes
+    assert_same_parts(reference.path, out)
+    assert [x["status"] for x in r.manifest["runs"]] == ["complete", "complete"]
+
+
+def test_a_damaged_part_is_left_out_of_the_report_with_a_note(reference, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    damage(out / DAMAGED)
+    rep = build_report(out, formats="md", images=(), resamples=10, progress=False)     # (no charts: faster)
+    assert rep.problems == []
+    text = rep.markdown.read_text()
+    assert f"1 chunk has damaged part files or ones of another experiment (left out; running the experiment again " \
+           f"replays them: {DAMAGED}: damaged" in text
+    assert "180 games" in text and "zstd" not in text.lower()
+
+
+def test_a_damaged_part_recorded_without_checksums_is_read_whole(reference, tmp_path):
+    """A folder of a ttrsim before checksums: the reader and the resume read
+    the data whole (a damaged page does not decompress), and the resume
+    records the checksums."""
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    m = json.loads((out / "manifest.json").read_text())
+    for rec in m["chunks"].values():
+        del rec["sha256"]
+    (out / "manifest.json").write_text(json.dumps(m))
+    damage(out / DAMAGED)
+    res = Results.open(out)
+    assert f"{DAMAGED}: unreadable (" in res.note and res.scan("players").collect().height == 2 * 180
+    notes = []
+    r = run_experiment(small(), output=out, progress=False, echo=notes.append)
+    assert r.games_run == 20 and any(f"({DAMAGED}: unreadable (" in n for n in notes)
+    assert_same_parts(reference.path, out)
+    assert all(set(rec["sha256"]) == {"games", "players", "tickets", "turns"} for rec in r.manifest["chunks"].values())
+
+
+def test_a_part_unreadable_when_the_summary_is_read_fails_in_one_line_and_is_played_again(reference, tmp_path,
+                                                                                          monkeypatch):
+    """A part file damaged after the resume checked it (the check is made to
+    pass): the summary's read-back names the file in one line, the manifest
+    says failed (and the run stays failed in the history), the chunk is
+    dropped and the next run plays it again."""
+    import ttrsim.experiment.runner as runner
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    m = json.loads((out / "manifest.json").read_text())
+    for rec in m["chunks"].values():
+        del rec["sha256"]
+    (out / "manifest.json").write_text(json.dumps(m))
+    damage(out / DAMAGED)
+    monkeypatch.setattr(runner, "check_part", lambda *a, **kw: None)
+    f = tmp_path / "again.yaml"
+    f.write_text(json.dumps(small()))
+    r = CliRunner().invoke(run, [str(f), "--output", str(out), "--no-progress"])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit) and "Traceback" not in r.output, r.output
+    assert r.output == (f"Error: again.yaml: output: {DAMAGED}: unreadable (ZSTD decompression failed: Data "
+                        "corruption detected); expected whole part files (the chunk is dropped from the manifest, to "
+                        f"be played again); the run stopped: 180 games kept in {out}; run the same command again to "
+                        "resume\n")
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "failed" and [x["status"] for x in m["runs"]] == ["complete", "failed"]
+    assert "0000-000002" not in m["chunks"] and "summary" not in m
+    monkeypatch.undo()
+    again = go(f, out)
+    assert again.status == "complete" and again.games_run == 20
+    assert [x["status"] for x in again.manifest["runs"]] == ["complete", "failed", "complete"]
+    assert_same_parts(reference.path, out)
+
+
+# --------------------------------------------------------------------------- a run stopped before its first chunk
+
+def killed_at_start(reference, out: Path, games: int = 10000) -> Path:
+    """The folder of a run killed right after it wrote its manifest: the
+    manifest (status running, no chunk) and the dead run's lock file."""
+    out.mkdir()
+    m = json.loads((reference.path / "manifest.json").read_text())
+    m.update(chunks={}, points={}, status="running", experiment_path=str(out.parent / "exp.yaml"))
+    m.pop("summary"), m.pop("points_summary")
+    m["config"]["games"] = m["layout"]["games_per_point"] = games
+    m["runs"] = [{"started": m["created"], "pid": 999999, "games": 0, "status": "running"}]
+    (out / "manifest.json").write_text(json.dumps(m))
+    (out / "ttrsim.lock").write_text(json.dumps({"pid": 999999, "host": "gone", "started": m["created"]}))
+    return out
+
+
+def folder_files(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_the_report_of_a_run_stopped_before_any_game_says_so(reference, tmp_path):
+    out = killed_at_start(reference, tmp_path / "out")
+    before = folder_files(out)
+    r = CliRunner().invoke(main, ["report", str(out), "--format", "md", "--no-progress"])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit) and "Traceback" not in r.output
+    assert r.output == (f"Error: {out}: no game recorded: its run was stopped before it recorded any game (manifest "
+                        f"status 'running'); resume it with the same 'ttrsim run' command ('ttrsim run "
+                        f"{tmp_path / 'exp.yaml'} --output {out}')\n")
+    assert folder_files(out) == before                               # no report folder, nothing written
+
+
+def test_the_report_of_a_run_still_starting_says_so(reference, tmp_path):
+    out = killed_at_start(reference, tmp_path / "out")
+    (out / "ttrsim.lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": "now"}))
+    with pytest.raises(ResultsError, match=rf"^{re.escape(str(out))}: no game recorded yet: its run \(pid "
+                                           rf"{os.getpid()}\) is still starting; expected a folder with a finished "
+                                           "chunk: report it once the run has played one$"):
+        Results.open(out)
+
+
+def test_fewer_games_on_a_folder_with_no_finished_game_says_it_holds_none(reference, tmp_path):
+    out = killed_at_start(reference, tmp_path / "out")
+    before = folder_files(out)
+    f = tmp_path / "exp.yaml"
+    f.write_text(json.dumps(small(games=1000)))
+    r = CliRunner().invoke(run, [str(f), "--output", str(out), "--no-progress"])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit) and "Traceback" not in r.output
+    assert r.output == (f"Error: exp.yaml: games: 1,000 per point are fewer than the 10,000 per point the folder "
+                        f"{out} was run with (it holds 0 finished games); expected at least 10,000 (a run grows, "
+                        "never shrinks), or --overwrite to start over\n")
+    assert folder_files(out) == {k: v for k, v in before.items() if k != "ttrsim.lock"}   # the dead run's lock: freed
+    # the same command as the killed run resumes it and marks that run killed
+    r = go(small(games=200), killed_at_start(reference, tmp_path / "again", games=200))
+    assert r.status == "complete" and r.games_run == 200
+    assert [x["status"] for x in r.manifest["runs"]] == ["killed", "complete"]
+    assert_same_parts(reference.path, r.path)
+
+
 # --------------------------------------------------------------------------- locks
 
 def test_a_second_run_on_a_live_folder_is_refused_also_with_overwrite(reference, tmp_path):
@@ -238,7 +397,8 @@ def test_a_run_grown_from_2000_to_4000_games_equals_a_4000_game_run(tmp_path):
     assert_same_parts(whole.path, grown.path)
     assert grown.summary == whole.summary
     assert [r.get("grown_from") for r in grown.manifest["runs"]] == [None, 2000]
-    with pytest.raises(ExperimentError, match=r"games: 3,000 per point are fewer than the 4,000 the folder"):
+    with pytest.raises(ExperimentError, match=r"games: 3,000 per point are fewer than the 4,000 per point the folder "
+                                              r".* was run with \(it holds 4,000 finished games\)"):
         go(dict(d, games=3000), tmp_path / "grown")
 
 
@@ -259,12 +419,19 @@ def test_the_manifest_records_the_chunk_size_used_and_marks_killed_runs(referenc
     out = tmp_path / "out"
     shutil.copytree(reference.path, out)
     m = json.loads((out / "manifest.json").read_text())
-    m["runs"][-1]["status"] = "running"                          # as a kill -9 leaves it
+    m["runs"][-1]["status"] = "running"                          # as a kill -9 leaves it, with its lock file
     del m["chunks"]["0000-000009"]
     (out / "manifest.json").write_text(json.dumps(m))
+    (out / "ttrsim.lock").write_text(json.dumps({"pid": m["runs"][-1]["pid"], "host": "here", "started": "then"}))
     r = go(small(), out, chunk_size=50)
     assert r.manifest["execution"]["chunk_size"] == 20 and r.manifest["runs"][-1]["chunk_games"] == 20
     assert [x["status"] for x in r.manifest["runs"]] == ["killed", "complete"]
+    # a run still 'running' without its lock left behind ended (releasing the lock) but could not record
+    # its end, e.g. on a full disk: it failed, it was not killed
+    m = json.loads((out / "manifest.json").read_text())
+    m["runs"][-1]["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(m))
+    assert [x["status"] for x in go(small(), out).manifest["runs"]] == ["killed", "failed", "complete"]
     three = go(small(players=3, lineup=["random", "route_focus", "random"], games=12, chunk_size=5), tmp_path / "3")
     assert three.manifest["execution"]["chunk_size"] == 6          # 5 asked, whole blocks of 3 used
 
@@ -314,9 +481,103 @@ def test_a_full_disk_is_one_line_and_the_run_resumes_when_there_is_room(referenc
         remount(disk, "size=64m")
         again = go(f, disk / "out")
         assert again.status == "complete" and again.games == 200
+        assert [x["status"] for x in again.manifest["runs"]] == ["failed", "complete"]     # failed stays failed
         assert_same_parts(reference.path, disk / "out")
     finally:
         subprocess.run(["umount", "-l", str(disk)])
+
+
+def turn_read_only(monkeypatch, root: Path, after_parts: int, errno_: int, in_place: bool):
+    """The folder ``root`` turns read-only mid-run, after ``after_parts``
+    part files: from then on a new file or a deletion in it (or its table
+    folders) fails with ``errno_``, as after ``chmod -w`` on them (which does
+    not stop root, who runs the tests) or a read-only file system; an existing
+    file can still be rewritten in place where ``in_place``. Returns the
+    errors raised."""
+    import builtins
+
+    import ttrsim.experiment.folder as folder_mod
+    state = {"parts": 0, "errors": []}
+
+    def inside(path) -> bool:
+        return Path(path).resolve().is_relative_to(root.resolve())
+
+    def refuse(path):
+        e = OSError(errno_, os.strerror(errno_), str(path))
+        state["errors"].append(e)
+        raise e
+
+    def fake_open(path, mode="r", *args, **kwargs):
+        if inside(path) and "w" in mode:
+            if state["parts"] >= after_parts:
+                refuse(path)
+            if Path(path).name.startswith("part-"):
+                state["parts"] += 1
+        if inside(path) and "+" in mode and (not in_place and state["parts"] >= after_parts):
+            refuse(path)
+        return builtins.open(path, mode, *args, **kwargs)
+
+    real_unlink = Path.unlink
+
+    def fake_unlink(self, missing_ok=False):
+        if inside(self) and state["parts"] >= after_parts:
+            refuse(self)
+        return real_unlink(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(folder_mod, "open", fake_open, raising=False)
+    monkeypatch.setattr(Path, "unlink", fake_unlink)
+    return state["errors"]
+
+
+@pytest.mark.parametrize("errno_, in_place", [(13, True), (30, False)])
+def test_a_folder_turned_read_only_mid_run_is_one_line_and_resumes(reference, tmp_path, monkeypatch, errno_,
+                                                                    in_place):
+    """``chmod -w`` on the folder and its table folders while the run plays
+    (EACCES: the manifest is rewritten in place and says ``failed``), or a
+    file system turned read-only (EROFS: nothing can be written, and the line
+    says the manifest still says running). No traceback, no temporary file;
+    once writable again the same command completes the tables of a whole run."""
+    out = tmp_path / "out"
+    f = tmp_path / "ro.yaml"
+    f.write_text(json.dumps(small()))
+    errors = turn_read_only(monkeypatch, out, after_parts=8, errno_=errno_, in_place=in_place)   # after 2 chunks
+    r = CliRunner().invoke(run, [str(f), "--output", str(out), "--no-progress"])
+    assert errors and r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    line = r.output.strip()
+    assert "\n" not in line and "Traceback" not in line, line
+    what = "Permission denied" if errno_ == 13 else "Read-only file system"
+    assert re.match(rf"^Error: ro\.yaml: output: cannot write {re.escape(str(out))}/\w+/part-0000-000002\.parquet "
+                    rf"\({what}\); expected a writable folder with free space; the run stopped: 40 games kept in ",
+                    line), line
+    m = json.loads((out / "manifest.json").read_text())
+    if in_place:
+        assert line.endswith("; run the same command again to resume")
+        assert m["status"] == "failed" and m["runs"][-1]["status"] == "failed" and len(m["chunks"]) == 2
+    else:
+        assert f"(as of the last manifest written; it could not be updated ({what}) and still says running)" in line
+        assert m["status"] == "running"
+    monkeypatch.undo()                               # writable again
+    assert not list(out.rglob("*.tmp"))
+    again = go(f, out)
+    assert again.status == "complete" and again.games_run == 200 - 20 * len(m["chunks"])
+    assert [x["status"] for x in again.manifest["runs"]] == ["failed" if in_place else "killed", "complete"]
+    assert_same_parts(reference.path, out)
+
+
+def test_a_folder_read_only_before_the_run_is_recorded_is_one_line(reference, tmp_path, monkeypatch):
+    """Read-only as the run is about to record itself in the manifest: nothing
+    is played, the folder is as it was."""
+    out = tmp_path / "out"
+    shutil.copytree(reference.path, out)
+    before = parts(out), (out / "manifest.json").read_bytes()
+    turn_read_only(monkeypatch, out, after_parts=0, errno_=30, in_place=False)
+    with pytest.raises(ExperimentError, match=rf"^<dict>: output: cannot write {re.escape(str(out))}/manifest\.json "
+                                              r"\(Read-only file system\); expected a writable folder with free "
+                                              "space; run the same command again once it is fixed$"):
+        go(small(games=400), out)
+    monkeypatch.undo()
+    assert (parts(out), (out / "manifest.json").read_bytes()) == before
+    assert not list(out.rglob("*.tmp"))
 
 
 # --------------------------------------------------------------------------- Dask without workers

@@ -158,3 +158,46 @@ def test_module_beside_the_experiment_and_an_illegal_action(tmp_path):
                                               r"resume$"):
         run(f, tmp_path / "out")
     assert json.loads((tmp_path / "out" / "manifest.json").read_text())["status"] == "failed"
+
+
+CHATTY = Path(__file__).resolve().parent / "bad_experiments" / "hostile_strategies.py"
+
+
+def chatty_experiment(tmp_path, workers: int) -> Path:
+    """An experiment seating ``hostile_strategies:Chatty`` (prints in its
+    constructor and every decision, and writes to file descriptor 1 once),
+    its module beside the file."""
+    (tmp_path / "hostile_strategies.py").write_text(CHATTY.read_text())
+    f = tmp_path / "chatty.yaml"
+    f.write_text(json.dumps({"name": "chatty", "players": 2, "games": 4, "seed": 1, "workers": workers,
+                             "chunk_size": 2, "lineup": [{"python": "hostile_strategies:Chatty"}, "random"]}))
+    return f
+
+
+def test_a_strategy_that_prints_leaves_run_json_a_json_document(tmp_path):
+    """In this process (one worker): the prints go to stderr, stdout is the document."""
+    from click.testing import CliRunner
+
+    from ttrsim.cli import main
+    f = chatty_experiment(tmp_path, workers=1)
+    r = CliRunner().invoke(main, ["run", str(f), "--output", str(tmp_path / "out"), "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["status"] == "complete" and doc["games"] == 4
+    assert "chatty: built" in r.stderr and "chatty: turn 0" in r.stderr
+
+
+def test_a_strategy_that_prints_in_worker_processes_leaves_stdout_the_document(tmp_path):
+    """A real ``ttrsim run --json`` with two worker processes: prints and a
+    raw write to file descriptor 1 there and in the main process end on
+    stderr; stdout parses as the one JSON document."""
+    import subprocess
+    import sys
+    f = chatty_experiment(tmp_path, workers=2)
+    p = subprocess.run([sys.executable, "-m", "ttrsim", "run", str(f), "--output", str(tmp_path / "out"), "--json",
+                        "--no-progress"], capture_output=True, text=True, cwd=tmp_path,
+                       timeout=600)   # a hang guard only: a first run on a cold cache compiles for minutes
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["status"] == "complete" and doc["games"] == 4
+    assert "chatty: built" in p.stderr and "chatty: turn 0" in p.stderr and "chatty: raw" in p.stderr

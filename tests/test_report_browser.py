@@ -30,8 +30,8 @@ def page_of(tmp_path_factory):
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
 
-        def read(html: Path):
-            page = browser.new_page(viewport={"width": 390, "height": 844})        # a phone
+        def read(html: Path, width: int = 390, height: int = 844):               # default: a phone
+            page = browser.new_page(viewport={"width": width, "height": height})
             requests = []
             page.on("request", lambda r: requests.append(r.url))
             page.goto(html.as_uri(), wait_until="load")
@@ -44,6 +44,10 @@ def page_of(tmp_path_factory):
                 ids: [...document.querySelectorAll('[id]')].map(e => e.id),
                 csv: [...document.querySelectorAll('a[download]')].map(a => [a.download, a.href.slice(0, 21)]),
                 scroll: document.documentElement.scrollWidth,
+                findings: (() => { const h = document.getElementById('key-findings');
+                                   const list = h && h.nextElementSibling;
+                                   return h ? {top: h.getBoundingClientRect().top,
+                                               first: list ? list.getBoundingClientRect().top : null} : null; })(),
             })""")
             page.close()
             return facts, requests
@@ -66,3 +70,15 @@ def test_report_renders_in_a_browser(tmp_path, page_of):
     assert all(h == "data:text/csv;base64," for _, h in facts["csv"])
     assert requests == [rep.html.as_uri()]                                 # nothing but the page itself
     assert facts["scroll"] <= 390 + 1                                      # no sideways scrolling on a phone
+
+
+def test_the_key_findings_are_on_the_first_screen(tmp_path, page_of):
+    """The answer before the details: the findings' heading and first line within
+    the first 700 px of a 1280x800 desktop window and of a 390x844 phone."""
+    games = [game([10, 5]), game([7, 7]), game([3, 9]), game([4, 8])] * 3
+    path = make_results(tmp_path / "b", games=games, tickets=[dict(g=0, seat=0, ticket=0, completed=True)])
+    rep = build_report(path, output=tmp_path / "rb", resamples=20, progress=False, images=("png",))
+    for width, height in ((1280, 800), (390, 844)):
+        facts, _ = page_of(rep.html, width, height)
+        assert facts["findings"] is not None
+        assert facts["findings"]["top"] < 700 and facts["findings"]["first"] < 700, (width, facts["findings"])

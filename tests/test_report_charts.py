@@ -45,6 +45,33 @@ def check(fig, title_part: str, xunit: str | None = None, yunit: str | None = No
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=40)       # it renders
     assert buf.getvalue()[:4] == b"\x89PNG"
+    legible(fig)
+
+
+def legible(fig):
+    """No axis label, title, annotation or legend text is cut by the figure's
+    edge, and no legend covers an annotation of its axes (a bar's value label)."""
+    fig.canvas.draw()                            # the layout at the figure's own dpi
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    shown = [t for ax in fig.axes
+             for t in (ax.xaxis.label, ax.yaxis.label, ax.title, ax._left_title, ax._right_title, *ax.texts,
+                       *(ax.get_legend().get_texts() if ax.get_legend() else ()))
+             if t.get_text().strip() and t.get_visible()]
+    shown += [t for leg in fig.legends for t in leg.get_texts()]
+    for t in shown:
+        e = t.get_window_extent(renderer)
+        assert e.x0 >= box.x0 - 1 and e.x1 <= box.x1 + 1 and e.y0 >= box.y0 - 1 and e.y1 <= box.y1 + 1, \
+            f"cut by the figure's edge: {t.get_text()!r}"
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is None:
+            continue
+        lb = leg.get_window_extent(renderer)
+        inside = {id(x) for x in leg.findobj()}
+        for t in ax.texts:
+            if id(t) not in inside and t.get_text().strip():
+                assert not lb.overlaps(t.get_window_extent(renderer)), f"the legend covers {t.get_text()!r}"
 
 
 def win_frame():

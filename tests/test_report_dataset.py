@@ -39,6 +39,10 @@ def test_with_strategy_names_seats_from_the_seatings(tmp_path):
     ("nomanifest", "no manifest.json"),
     ("badjson", "manifest.json is unreadable"),
     ("noparts", "no part files"),
+    ("nochunks", "no game recorded: its run was stopped before it recorded any game (manifest status 'running'); "
+                 "resume it with the same 'ttrsim run' command"),
+    ("damaged", "no part files to read: every chunk the manifest lists misses or has damaged part files "
+                "(games/part-0000-000000.parquet: not a whole Parquet file)"),
 ])
 def test_errors_are_one_line_naming_the_folder(tmp_path, damage, message):
     path = four_games(tmp_path / "r")
@@ -48,6 +52,13 @@ def test_errors_are_one_line_naming_the_folder(tmp_path, damage, message):
         (path / "manifest.json").unlink()
     elif damage == "badjson":
         (path / "manifest.json").write_text("{not json")
+    elif damage == "nochunks":             # killed right after its manifest: no chunk, no map.json yet
+        m = json.loads((path / "manifest.json").read_text())
+        (path / "manifest.json").write_text(json.dumps(dict(m, chunks={}, status="running")))
+        (path / "map.json").unlink()
+    elif damage == "damaged":
+        f = path / "games" / "part-0000-000000.parquet"
+        f.write_bytes(f.read_bytes()[:-8])
     else:
         shutil.rmtree(path / "games")
     with pytest.raises(ResultsError) as e:

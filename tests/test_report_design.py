@@ -2,6 +2,7 @@
 another counted once, rates fixed by design without an interval, texts that
 follow the seating design, one interval source for the run summary and the
 report, seats numbered from 1, the key findings, and each strategy's profile."""
+import numpy as np
 import polars as pl
 import pytest
 from report_fixtures import game, make_results
@@ -113,7 +114,13 @@ def test_key_findings_come_first_and_link_to_their_sections(tmp_path):
     md = build_report(path, output=tmp_path / "rk", resamples=20, progress=False, images=(), formats=("md",)) \
         .markdown.read_text()
     heads = [line for line in md.splitlines() if line.startswith("## ")]
-    assert heads[0] == "## Key findings"
+    assert heads[:2] == ["## Key findings", "## The experiment"]
+    # the answer first: the title, one line on what was played, then the findings; the details after them
+    top = [line for line in md[:md.index("## Key findings")].splitlines() if line.strip()]
+    assert top == ["# Report: k", "hand-built", "`usa`, 2 players, 20 games of `A`, `B`; run `complete`. The details "
+                   "of the experiment and how to read the numbers follow the findings."]       # title, question
+    assert md.index("## Key findings") < md.index("**Rules**") < md.index("**How to read it.**") \
+        < md.index("**Contents**")
     block = md[md.index("## Key findings"):md.index("## Strategy comparison")]
     assert "**Strongest strategy: `A`**" in block and "[win rates](#win-rates)" in block
     assert "**No seat advantage detected**" in block and "[seat advantage](#seat-advantage)" in block
@@ -165,3 +172,119 @@ def test_strategy_profile_known_answers(tmp_path):
     assert get("A", "turns")["mean"] == 45.5 and get("B", "turns")["mean"] == 45.0     # (51 + 40), (50 + 40)
     assert get("A", "trains_left")["mean"] == 1.5 and get("A", "trains_left")["p10"] == pytest.approx(1.1)
     assert "globetrotter_won" not in prof["measure"].to_list()               # USA base scores no Globetrotter
+
+
+# ------------------------------------------------- findings picked among many (issue 32)
+
+def test_holm_controls_a_most_picked_among_many():
+    from ttrsim.experiment.stats import holm
+    p = np.array([0.004, 0.02, 0.03, 0.5, np.nan])
+    adj = holm(p)
+    assert adj[:4].tolist() == pytest.approx([0.016, 0.06, 0.06, 0.5]) and np.isnan(adj[4])
+    assert (adj[:4] >= p[:4]).all()                                  # never below the raw p-value
+
+
+def ticket_study(tmp_path, n_tickets, keeps, lucky_wins, blocks=10):
+    """2 players, A and B rotated, ``blocks`` seed blocks of 2 games; B wins every
+    game but the first ``lucky_wins``, which A wins. A keeps ticket 0 (the lucky
+    one) in the first ``keeps`` games, else one of tickets 1..``n_tickets``; B
+    keeps one of those in every game."""
+    games, tickets = [], []
+    for n in range(2 * blocks):
+        a_seat = n % 2                                # rotate: A sits in seat n % 2
+        winner = a_seat if n < lucky_wins else 1 - a_seat
+        games.append(game([10 if s == winner else 5 for s in range(2)]))
+        tickets.append({"g": n, "seat": a_seat, "ticket": 0 if n < keeps else 1 + n % n_tickets})
+        tickets.append({"g": n, "seat": 1 - a_seat, "ticket": 1 + (n + 1) % n_tickets})
+    return make_results(tmp_path / f"t{n_tickets}-{keeps}-{lucky_wins}", games=games, tickets=tickets)
+
+
+def findings_of(path, out) -> str:
+    md = build_report(path, output=out, resamples=20, progress=False, images=(), formats=("md",)).markdown.read_text()
+    assert "over-valued" not in md and "under-valued" not in md          # no causal wording for an association
+    return md[md.index("## Key findings"):md.index("## Strategy comparison")]
+
+
+def test_a_ticket_that_survives_the_number_compared_is_named_as_an_association(tmp_path):
+    """A's lucky ticket, kept in the 8 games A wins, among 3 tickets kept."""
+    from ttrsim.report import ticket_value
+    path = ticket_study(tmp_path, 2, keeps=8, lucky_wins=8)
+    tv = ticket_value(path)
+    lucky = tv.filter(pl.col("ticket") == 0).row(0, named=True)
+    assert (lucky["kept"], lucky["lift"]) == (8, pytest.approx(0.6))
+    assert lucky["lift_p"] < 0.001 and lucky["lift_p_holm"] == pytest.approx(3 * lucky["lift_p"])   # 3 compared
+    block = findings_of(path, tmp_path / "r")
+    assert "**Ticket whose keepers win most above their usual rate**, of the 3 tickets compared (Holm's " \
+           "correction)" in block
+    assert "adjusted p = 0.002" in block and "an association, not the ticket's worth" in block
+
+
+def test_no_ticket_stands_out_when_the_correction_removes_it(tmp_path):
+    """The same kind of lucky ticket among 10 kept: significant alone (p = 0.028),
+    not once the 10 compared are counted (Holm: 0.28)."""
+    from ttrsim.report import ticket_value
+    path = ticket_study(tmp_path, 9, keeps=8, lucky_wins=6, blocks=15)
+    tv = ticket_value(path)
+    lucky = tv.filter(pl.col("ticket") == 0).row(0, named=True)
+    assert lucky["lift"] == pytest.approx(0.55) and 0.02 < lucky["lift_p"] < 0.05
+    assert tv["lift_p_holm"].drop_nulls().len() == 10
+    assert lucky["lift_p_holm"] == pytest.approx(10 * lucky["lift_p"]) and tv["lift_p_holm"].min() > 0.05
+    block = findings_of(path, tmp_path / "r")
+    assert ("**No ticket stands out** of the 10 tickets compared (Holm's correction): no ticket's keepers win "
+            "detectably more or less than their usual rate (the largest lift") in block
+    assert "adjusted p of 0.28" in block
+
+
+def test_one_player_under_several_labels_is_pooled_for_the_strongest(tmp_path):
+    """Labels P and P-2 are one strategy; R is another. P wins 3 of 4 rotations
+    of each deal between them, R one."""
+    games = []
+    for _ in range(6):
+        games += [game([10, 5, 1]), game([5, 10, 1]), game([1, 5, 10]), game([10, 1, 5]), game([5, 10, 1]),
+                  game([1, 5, 10])]
+    path = make_results(tmp_path / "pool", labels=("P", "P-2", "R"), strategies=["planner", "planner", "route_focus"],
+                        games=games, seatings=[[0, 1, 2], [2, 0, 1], [1, 2, 0], [0, 2, 1], [1, 0, 2], [2, 1, 0]])
+    from ttrsim.report import player_win_rates
+    pw = player_win_rates(path)
+    w = win_rates(path)
+    assert pw["player"].to_list()[0] in ("P", "R") and set(pw["player"]) == {"P", "R"}
+    p_row = pw.filter(pl.col("player") == "P").row(0, named=True)
+    assert p_row["labels"] == "P, P-2" and p_row["seats"] == 2
+    per_label = w.filter(pl.col("strategy").is_in(["P", "P-2"]))
+    assert p_row["wins"] == pytest.approx(per_label["wins"].sum())
+    assert p_row["distinct"] == pytest.approx(per_label["distinct"].sum())
+    md = build_report(path, output=tmp_path / "rp", resamples=20, progress=False, images=(),
+                      formats=("md",)).markdown.read_text()
+    block = md[md.index("## Key findings"):md.index("## Strategy comparison")]
+    assert "`P` pools 2 labels: P, P-2" in block
+    assert "**One player under several labels, pooled**" in md
+
+
+def test_pair_rates_and_ratings_of_replayed_clones_say_by_design(tmp_path):
+    """Four labels of one strategy rotated: every head-to-head is 50% and every
+    rating 0 by construction, so the report says so instead of a zero-width interval."""
+    res = rotated_clones(tmp_path)
+    md = build_report(res.path, output=tmp_path / "r", resamples=20, progress=False, images=(),
+                      formats=("md",)).markdown.read_text()
+    h2h = md[md.index("### Head to head"):md.index("### Ratings")]
+    assert "50% by design" in h2h and "[50.0%, 50.0%]" not in h2h
+    rat = md[md.index("### Ratings"):md.index("### Seat advantage")]
+    assert "| planner | 0 by design | by design |" in rat and "[+0, +0]" not in rat
+
+
+def test_ratings_say_how_far_the_model_misses_the_pair_rates(tmp_path):
+    games = [game([10, 5]), game([5, 10])] * 10                             # A ahead in every game
+    path = make_results(tmp_path / "k", games=games)
+    md = build_report(path, output=tmp_path / "r", resamples=20, progress=False, images=(),
+                      formats=("md",)).markdown.read_text()
+    rat = md[md.index("### Ratings"):md.index("### Seat advantage")]
+    assert "The model fits the pairs it summarises to within" in rat and "largest miss:" in rat
+
+
+def test_fixed_seating_carries_its_caveat_in_head_to_head_and_ratings(tmp_path):
+    games = [game([10, 5]), game([5, 10])] * 5
+    path = make_results(tmp_path / "f", games=games, seating="fixed", seatings=[[0, 1]])
+    md = build_report(path, output=tmp_path / "r", resamples=20, progress=False, images=(),
+                      formats=("md",)).markdown.read_text()
+    for a, b in (("### Head to head", "### Ratings"), ("### Ratings", "### Seat advantage")):
+        assert "**Seating `fixed`: each strategy keeps its seat" in md[md.index(a):md.index(b)]

@@ -12,6 +12,7 @@ from ttrsim.experiment.runner import run_experiment
 from ttrsim.report import Results, ResultsError, win_rates
 from ttrsim.report.contents import CONTENTS
 from ttrsim.report.document import build_report
+from ttrsim.report.sweeps import play_changes, sweep_effects
 
 LINEUP = ["planner", "route_focus", "one_step", "long_route"]
 
@@ -54,7 +55,7 @@ def test_real_run_writes_every_file(usa_report):
 
 def test_real_run_sections_and_captions(usa_report):
     md = usa_report.markdown.read_text()
-    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention"]
     for sub in ("### Win rates", "### Head to head", "### Ratings", "### Seat advantage", "### Score composition",
                 "### Score distributions", "### Game length and end reasons", "### By deck", "### Blocking"):
         assert sub in md
@@ -68,7 +69,8 @@ def test_real_run_sections_and_captions(usa_report):
     assert "0 stalled" in md and "0 were capped" in md
     assert "shared win counts as a fraction" in md
     findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
-    assert "**Most contested routes**" in findings and re.search(r"\(\d+ trains?\) claimed in", findings)
+    assert "**Most claimed routes** (claimed, not necessarily contested)" in findings \
+        and re.search(r"\(\d+ trains?\) claimed in", findings)
     assert "**Ticket draws during the game**" in findings and "(#how-each-strategy-plays))" in findings
 
 
@@ -76,7 +78,7 @@ def test_the_contents_list_is_the_report(usa_report):
     """Every part and titled section of ttrsim.report.contents is a heading of the report, in order
     (a USA run with turn logs: no passengers, no sweep)."""
     heads = [line for line in usa_report.markdown.read_text().splitlines() if line.startswith(("## ", "### "))]
-    listed = ["## Key findings"]
+    listed = ["## Key findings", "## The experiment"]
     for part in CONTENTS[:3]:
         listed += [f"## {part.title}"] + [f"### {s.title}" for s in part.sections if s.title]
     assert [h for h in heads if h != "### Double and triple routes"] == listed
@@ -137,7 +139,7 @@ def test_germany_has_a_passenger_section(tmp_path):
     rep = build_report(r.path, output=tmp_path / "out", formats=("md",), images=(), resamples=20, progress=False)
     assert rep.problems == [] and rep.charts == []
     md = rep.markdown.read_text()
-    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention", "Passengers"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention", "Passengers"]
     assert "### Majority outcomes" in md and "Passenger points changed who won in **" in md
     findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
     assert "**Passenger majorities** changed who won in" in findings and "(#passengers))" in findings
@@ -160,7 +162,7 @@ def test_sweep_without_turn_log(tmp_path):
     rep = build_report(path, resamples=20, progress=False, images=(), formats=("md",), max_point_charts=2)
     assert rep.folder == path / "report"
     md = rep.markdown.read_text()
-    assert sections(md) == ["Key findings", "Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
     assert "Skipped: these results have no turn log" in md
     assert "Per-point charts are drawn for points 0, 2 of 3" in md
     captions = [line for line in md.splitlines() if line.startswith("*Figure ")]
@@ -176,6 +178,27 @@ def test_sweep_without_turn_log(tmp_path):
     assert "| 1 | 10 | A |" in md                               # and so do the tables in the document
     captions = [line for line in md.splitlines() if line.startswith("*Figure ") and "point 2" in line]
     assert captions and all("From 2 games" in c for c in captions)
+    findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
+    assert ("**Play does not change across the sweep**: all 4 seat-games play the same at point 0: "
+            "globetrotter_points=0 and point 2: globetrotter_points=20") in findings     # only the totals differ
+    assert "### Does play change across the sweep" in md
+
+
+def test_play_changes_compares_each_seat_game_with_the_first_points(tmp_path):
+    """The same deal, seating and seat at every point; play is what the tables
+    record of it (trains, cards, tickets offered and kept, turns), never a score."""
+    games = [game([10, 5], point=0, trains_left=[3, 4]), game([7, 8], point=0, trains_left=[1, 2]),
+             game([11, 5], point=1, trains_left=[3, 4]), game([7, 9], point=1, trains_left=[1, 0]),
+             game([10, 5], point=2, trains_left=[3, 4]), game([7, 8], point=2, trains_left=[1, 2])]
+    tickets = [{"g": g, "seat": 0, "ticket": 3, "kept": g != 4} for g in range(6)]     # point 2 returns it
+    path = make_results(tmp_path / "sw", games=games, tickets=tickets,
+                        sweep=[("rules.globetrotter_points", [0, 10, 20])],
+                        point_overrides={p: {"globetrotter_points": 10 * p} for p in range(3)})
+    pc = play_changes(path)
+    assert pc["rules.globetrotter_points"].to_list() == [0, 10, 20]
+    assert pc["seat_games"].to_list() == [4, 4, 4]
+    assert pc["differ"].to_list() == [0, 1, 1]   # point 1: its second deal, seat 2 (trains); point 2: a keep
+    assert pc["differ_share"].to_list() == [0.0, 0.25, 0.25]
 
 
 def test_stalled_capped_and_shared_wins_are_visible(tmp_path):
@@ -236,3 +259,25 @@ def test_ready_made_studies_state_their_question_and_load():
             presets.add(e.rules)
             assert [x.label for x in e.entrants] == LINEUP and e.seed == 1910 and e.players == 4
     assert presets == {"usa", "usa-1910", "usa-mega", "usa-bigcities"}
+
+
+def test_sweep_effects_are_paired_differences_over_seed_blocks(tmp_path):
+    """2 players rotated (blocks of 2 games), 6 blocks per point. At point 0
+    seat 1 wins every game; at point 1 A wins every game: A's win share changes
+    by +0.5 on every deal (it won 1 of the block's 2 games, now both), B's by
+    -0.5; the interval is zero-width (every block the same)."""
+    games = [game([10, 5], point=0) for _ in range(12)]
+    games += [game([10, 5] if n % 2 == 0 else [5, 10], point=1) for n in range(12)]   # A is seat n % 2
+    path = make_results(tmp_path / "eff", games=games, sweep=[("rules.globetrotter_points", [0, 10])],
+                        point_overrides={0: {"globetrotter_points": 0}, 1: {"globetrotter_points": 10}})
+    eff = sweep_effects(path)
+    assert eff["strategy"].to_list() == ["A", "B"] and eff["blocks"].to_list() == [6, 6]
+    assert eff["win_effect"].to_list() == pytest.approx([0.5, -0.5])
+    assert eff["win_low"].to_list() == pytest.approx([0.5, -0.5])
+    assert eff["score_effect"].to_list() == pytest.approx([2.5, -2.5])   # A: 10 and 5 -> 10 and 10 (per game 2.5)
+    assert eff["win_p_holm"].to_list() == pytest.approx([0.0, 0.0], abs=1e-12)
+    rep = build_report(path, resamples=20, progress=False, images=(), formats=("md",))
+    findings = rep.markdown.read_text()
+    findings = findings[findings.index("## Key findings"):findings.index("## Strategy comparison")]
+    assert ("**Largest effect of the sweep**: from point 0: globetrotter_points=0 to point 1: "
+            "globetrotter_points=10, `A`'s win rate changes by +50.0 pp [+50.0, +50.0] on the same deals") in findings

@@ -11,7 +11,7 @@ from ttrsim.report import Results
 STATS = ["win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
          "game_length", "end_reasons", "strategy_profile", "ticket_value", "ticket_decks", "route_contention",
          "route_claimers", "route_pairs", "blocking", "majority_outcomes", "passenger_points", "passenger_decisive",
-         "passengers_vs_routes", "passengers_by_routes", "swept_win_rates"]
+         "passengers_vs_routes", "passengers_by_routes", "swept_win_rates", "play_changes"]
 
 
 @pytest.fixture(scope="session")
@@ -170,3 +170,14 @@ def test_float_statistics_are_the_same_every_time(runs, which):
     for name in ("ticket_value", "ticket_decks", "passenger_points", "passengers_vs_routes"):
         first, again = (getattr(rep, name)(Results.open(path)) for _ in range(2))
         assert first.equals(again), name
+
+
+@pytest.mark.parametrize("which", ["usa", "germany"])
+def test_play_changes_without_a_sweep_compares_the_point_with_itself(runs, which):
+    """One point: every seat-game is its own baseline (turn log included)."""
+    res, _ = runs[which]
+    pc = rep.play_changes(res)
+    assert pc["seat_games"].to_list() == [res.n_games * res.players] and pc["differ"].to_list() == [0]
+    players = table(res, "players")
+    winners = players.filter(pl.col("winner"))
+    assert pc["winner_tickets"][0] == pytest.approx(winners["tickets_completed"].cast(pl.Float64).mean())

@@ -30,7 +30,7 @@ def test_ticket_value_known_answers(res):
     t = ticket_value(res)
     assert t.columns == ["point", "ticket", "from", "to", "points", "decks", "shortest_path", "offered", "kept",
                          "keep_rate", "completed", "completion_rate", "mean_net_points", "win_rate_kept", "baseline",
-                         "lift", "lift_low", "lift_high"]
+                         "lift", "lift_low", "lift_high", "lift_p", "lift_p_holm"]
     assert t["ticket"].to_list() == [0, 2]
     r = t.filter(pl.col("ticket") == 2).row(0, named=True)
     assert (r["from"], r["to"], r["points"], r["decks"], r["shortest_path"]) == ("Calgary", "Salt Lake City", 7,

@@ -15,7 +15,15 @@ does. At every ``EVERY``-th decision it must:
   to NaN change nothing);
 * play fair: changing what the seat cannot see (other hands, other tickets
   and offers, deck order, ticket pile order) does not change its pick.
+
+Every parameter of a spec has a type and a finite range holding its default
+and the values the docs quote; ``param_row`` refuses any other value in one
+line (issue 30).
 """
+import math
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -28,12 +36,16 @@ from ttrsim.strategies import (
     MAX_PARAMS,
     REGISTRY,
     STRATEGY_NAMES,
+    StrategyError,
     dispatch,
     param_row,
     planner_params,
     strategy_id,
 )
 from ttrsim.strategies.memory import MEMORY_FIELDS, allocate_memory, copy_memory, reset_memory
+from ttrsim.strategies.spec import KINDS
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SETTINGS = [(rules, players) for rules in preset_names() for players in (2, 3, 4, 5)]
 EVERY = 7                 # check every 7th decision
@@ -154,6 +166,74 @@ def test_parameter_rows_follow_the_specs():
         k = len(spec.params)
         assert row.shape == (MAX_PARAMS,) and k <= MAX_PARAMS
         assert row[:k].tolist() == [p.default for p in spec.params] and not row[k:].any(), name
+
+
+def test_every_default_lies_within_its_range():
+    """Every parameter of every strategy has a type (int, float or bool) and a
+    finite range, and its default (each parameter set's: planner,
+    passenger_hunter, planner_classic) is a value of that type within it."""
+    for name, spec in REGISTRY.items():
+        for p in spec.params:
+            assert p.kind in KINDS and math.isfinite(p.lo) and math.isfinite(p.hi) and p.lo < p.hi, (name, p)
+            assert p.problem(p.default, name) is None, (name, p.name, p.default, p.interval())
+            assert p.kind == "float" or float(p.default).is_integer(), (name, p.name)
+
+
+def test_documented_parameter_values_lie_within_their_ranges():
+    """The parameter values docs/strategies.md and the benchmarks quote
+    (``race: 1, budget: 128``, ``--params '{"budget": 32}'``) are accepted by a
+    strategy that has the parameter (the packaged experiments are validated by
+    tests/test_cli_setup.py)."""
+    params = {}
+    for name, spec in REGISTRY.items():
+        for p in spec.params:
+            params.setdefault(p.name, []).append((name, p))
+    checked = 0
+    for path in [ROOT / "docs" / "strategies.md", *sorted((ROOT / "benchmarks").glob("*.py"))]:
+        for key, value in re.findall(r'"?\b(\w+)"?\s*:\s*(-?\d+(?:\.\d+)?)\b', path.read_text(encoding="utf-8")):
+            if key in params:
+                v = float(value) if "." in value else int(value)
+                assert any(p.problem(v, name) is None for name, p in params[key]), (path.name, key, value)
+                checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("strategy, overrides, message", [
+    ("search", {"budget": -5}, "budget: -5 is out of range for search; expected an integer from 1 to 100000"),
+    ("search", {"budget": 2.5}, "budget: 2.5 is not an integer for search; expected an integer from 1 to 100000"),
+    ("search", {"budget": np.float64("inf")},
+     "budget: inf is not a finite number for search; expected an integer from 1 to 100000"),
+    ("search", {"z": float("nan")}, "z: nan is not a finite number for search; expected a number from -100 to 100"),
+    ("search", {"keeps": 0.5}, "keeps: 0.5 is out of range for search; expected 0 or 1 (false or true)"),
+    ("search", {"keep_factor": 0},
+     "keep_factor: 0 is out of range for search; expected a number above 0 and at most 100"),
+    ("planner", {"keep_margin": "lots"},
+     "keep_margin: 'lots' is not a number for planner; expected a number from -200 to 200"),
+    ("planner", {"ticket_ev": None}, "ticket_ev: nothing (null) is not a number for planner; expected 0 or 1 "
+                                     "(false or true)"),
+    ("one_step", {"draw_min_trains": True},
+     "draw_min_trains: true is not a number for one_step; expected an integer from 0 to 200"),
+])
+def test_param_row_refuses_a_value_outside_its_type_and_range(strategy, overrides, message):
+    """The library entry that seats a compiled strategy with parameters
+    (``param_row``, which the experiment validator, the workers and the
+    environments use) refuses a value of the wrong type or range in one line
+    naming the parameter, the value, the strategy and the range."""
+    with pytest.raises(StrategyError) as e:
+        param_row(strategy, overrides)
+    assert str(e.value) == message
+    assert e.value.param == next(iter(overrides)) and message == f"{e.value.param}: {e.value.problem}"
+
+
+def test_param_row_takes_the_bounds_and_numpy_or_boolean_values():
+    """Inclusive bounds are values; a bool parameter takes false/true; numpy
+    scalars are the numbers they hold."""
+    search = REGISTRY["search"]
+    row = param_row("search", {"budget": 1, "middle_budget": 100_000, "keep_factor": 100, "keeps": False,
+                               "contested": True, "z": np.float64(-100), "claims": np.int64(3)})
+    assert [row[search.index(k)] for k in ("budget", "middle_budget", "keep_factor", "keeps", "contested", "z",
+                                           "claims")] == [1, 100_000, 100, 0, 1, -100, 3]
+    assert param_row("search", {"budget": 64.0})[search.index("budget")] == 64
 
 
 def test_parameter_columns_are_derived_from_the_specs():

@@ -5,7 +5,10 @@
 ``mode`` says: ``raise`` (a ValueError), ``none``, ``text``, ``float``,
 ``big`` (returns such a value), ``exit`` (``sys.exit(3)``), ``sleep`` (never
 returns). ``SlowInit`` never finishes its constructor; ``Unseeded`` picks a
-legal action with an unseeded generator."""
+legal action with an unseeded generator; ``Chatty`` plays its first legal
+action and talks on stdout: ``print`` in its constructor and every decision,
+and a raw write to file descriptor 1 at its first decision."""
+import os
 import random
 import sys
 import time
@@ -44,3 +47,16 @@ class SlowInit:
 class Unseeded:
     def choose(self, observation, legal_actions):
         return random.choice(legal_actions)
+
+
+class Chatty:
+    def __init__(self):
+        print("chatty: built")
+        self.calls = 0
+
+    def choose(self, observation, legal_actions):
+        self.calls += 1
+        print(f"chatty: turn {observation['turn']}")
+        if self.calls == 1:
+            os.write(1, b"chatty: raw\n")
+        return legal_actions[0]

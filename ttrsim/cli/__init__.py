@@ -9,6 +9,7 @@ warmup`` and ``ttrsim cache`` in :mod:`ttrsim.cli.compiling`.
 """
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import textwrap
@@ -31,6 +32,7 @@ from .common import (
     echo_err,
     echo_json,
     extras_errors,
+    stdout_to_stderr,
     json_option,
     library_errors,
     progress_option,
@@ -51,6 +53,7 @@ from .compiling import (
     watch_compiles,
 )
 from .examples import ExperimentFile
+from .tune import tune_cmd
 
 
 def parse_overrides(items) -> dict:
@@ -81,7 +84,19 @@ def version() -> str:
 
 # --------------------------------------------------------------------------- the group
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+class _Group(click.Group):
+    """The command group: a stop (Ctrl-C, or a signal a command turned into
+    :class:`Interrupted`) ends any command with 128 + the signal's number
+    and no message (click's own says "Aborted!" with exit code 1)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            sys.exit(128 + getattr(e, "signum", signal.SIGINT))
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              epilog=EXIT_CODES + """
 
 \b
@@ -101,6 +116,7 @@ def main():
       ttrsim rules germany
       ttrsim fuzz --rules all --players 2,3,4,5 --games 1000
       ttrsim warmup                        # compile now (the first run does it otherwise)
+      ttrsim tune tune_example             # fit planner parameters to a rule set
     """
 
 
@@ -150,8 +166,27 @@ def play(rules_name, players, seed, strategies, sets, quiet, as_json, render_pat
 
     game = play_narrated(rules_name, players, seed, strategies, overrides, out=click.echo, quiet=quiet)
     if render_path:
-        game.render(render_path)
+        render_board(game, Path(render_path))
         click.echo(f"board drawn to {render_path}")
+
+
+def render_board(game, path: Path) -> None:
+    """``--render``: the board drawn to a temporary file beside ``path``, then
+    renamed, so a full disk or a read-only folder leaves no half picture and
+    is one line."""
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")    # the suffix names the format
+    try:
+        game.render(tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise click.ClickException(f"--render: cannot write {path} ({e.strerror or e}); expected a writable "
+                                   "folder with free space") from None
+    except ValueError as e:
+        raise click.ClickException(str(e).replace(str(tmp), str(path))) from None
 
 
 def game_record(rules_name: str, players: int, seed: int, strategies: list[str], overrides: dict) -> dict:
@@ -395,9 +430,11 @@ def fuzz(rules, players, games, seed, as_json, progress):
               help="Documents to write: md, html or both.")
 @click.option("--svg/--no-svg", default=False, show_default=True,
               help="Also write every chart as SVG (PNG is always written; SVG doubles the chart time and files).")
-@click.option("--resamples", default=1000, show_default=True, type=click.IntRange(min=10),
-              help="Block-bootstrap resamples of every 95% interval.")
-@json_option("{report, markdown, html, folder, tables, charts, problems, seconds, findings} (findings: each "
+@click.option("--resamples", default=1000, show_default=True, type=click.IntRange(10, 100_000),
+              help="Block-bootstrap resamples of the ratings' 95% intervals, 10 to 100,000 (the win rates' "
+                   "intervals are Wilson intervals, no resampling).")
+@json_option("{report, markdown, html, folder, tables, charts, problems, seconds, resamples, findings} (resamples: "
+             "the ratings' bootstrap resamples used; findings: each "
              "strategy's win rate with its 95% interval per sweep point, as `ttrsim run --json` gives them).")
 @progress_option
 @library_errors
@@ -432,7 +469,8 @@ def report(results, output, formats, svg, resamples, as_json, progress):
         from ttrsim.experiment.summary import summary_from_tables
         echo_json({"report": rep.main, "markdown": rep.markdown, "html": rep.html, "folder": rep.folder,
                    "tables": rep.tables, "charts": rep.charts, "problems": rep.problems,
-                   "seconds": round(rep.seconds, 3), "findings": summary_from_tables(results)})
+                   "seconds": round(rep.seconds, 3), "resamples": rep.resamples,
+                   "findings": summary_from_tables(results)})
         return
     click.echo(f"{len(rep.charts)} chart files, {len(rep.tables)} tables in {rep.seconds:.1f} s")
     if rep.markdown is not None and rep.html is not None:
@@ -501,6 +539,8 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         raise Interrupted(signum)
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if _main_thread() else {}
     helper = None
+    quiet_stdout = stdout_to_stderr(as_json)     # stdout is the JSON document alone
+    quiet_stdout.__enter__()
     try:
         if not scheduler and backend != "dask":
             helper = start_helper()          # a first run: it compiles the engine while the experiment is read
@@ -523,6 +563,7 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         raise click.ClickException(str(e).splitlines()[0]) from None
     finally:
         stop_helper(helper)
+        quiet_stdout.__exit__(None, None, None)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if kernels is not None:
@@ -551,7 +592,7 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-for _command in (bench_cmd, examples_cmd, strategies_cmd, warmup_cmd, cache_cmd):
+for _command in (bench_cmd, examples_cmd, strategies_cmd, warmup_cmd, cache_cmd, tune_cmd):
     main.add_command(_command)
 
 if __name__ == "__main__":   # pragma: no cover

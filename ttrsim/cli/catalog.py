@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .common import Strategies, echo_json, json_option, library_errors, table
-from .examples import ExampleName, copy_example, example_info, example_names
+from .examples import ExampleName, copy_example, example_info, example_names, tune_example_names
 
 
 def strategy_info(name: str) -> dict:
@@ -16,19 +16,23 @@ def strategy_info(name: str) -> dict:
     from ttrsim.strategies import REGISTRY, strategy_id
     spec = REGISTRY[name]
     return {"name": name, "id": strategy_id(name), "description": spec.doc,
-            "parameters": [{"name": p.name, "default": p.default, "description": p.doc} for p in spec.params]}
+            "parameters": [{"name": p.name, "default": p.default, "type": p.kind, "min": p.lo, "max": p.hi,
+                            "min_exclusive": p.open_lo, "max_exclusive": p.open_hi, "description": p.doc}
+                           for p in spec.params]}
 
 
 @click.command("strategies", short_help="The built-in strategies and their parameters.")
 @click.argument("name", required=False, type=Strategies(many=False))
-@json_option("a list of strategies: name, id, description, parameters (each: name, default, description); "
-             "with NAME that strategy alone.")
+@json_option("a list of strategies: name, id, description, parameters (each: name, default, type (int, float "
+             "or bool: 0 or 1), min, max, min_exclusive, max_exclusive, description); with NAME that strategy alone.")
 @library_errors
 def strategies_cmd(name, as_json):
-    """List the built-in compiled strategies with their parameters and
-    defaults (NAME: one of them). An experiment seats them by name in its
-    lineup and sets parameters with {strategy: NAME, params: {...}}; a Python
-    strategy is seated with {python: "module:Class"} (docs/strategies.md).
+    """List the built-in compiled strategies with their parameters, defaults,
+    types and ranges (NAME: one of them; [a, b] includes its bounds, (a, b]
+    not a). An experiment seats them by name in its lineup and sets
+    parameters with {strategy: NAME, params: {...}}, each checked against its
+    type and range before anything runs; a Python strategy is seated with
+    {python: "module:Class"} (docs/strategies.md).
 
     \b
     Examples:
@@ -36,7 +40,7 @@ def strategies_cmd(name, as_json):
       ttrsim strategies planner
       ttrsim strategies --json
     """
-    from ttrsim.strategies import STRATEGY_NAMES
+    from ttrsim.strategies import REGISTRY, STRATEGY_NAMES
 
     infos = [strategy_info(n) for n in ([name] if name else STRATEGY_NAMES)]
     if as_json:
@@ -45,8 +49,9 @@ def strategies_cmd(name, as_json):
     for info in infos:
         click.echo(f"{info['name']}: {info['description']}")
         if info["parameters"]:
-            rows = [[p["name"], f"{p['default']:g}", p["description"]] for p in info["parameters"]]
-            for line in table(["parameter", "default", "description"], rows):
+            spec = REGISTRY[info["name"]]
+            rows = [[p.name, f"{p.default:g}", p.kind, p.interval(), p.doc] for p in spec.params]
+            for line in table(["parameter", "default", "type", "range", "description"], rows):
                 click.echo("  " + line)
         elif name:
             click.echo("  (no parameters)")
@@ -83,6 +88,9 @@ def examples_cmd(name, folder, force, as_json):
             click.echo(f"{i['name']:<{width}}  {i['title']}")
         click.echo("")
         click.echo("Run one: ttrsim run NAME; copy one to edit: ttrsim examples NAME")
+        tunes = tune_example_names()
+        if tunes:
+            click.echo(f"Tune files (ttrsim tune NAME, docs/tune.md): {', '.join(tunes)}")
         return
     files = copy_example(name, folder, force=force)
     if as_json:

@@ -6,7 +6,8 @@ experiments (validated like ``click.Choice``, completed by the shell), the
 Exit codes: 2 for a usage error (an unknown option, preset, strategy or rule
 parameter, a value out of range: click's ``UsageError``), 1 for a failure (a
 bad file, a failed run, a missing optional dependency, violated invariants),
-130 when interrupted.
+130 when interrupted (Ctrl-C; 143 for SIGTERM), with no traceback from the
+first line of ``ttrsim.__main__`` on.
 
 >>> from click.testing import CliRunner
 >>> @click.command()
@@ -19,8 +20,10 @@ bad file, a failed run, a missing optional dependency, violated invariants),
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -38,7 +41,7 @@ EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "pandas", "playwright
 EXIT_CODES = """\b
 Exit codes: 0 done; 1 failed (a bad file, a failed run, a missing optional
 dependency, violated invariants); 2 usage error (an unknown option, preset,
-strategy or parameter, a value out of range); 130 interrupted."""
+strategy or parameter, a value out of range); 130 interrupted (143: SIGTERM)."""
 
 
 # --------------------------------------------------------------------------- errors
@@ -275,3 +278,27 @@ def _jsonable(v):
 
 def echo_err(message: str) -> None:
     click.echo(message, err=True)
+
+
+@contextlib.contextmanager
+def stdout_to_stderr(on: bool = True):
+    """Inside the block, file descriptor 1 is stderr (``on``): what anything
+    else writes there (a Python strategy's C code, a subprocess, a worker
+    process started meanwhile) cannot mix into a ``--json`` document printed
+    after it. Nothing where stdout is no file descriptor (click's CliRunner)."""
+    try:
+        fd = sys.stdout.fileno() if on else None
+    except (AttributeError, OSError, ValueError):     # io.UnsupportedOperation is an OSError
+        fd = None
+    if fd != 1:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)

@@ -27,7 +27,16 @@ def examples_dir() -> Path:
 
 
 def example_names() -> list[str]:
-    return sorted(p.stem for p in examples_dir().glob("*.yaml"))
+    """The packaged experiments (the tune files ``tune_*.yaml`` are :func:`tune_example_names`)."""
+    return sorted(p.stem for p in examples_dir().glob("*.yaml") if not p.stem.startswith(TUNE_PREFIX))
+
+
+TUNE_PREFIX = "tune_"
+
+
+def tune_example_names() -> list[str]:
+    """The packaged tune files (``ttrsim tune NAME``)."""
+    return sorted(p.stem for p in examples_dir().glob(f"{TUNE_PREFIX}*.yaml"))
 
 
 def example_info(name: str) -> dict:

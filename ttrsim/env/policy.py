@@ -22,10 +22,10 @@ arguments, or parameters given in the YAML (``params:``), e.g.::
 from __future__ import annotations
 
 import importlib
-import operator
 
 from ttrsim.play.game import IllegalAction
 
+from .checks import as_index
 from .encoding import Layout, encode_obs, to_engine, write_mask
 
 
@@ -63,9 +63,8 @@ class PolicyStrategy:
         encode_obs(g.board, g.state, self.seat, lay.lay, self.obs)
         write_mask(g.board, g.state, lay.lay, lay.route_act, lay.legal, self.mask)
         raw = self.policy(self.obs, self.mask)
-        try:
-            a = operator.index(raw)
-        except TypeError:
+        a = as_index(raw)           # an integer (numpy's too), never a float or a boolean
+        if a is None:
             a = -1
         if not (0 <= a < lay.n_actions and self.mask[a]):
             raise IllegalAction(f"policy {getattr(self.policy, '__name__', type(self.policy).__name__)} (seat "

@@ -30,6 +30,7 @@ from ttrsim.strategies import param_row, strategy_id
 from ttrsim.strategies.dispatch import checked_pick, kernels_for, legal_for
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 
+from . import checks
 from .encoding import encode_obs, to_engine, write_mask
 from .vector import final_rewards, make_board, reward_mode
 
@@ -41,8 +42,15 @@ def observation_spaces(layout):
 
 
 def check_render_mode(env) -> None:
-    if env.render_mode is not None and env.render_mode not in env.metadata["render_modes"]:
+    if env.render_mode is not None and (not isinstance(env.render_mode, str)
+                                        or env.render_mode not in env.metadata["render_modes"]):
         raise ValueError(f"render_mode must be one of {env.metadata['render_modes']} or None, got {env.render_mode!r}")
+
+
+def check_options(options) -> None:
+    """``reset``'s ``options``: None or a dict (no option is used)."""
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"options must be a dict or None, got {checks.shown(options)}")
 
 
 def deal(game: Game | None, rules, players: int, seed: int) -> Game:
@@ -65,25 +73,26 @@ def play_others(kernels, b, s, m, seat, strategy_ids, params, legal):
 
 class TicketToRideEnv(gym.Env):
     """``opponents``: one strategy name for every other seat, or a list with
-    one per seat (the learner's entry is ignored)."""
+    one per seat (the learner's entry is ignored). ``seat`` and the seeds are
+    integers (numpy's too), ``illegal_reward`` a finite number, an action an
+    integer: anything else is refused with one line (:mod:`ttrsim.env.checks`)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"]}
 
     def __init__(self, rules="usa", players: int = 4, seat: int = 0, opponents="random", reward: str = "win",
                  illegal_reward: float = -1.0, render_mode: str | None = None, overrides: dict | None = None):
         self.rules, self.board, self.layout = make_board(rules, players, overrides)
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1}, got {seat!r}")
-        names = [opponents] * players if isinstance(opponents, str) else list(opponents)
-        if len(names) != players:
-            raise ValueError(f"give one opponent strategy or one per seat ({players}), got {len(names)}")
+        players = self.layout.n_players
+        seat = checks.integer(seat, "seat", 0, players - 1)
+        names = checks.strategy_names(opponents, players)
         names[seat] = "random"
         self.strategy_ids = np.array([strategy_id(n) for n in names], np.int64)
         self.kernels = kernels_for(self.strategy_ids)
         self.params = np.array([param_row(n) for n in names])
         self.render_mode = render_mode
         check_render_mode(self)
-        self.seat, self.mode, self.illegal_reward = seat, reward_mode(reward), float(illegal_reward)
+        self.seat, self.mode = seat, reward_mode(reward)
+        self.illegal_reward = checks.finite(illegal_reward, "illegal_reward")
         self.observation_space, _ = observation_spaces(self.layout)
         self.action_space = gym.spaces.Discrete(self.layout.n_actions)
         self.memory = allocate_memory(self.board, players)
@@ -92,6 +101,9 @@ class TicketToRideEnv(gym.Env):
         self.game, self._illegal = None, False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            seed = checks.seed(seed)
+        check_options(options)
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(2 ** 31))
@@ -117,9 +129,14 @@ class TicketToRideEnv(gym.Env):
 
     def step(self, action):
         g = self.game
-        if g is None or g.over or self._illegal:
-            raise RuntimeError("the episode is over (or not started): call reset()")
-        a = int(action)
+        if g is None:
+            raise RuntimeError("reset() needs to be called before step")
+        if g.over or self._illegal:
+            raise RuntimeError("the episode is over: call reset() to start the next")
+        a = checks.as_index(action)
+        if a is None:
+            raise TypeError(f"action must be an integer (an env action of info['action_mask']), "
+                            f"got {checks.shown(action)}")
         if not (0 <= a < self.layout.n_actions and self._mask[a]):
             obs = self.layout.empty_obs()
             encode_obs(g.board, g.state, self.seat, self.layout.lay, obs)
@@ -136,6 +153,8 @@ class TicketToRideEnv(gym.Env):
         return obs, reward, g.over, False, info
 
     def render(self):
-        if self.render_mode is None or self.game is None:
+        if self.render_mode is None:
             return None
+        if self.game is None:
+            raise RuntimeError("reset() needs to be called before render")
         return self.game.render(mode=self.render_mode)

@@ -6,8 +6,10 @@ Every step, each game's seat to act (``to_act[i]``) plays ``actions[i]``; the
 buffers then hold the observation and mask of the next seat to act. When a
 game ends, ``dones[i]`` is 1, ``rewards[i]`` holds every seat's reward,
 ``final[i]`` the final score table, and the slot starts its next game, dealt
-from ``seeds[i] + n_envs`` (slot ``i`` plays seeds ``s_i, s_i + N, s_i + 2N``...),
-so the games are a function of the reset seeds and the actions alone.
+from ``seeds[i] + n_envs`` (slot ``i`` plays seeds ``s_i, s_i + N, s_i + 2N``...,
+modulo 2**63), so the games are a function of the reset seeds and the actions alone.
+Seeds are integers 0 to 2**63 - 1 and actions integers (any numpy integer
+dtype); anything else is refused with one line (:mod:`ttrsim.env.checks`).
 
 >>> env = VectorEnv("usa", players=2, n_envs=3)
 >>> obs, mask = env.reset([1, 2, 3])
@@ -28,25 +30,33 @@ from numba.typed import List
 from ttrsim.core.board import build_board
 from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.state import F_TOTAL, F_WINNER, M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
-from ttrsim.data.rules import RulesError, RuleSet, get_rules
+from ttrsim.data.rules import RuleSet, get_rules
 
+from . import checks
 from .encoding import Layout, encode_obs, to_engine, write_mask
 
+SEED_MAX = checks.SEED_MAX
 REWARDS = ("win", "margin")     # reward modes: +1 for a winner and -1 for the others; own total - best other total
 
 
 def make_board(rules: str | RuleSet, players: int, overrides: dict | None = None):
-    """The rules (a preset name or a RuleSet), their board and layout for ``players`` seats."""
+    """The rules (a preset name or a RuleSet, ``overrides`` applied to a
+    preset), their board and layout for ``players`` seats (an integer 2 to 5)."""
+    if overrides is not None and not isinstance(overrides, dict):
+        raise TypeError(f"overrides must be a dict of rule parameters, got {checks.shown(overrides)}")
     if isinstance(rules, str):
         rules = get_rules(rules, overrides)
-    if not isinstance(players, int) or not 2 <= players <= 5:
-        raise RulesError(f"players must be 2 to 5 (R1.2), got {players!r}")
+    elif not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a preset name or a RuleSet, got {checks.shown(rules)}")
+    elif overrides:
+        raise ValueError("overrides apply to a preset name; a RuleSet has its own (get_rules(preset, overrides))")
+    players = checks.integer(players, "players", 2, 5, "2 to 5 (R1.2)")
     board = build_board(rules)
     return rules, board, Layout(board, players)
 
 
 def reward_mode(reward: str) -> int:
-    if reward not in REWARDS:
+    if not isinstance(reward, str) or reward not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
     return REWARDS.index(reward)
 
@@ -101,7 +111,7 @@ def vec_step(b, states, lay, route_act, act_engine, legal, actions, seeds, mode,
             dones[i] = 1
             final_rewards(s, mode, rewards[i])
             final[i, :, :] = s.final
-            seeds[i] += n
+            seeds[i] = (seeds[i] + n) & SEED_MAX           # past 2**63 - 1: on from 0
             reset_game(b, s, seeds[i])
         else:
             dones[i] = 0
@@ -111,15 +121,27 @@ def vec_step(b, states, lay, route_act, act_engine, legal, actions, seeds, mode,
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator, counts: np.ndarray | None = None) -> np.ndarray:
-    """One legal action per row of the 0/1 ``mask``, uniformly at random, in
-    numpy; ``counts``: the ones per row if known (:class:`VectorEnv` ``n_legal``).
+    """One legal action per row of the 0/1 ``mask`` (int8, uint8 or bool, 2-d,
+    each row with a legal action), uniformly at random, in numpy; ``counts``:
+    the ones per row if known (:class:`VectorEnv` ``n_legal``).
 
     >>> random_actions(np.array([[0, 1, 1], [1, 0, 0]], np.int8), np.random.default_rng(0)).tolist()
     [2, 0]
     """
+    if not (isinstance(mask, np.ndarray) and mask.ndim == 2 and mask.dtype in (np.int8, np.uint8, np.bool_)):
+        raise TypeError(f"mask must be a 2-d int8, uint8 or bool array (VectorEnv.mask), got "
+                        f"{mask.dtype.name if isinstance(mask, np.ndarray) else checks.shown(mask)}"
+                        f"{f' of shape {mask.shape}' if isinstance(mask, np.ndarray) else ''}")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {checks.shown(rng)}")
     flags = mask.view(np.bool_)
     if counts is None:
         counts = np.count_nonzero(flags, axis=1)
+    elif not (isinstance(counts, np.ndarray) and counts.shape == (mask.shape[0],) and counts.dtype.kind in "iu"):
+        raise ValueError(f"counts must be {mask.shape[0]} integers (the ones per row of mask), "
+                         f"got {checks.shown(counts)}")
+    if mask.shape[0] and not counts.min() > 0:
+        raise ValueError(f"row {int(np.argmin(counts))} of mask has no legal action; expected at least one per row")
     starts = np.cumsum(counts) - counts
     pick = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
     return np.flatnonzero(flags)[pick] % mask.shape[1]
@@ -140,8 +162,8 @@ class VectorEnv:
     def __init__(self, rules: str | RuleSet = "usa", players: int = 4, n_envs: int = 256, reward: str = "win",
                  overrides: dict | None = None, **buffers):
         self.rules, self.board, self.layout = make_board(rules, players, overrides)
-        if not isinstance(n_envs, int) or n_envs < 1:
-            raise ValueError(f"n_envs must be a positive integer, got {n_envs!r}")
+        players = self.layout.n_players
+        n_envs = checks.integer(n_envs, "n_envs", 1, checks.MAX_ENVS)
         self.n_envs, self.players, self.mode = n_envs, players, reward_mode(reward)
         lay = self.layout
         shapes = {"obs": ((n_envs, lay.obs_size), np.float32), "mask": ((n_envs, lay.n_actions), np.int8),
@@ -161,13 +183,14 @@ class VectorEnv:
         self._state_objects = states = [allocate_state(self.board, players) for _ in range(n_envs)]
         self.states = states if numba.config.DISABLE_JIT else List(states)     # (the records live in the list above)
         self.seeds = np.zeros(n_envs, np.int64)
+        self._started = False
 
     def reset(self, seeds) -> tuple[np.ndarray, np.ndarray]:
-        """Deal game ``seeds[i]`` in slot ``i``; returns ``(obs, mask)``."""
-        seeds = np.asarray(seeds, np.int64).reshape(-1)
-        if seeds.shape[0] != self.n_envs:
-            raise ValueError(f"give one seed per game ({self.n_envs}), got {seeds.shape[0]}")
-        self.seeds[:] = seeds
+        """Deal game ``seeds[i]`` in slot ``i`` (``n_envs`` integers 0 to
+        2**63 - 1); returns ``(obs, mask)``."""
+        self.seeds[:] = checks.integers(seeds, "seeds", self.n_envs, 0, checks.SEED_MAX,
+                                        f"{checks.SEED_RANGE}, one per game")
+        self._started = True
         self.rewards[:] = 0
         self.dones[:] = 0
         lay = self.layout
@@ -177,16 +200,20 @@ class VectorEnv:
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Play ``actions[i]`` (an env action legal in ``mask[i]``) in game ``i``;
-        returns ``(obs, mask, rewards, dones)``. Raises ValueError (and moves
-        no game) if an action is not legal."""
-        actions = np.asarray(actions)
-        if actions.shape != (self.n_envs,) or actions.dtype.kind not in "iu":
-            raise ValueError(f"actions must be {self.n_envs} integers, got {actions.dtype} of shape {actions.shape}")
+        returns ``(obs, mask, rewards, dones)``. ``actions``: ``n_envs``
+        integers of any integer dtype. Raises (and moves no game) TypeError
+        for values that are not integers, ValueError for another shape or an
+        action that is not legal, RuntimeError before the first :meth:`reset`."""
+        if not self._started:
+            raise RuntimeError("reset(seeds) needs to be called before step")
+        n = self.layout.n_actions
+        actions = checks.integers(actions, "actions", self.n_envs, 0, n - 1, f"0 to {n - 1} (env actions)")
         lay = self.layout
         bad = vec_step(self.board, self.states, lay.lay, lay.route_act, lay.act_engine, lay.legal, actions,
                        self.seeds, self.mode, self.obs, self.mask, self.rewards, self.dones, self.to_act, self.n_legal,
                        self.final)
         if bad >= 0:
-            raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} (seed {int(self.seeds[bad])}); "
+            raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} "
+                             f"(seed {int(self.seeds[bad])}); "
                              "expected an action of its mask")
         return self.obs, self.mask, self.rewards, self.dones

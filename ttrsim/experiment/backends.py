@@ -3,7 +3,9 @@
 Every backend has ``submit(fn, *args) -> future``, ``wait_any(futures) ->
 finished futures`` (it returns at least every ``WAIT_TICK`` seconds, maybe
 with nothing finished, so that the run can look at its signals) and
-``close(kill)``; :func:`make_backend` picks one for an experiment:
+``close(kill)``, and says whether a signal may interrupt its calls
+(``atomic``: the run then acts on a signal only between them);
+:func:`make_backend` picks one for an experiment:
 
 * ``local`` with one worker: :class:`InlineBackend` (chunks run in this process);
 * ``local``: :class:`LocalBackend`, joblib's loky process pool (``workers``
@@ -16,12 +18,22 @@ workers and nannies) watch this process and end when it is gone
 (:func:`ttrsim.experiment.worker.watch_parent`), also after ``kill -9``. A
 Dask cluster with no worker connected is said once, waited for, and given up
 after ``worker_timeout`` seconds with a one-line error.
+
+A stopped run's local pool (``close(kill=True)``) is ended by this process
+itself: every worker is killed with SIGKILL and reaped, whatever it was doing
+(starting, playing, or writing a result to its pipe), so that no worker is
+left and nothing waits on a pipe at exit (loky's own kill path fails on a
+cancelled future and then leaves its workers blocked). The local pool's
+workers ignore SIGINT: a Ctrl-C in a terminal reaches the whole process group,
+and stopping the run is this process's to do.
 """
 from __future__ import annotations
 
 import logging
 import os
+import signal
 import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import wait as cf_wait
 
@@ -31,6 +43,22 @@ from .config import Experiment, ExperimentError
 from .worker import watch_parent
 
 WAIT_TICK = 0.25      # seconds: the longest wait_any blocks
+KILL_WAIT = 5.0       # seconds to wait for a killed pool's worker (and loky's manager thread) to be gone
+
+
+@contextmanager
+def sigint_blocked():
+    """SIGINT blocked in this thread meanwhile: a process it starts inherits
+    the block through ``exec`` (Python leaves it so), and ignores Ctrl-C for
+    good. A SIGINT that comes meanwhile is acted on at the end. POSIX only."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 class _Done:
@@ -55,6 +83,7 @@ class InlineBackend:
     """``workers: 1`` on the local backend: chunks run in this process."""
     name = "local"
     parent = None                     # no worker process to watch this one
+    atomic = False                    # a signal stops a chunk played here at once (between slices)
 
     def submit(self, fn, *args):
         return _Done(fn, args)
@@ -68,29 +97,59 @@ class InlineBackend:
 
 class LocalBackend:
     """joblib's loky process pool (reused between runs, so workers stay warm);
-    each worker watches this process from its start."""
+    each worker watches this process from its start and ignores SIGINT (it
+    is started with SIGINT blocked: :func:`sigint_blocked`). Its calls are
+    ``atomic``: loky's bookkeeping (a future's lock, a work item half
+    queued, a worker half started) must not be left by an exception."""
     name = "local"
+    atomic = True
 
     def __init__(self, workers: int):
         self.parent = os.getpid()
-        self.executor = get_reusable_executor(max_workers=workers, timeout=300, initializer=watch_parent,
-                                              initargs=(self.parent,))
+        with sigint_blocked():            # loky's resource tracker may start here
+            self.executor = get_reusable_executor(max_workers=workers, timeout=300, initializer=watch_parent,
+                                                  initargs=(self.parent,))
 
     def submit(self, fn, *args):
-        return self.executor.submit(fn, *args)
+        with sigint_blocked():            # the workers start in the first submit
+            return self.executor.submit(fn, *args)
 
     def wait_any(self, futures):
         return cf_wait(list(futures), timeout=WAIT_TICK, return_when=FIRST_COMPLETED).done
 
     def close(self, kill=False):
-        if kill:
-            self.executor.shutdown(wait=False, kill_workers=True)
+        """``kill``: end the pool now (a stopped or failed run). Its workers
+        are killed and reaped here; loky's manager thread then finds the pool
+        broken and ends (the parent's end of the result pipe is closed, so
+        that a result a killed worker left half-written reads as the end of
+        the pipe, not as a wait for ever); the next run starts a new pool."""
+        if not kill:
+            return
+        ex = self.executor
+        workers = list(getattr(ex, "_processes", {}).values())
+        for p in workers:
+            try:
+                os.kill(p.pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # (loky's processes have no kill())
+            except (OSError, TypeError, ValueError):        # gone already, or never started (no pid)
+                pass
+        for p in workers:
+            try:
+                p.join(KILL_WAIT)
+            except (AssertionError, ValueError):              # never started, or closed
+                pass
+        results = getattr(ex, "_result_queue", None)
+        if workers and results is not None:
+            results._writer.close()
+        manager = getattr(ex, "_executor_manager_thread", None)
+        if manager is not None and manager.is_alive():
+            manager.join(KILL_WAIT)
 
 
 class DaskBackend:
     """A Dask ``distributed`` cluster: the given scheduler or a LocalCluster
     (whose nannies and workers watch this process)."""
     name = "dask"
+    atomic = False
 
     def __init__(self, workers: int, scheduler: str | None, worker_timeout: float, echo):
         # imported here: distributed takes seconds to import and only this backend needs it

@@ -23,6 +23,8 @@ ttrsim.experiment.schema.ExperimentError: <dict>: gmes: unknown key; did you mea
 """
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
 
 from ttrsim.data.checks import kind
@@ -52,7 +54,8 @@ def read_experiment_file(path) -> dict:
 def load_experiment(path_or_dict, overrides: dict | None = None, base_dir=None) -> Experiment:
     """Load and validate an experiment (a YAML path or a dict); ``overrides``
     replace top-level keys (command-line flags, API keywords; ``None`` = keep;
-    ``games`` also drops the file's ``stop`` rule)."""
+    ``games`` also drops the file's ``stop`` rule). What a Python strategy
+    prints as it is imported and built here goes to stderr."""
     if isinstance(path_or_dict, dict):
         doc, source = dict(path_or_dict), "<dict>"
         base = Path(base_dir) if base_dir is not None else Path.cwd()
@@ -66,4 +69,5 @@ def load_experiment(path_or_dict, overrides: dict | None = None, base_dir=None) 
                 doc.pop("stop", None)
     # an experiment file's own output must lie inside the current folder; a flag or the API may name any folder
     output_given = isinstance(path_or_dict, dict) or (overrides or {}).get("output") is not None
-    return Validator(source, base, output_given).validate(doc)
+    with contextlib.redirect_stdout(sys.stderr):
+        return Validator(source, base, output_given).validate(doc)

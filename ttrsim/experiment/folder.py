@@ -16,8 +16,12 @@ map and rules its games were played with. Every file is written to a
 temporary name of its own process (``<name>.<pid>.tmp``) and renamed
 (``os.replace``), so a file is always whole. Every part file carries its
 experiment's config hash, chunk and games in its Parquet metadata
-(:func:`part_tag`), and :func:`check_part` checks a part file against its
-manifest entry (size, rows, tag) without reading its data.
+(:func:`part_tag`), and the manifest records every part file's size, rows and
+SHA-256 (:func:`digest`, the same as ``sha256sum``) when its chunk is
+recorded: :func:`check_part` checks a part file against that entry (size,
+rows, tag and content), so a damaged byte is found even where size, rows and
+tag are right. A chunk recorded before checksums is checked by size, rows and
+tag, and (``decode``) by reading its data whole.
 
 A run holds the folder's lock (:class:`FolderLock`, ``ttrsim.lock``: an
 exclusive ``flock`` with the owner's pid, host and start time inside) from
@@ -37,7 +41,9 @@ True
 """
 from __future__ import annotations
 
+import errno
 import fcntl
+import hashlib
 import json
 import os
 import platform
@@ -128,7 +134,10 @@ class Folder:
                 f.write(data)
             os.replace(tmp, path)
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:         # a folder turned read-only: the write's own error says so
+                pass
             raise
 
     def write_json(self, name: str, data: dict):
@@ -137,6 +146,26 @@ class Folder:
     def write_manifest(self, manifest: dict):
         manifest["updated"] = now()
         self.write_json(MANIFEST, manifest)
+
+    def write_manifest_last(self, manifest: dict):
+        """The manifest at the end of a run, even in a folder that turned
+        read-only for new files (``chmod -w``): when the atomic write is
+        refused, ``manifest.json`` is rewritten in place (it is the run's last
+        write, so that a run that failed on it still says so). Raises the
+        atomic write's ``OSError`` when that is refused too (a read-only file
+        system)."""
+        try:
+            self.write_manifest(manifest)
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            data = json.dumps(manifest, indent=1, default=str).encode()
+            try:
+                with open(self.manifest_path, "r+b") as f:
+                    f.write(data)
+                    f.truncate()
+            except OSError:
+                raise e from None
 
     def part(self, table: str, key: str) -> Path:
         return self.root / table / f"part-{key}.parquet"
@@ -234,10 +263,20 @@ class FolderLock:
         return previous
 
     def release(self):
+        """Delete the lock file and let go of the lock. In a folder that
+        turned read-only the file stays, emptied where it can be (the next
+        run takes it over as the lock of a run that is gone)."""
         if self.fd is not None:
-            self.path.unlink(missing_ok=True)
-            os.close(self.fd)
-            self.fd = None
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError:
+                try:
+                    os.ftruncate(self.fd, 0)
+                except OSError:
+                    pass
+            finally:
+                os.close(self.fd)
+                self.fd = None
 
 
 def _read_fd(fd) -> dict | None:
@@ -262,16 +301,37 @@ def part_tag(config_hash: str, key: str, lo: int, hi: int) -> dict:
     return {"config": config_hash, "chunk": key, "games": [int(lo), int(hi)]}
 
 
-def check_part(path: Path, record: dict, table: str, config_hash: str | None) -> str | None:
+def digest(data: bytes) -> str:
+    """The checksum the manifest records of a part file: SHA-256 of its bytes, in hex."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    """:func:`digest` of a file, read in blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_part(path: Path, record: dict, table: str, config_hash: str | None, decode: bool = False) -> str | None:
     """Why part file ``path`` of ``table`` does not hold what the manifest's
     chunk ``record`` says (None when it does): missing, another size, not
-    Parquet (truncated or damaged), another row count, or tagged for another
-    experiment (``config_hash``) or chunk. Reads the footer only. A part file
-    without a tag (written before tags) is checked by size and rows."""
+    Parquet (truncated or damaged), another row count, tagged for another
+    experiment (``config_hash``) or chunk, or other bytes than the SHA-256 the
+    record holds (``sha256``: a damage of the right size). A record without
+    a checksum (written by an older ttrsim) is checked by the footer only, and
+    with ``decode`` also by reading the data whole (a damaged page does not
+    decompress). A part file without a tag (written before tags) is checked
+    by size and rows. Never raises for a damaged file: any read error is the
+    reason returned."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
         return "missing"
+    except OSError as e:
+        return f"unreadable ({e.strerror or e})"
     want = (record.get("bytes") or {}).get(table)
     if want is not None and size != want:
         return f"{size} bytes, not {want}"
@@ -284,11 +344,35 @@ def check_part(path: Path, record: dict, table: str, config_hash: str | None) ->
         return f"{meta.num_rows} rows, not {rows}"
     raw = (meta.metadata or {}).get(TAG)
     if raw is not None:
-        tag = json.loads(raw)
+        try:
+            tag = json.loads(raw)
+        except ValueError:
+            return "its ttrsim tag is damaged"
+        if not isinstance(tag, dict):
+            return "its ttrsim tag is damaged"
         if config_hash is not None and tag.get("config") != config_hash:
             return "written by another experiment"
         if tag.get("games") != [record.get("lo"), record.get("hi")]:
             return "holds other games"
+    sha = (record.get("sha256") or {}).get(table)
+    if sha is not None:
+        try:
+            if file_digest(path) != sha:
+                return "damaged (its SHA-256 is not the one recorded)"
+        except OSError as e:
+            return f"unreadable ({e.strerror or e})"
+    elif decode:
+        return unreadable(path)
+    return None
+
+
+def unreadable(path: Path) -> str | None:
+    """Why the data of a Parquet file cannot be read whole (its first line), or None."""
+    try:
+        pq.read_table(path)
+    except (OSError, pa.ArrowException, ValueError) as e:
+        text = str(e).strip().splitlines()
+        return f"unreadable ({text[0] if text else type(e).__name__})"
     return None
 
 

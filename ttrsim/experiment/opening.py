@@ -7,7 +7,10 @@ else is refused in one line (:class:`ExperimentError`).
 Experiments are compared resolved (:meth:`Experiment.identity`), so writing a
 default out changes nothing; ``games`` may grow, never shrink; a new
 ``description`` is recorded; runs the manifest still calls ``running`` were
-killed and are marked so (``docs/experiments.md``, "The run's life").
+killed and are marked so when the run found their lock (a killed run leaves
+``ttrsim.lock`` behind), else ``failed``: they ended, releasing the lock,
+but could not record it (a full disk) (``docs/experiments.md``, "The run's
+life").
 
 >>> _changes({"seed": 1, "points": [{"rules": {"trains": 45}}]},
 ...          {"seed": 1, "points": [{"rules": {"trains": 40}}]})
@@ -15,6 +18,8 @@ killed and are marked so (``docs/experiments.md``, "The run's life").
 """
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from ttrsim import GAMES_VERSION
@@ -47,15 +52,23 @@ def _resolved_rules(data: dict | None):
 
 
 def write_error(exp: Experiment, e: OSError, after: str = "") -> ExperimentError:
-    what = f"cannot write {e.filename}" if e.filename else "cannot write the results folder"
+    """The one line of an ``OSError`` writing the results folder, naming the
+    file (not its temporary name ``<name>.<pid>.tmp``)."""
+    name = os.fspath(e.filename) if e.filename else None
+    if name is not None:
+        name = re.sub(r"\.\d+\.tmp$", "", name)
+    what = f"cannot write {name}" if name else "cannot write the results folder"
     return ExperimentError(f"{exp.source}: output: {what} ({e.strerror or e}); expected a writable folder with "
                            f"free space{'; ' + after if after else ''}")
 
 
-def open_folder(exp: Experiment, folder: Folder, path_or_dict, overwrite: bool, echo) -> tuple[dict, int | None]:
+def open_folder(exp: Experiment, folder: Folder, path_or_dict, overwrite: bool, echo,
+                killed: bool = True) -> tuple[dict, int | None]:
     """The folder's manifest, checked against the experiment, or a new folder
     (the manifest written first); under the lock. Returns it and, when the run
-    grows, the games per point it held."""
+    grows, the games per point it held. ``killed``: the lock was left by a
+    run that died (:meth:`FolderLock.acquire`): a run still ``running`` in
+    the manifest was killed, else it ended without recording its end."""
     m, described = describe(exp)
     config, identity = exp.config(), exp.identity()
     manifest = stored = None
@@ -75,7 +88,7 @@ def open_folder(exp: Experiment, folder: Folder, path_or_dict, overwrite: bool, 
     grown = None
     if manifest is not None and not overwrite:
         grown = _check_same(exp, folder, manifest, identity, stored, described)
-        _resume(exp, folder, manifest, m, described, stored, tables, grown, echo)
+        _resume(exp, folder, manifest, m, described, stored, tables, grown, echo, killed)
         return manifest, grown
     # ---- a new folder (or one started over): the manifest first, so a kill from here on leaves a folder
     # the next run recognises
@@ -122,9 +135,11 @@ def _check_same(exp, folder, manifest, identity, stored, described) -> int | Non
                               "the same map and rules to resume, or --overwrite to start over")
     held, layout = int(manifest["config"]["games"]), manifest["layout"]
     if exp.games < held:
-        raise ExperimentError(f"{exp.source}: games: {exp.games:,} per point are fewer than the {held:,} the folder "
-                              f"{exp.output} holds; expected at least {held:,} (a run grows, never shrinks), or "
-                              "--overwrite to start over")
+        finished = sum(int(c["hi"]) - int(c["lo"]) for c in (manifest.get("chunks") or {}).values())
+        raise ExperimentError(f"{exp.source}: games: {exp.games:,} per point are fewer than the {held:,} per point the "
+                              f"folder {exp.output} was run with (it holds {finished:,} finished game"
+                              f"{'' if finished == 1 else 's'}); expected at least {held:,} (a run grows, never "
+                              "shrinks), or --overwrite to start over")
     if exp.games > held and len(exp.points) > 1 and exp.games > layout["stride"]:
         raise ExperimentError(f"{exp.source}: games: {exp.games:,} per point do not fit the folder {exp.output}, "
                               f"whose game ids are point x {layout['stride']:,} + number; expected at most "
@@ -132,9 +147,10 @@ def _check_same(exp, folder, manifest, identity, stored, described) -> int | Non
     return held if exp.games > held else None
 
 
-def _resume(exp, folder, manifest, m, described, stored, tables, grown, echo):
+def _resume(exp, folder, manifest, m, described, stored, tables, grown, echo, killed=True):
     """Bring a checked manifest up to this run: growth, description,
-    execution, runs killed earlier; the folder's missing files."""
+    execution, runs killed earlier (or failed unrecorded); the folder's
+    missing files."""
     if grown is not None:
         echo(f"note: growing from {grown:,} to {exp.games:,} games per point: the {grown:,} played are kept and "
              f"unchanged, games {grown:,} to {exp.games - 1:,} are played (the next seed blocks; a last chunk cut "
@@ -150,7 +166,8 @@ def _resume(exp, folder, manifest, m, described, stored, tables, grown, echo):
         manifest["description"] = exp.description
     for run in manifest["runs"]:
         if run.get("status") == "running":       # we hold the lock: that run is dead
-            run["status"] = "killed"
+            # killed, leaving its lock file; or it ended (the lock released) unable to write its end
+            run["status"] = "killed" if killed else "failed"
     per_chunk = manifest["layout"]["chunk_games"]
     if per_chunk != exp.chunk_games:
         echo(f"note: resuming with the folder's chunk size ({per_chunk} games), not {exp.chunk_games}")

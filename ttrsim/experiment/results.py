@@ -20,14 +20,19 @@ of games never loads a whole table. Columns and names are described in
 A folder whose run is not complete (interrupted, failed, still running) opens
 fine: the statistics cover the chunks finished so far, ``res.complete`` is
 False and ``res.note`` says so in one line. Every part file is checked
-against the manifest (size, rows, the experiment's tag:
-:func:`ttrsim.experiment.folder.check_part`); a chunk with a missing, damaged
-or foreign part file is left out of every table, and the note says so.
+against the manifest (size, rows, the experiment's tag and the SHA-256
+recorded with its chunk; a chunk recorded before checksums is read whole
+instead: :func:`ttrsim.experiment.folder.check_part`); a chunk with a missing,
+damaged or foreign part file is left out of every table, and the note says so,
+naming the first such file. A folder whose run stopped before its first chunk
+was recorded says so (:class:`ResultsError`).
 """
 from __future__ import annotations
 
 import functools
 import json
+import os
+import socket
 from pathlib import Path
 
 import polars as pl
@@ -35,9 +40,13 @@ import polars as pl
 from ttrsim.data.maps import MapData
 from ttrsim.data.rules import RuleSet
 
-from .folder import DIMS, MANIFEST, MAP_FILE, RULES_FILE, TABLES, check_part, map_from_json, rule_set_from_json
+from .folder import (DIMS, LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, check_part, map_from_json,
+                     rule_set_from_json)
 
-__all__ = ["Results", "ResultsError", "TABLES", "DIMS"]
+__all__ = ["Results", "ResultsError", "TABLES", "DIMS", "READ_ERRORS"]
+
+# what polars raises reading a damaged part file (``ComputeError``: "zstd error: Data corruption detected")
+READ_ERRORS = (pl.exceptions.ComputeError, OSError)
 
 
 class ResultsError(ValueError):
@@ -99,23 +108,29 @@ class Results:
             layout["stride"], layout["block_size"]
         except (KeyError, TypeError) as e:
             raise ResultsError(f"{path}: {MANIFEST} is unreadable ({type(e).__name__}: {e})") from None
-        map_data, rules = _description(path)
         chunks = manifest.get("chunks") or {}
+        if not isinstance(chunks, dict):
+            raise ResultsError(f"{path}: {MANIFEST} is unreadable (chunks: not a mapping)")
+        if not chunks:
+            raise ResultsError(_nothing_recorded(path, manifest))
+        map_data, rules = _description(path)
         tables = [t for t in TABLES if t != "turns" or cfg.get("log")]
         files: dict[str, list[str]] = {t: [] for t in TABLES}
-        missing = damaged = 0
+        missing, damaged = [], []
         for key in sorted(chunks):
             parts = {t: path / t / f"part-{key}.parquet" for t in tables}
-            why = [check_part(f, chunks[key], t, manifest.get("config_hash")) if check else
-                   None if f.is_file() else "missing" for t, f in parts.items()]
-            if any(why):
-                missing += "missing" in why
-                damaged += "missing" not in why
+            why = {t: check_part(f, chunks[key], t, manifest.get("config_hash"), decode=True) if check else
+                   None if f.is_file() else "missing" for t, f in parts.items()}
+            bad = [f"{t}/part-{key}.parquet: {w}" for t, w in why.items() if w]
+            if bad:
+                (missing if "missing" in why.values() else damaged).append(bad[0])
                 continue
             for t, f in parts.items():
                 files[t].append(str(f))
         if not files["games"] or not files["players"]:
-            raise ResultsError(f"{path}: no part files (the run has no finished chunk yet)")
+            first = (damaged + missing)[0]
+            raise ResultsError(f"{path}: no part files to read: every chunk the manifest lists misses or has damaged "
+                               f"part files ({first}); run its experiment again on this folder to play them again")
         notes = []
         status = manifest.get("status", "unknown")
         if status != "complete":
@@ -123,10 +138,12 @@ class Results:
             planned = int(layout.get("games_per_point", 0)) * len(cfg.get("points") or [0])
             notes.append(f"run status is '{status}'; {games:,} of {planned:,} games")
         if missing:
-            notes.append(f"{missing} chunks listed in the manifest miss part files (left out)")
+            notes.append(f"{_chunks(missing, 'listed in the manifest miss', 'listed in the manifest misses')} part "
+                         f"files (left out: {missing[0]}{', ...' if len(missing) > 1 else ''})")
         if damaged:
-            notes.append(f"{damaged} chunks have damaged part files or ones of another experiment (left out; "
-                         "running the experiment again replays them)")
+            notes.append(f"{_chunks(damaged, 'have', 'has')} damaged part files or ones of another experiment (left "
+                         f"out; running the experiment again replays them: {damaged[0]}"
+                         f"{', ...' if len(damaged) > 1 else ''})")
         note = f"{path}: " + "; ".join(notes) if notes else None
         return cls(path, manifest, files, note, map_data, rules)
 
@@ -257,6 +274,43 @@ class Results:
         """Raise ResultsError unless the turn log was written."""
         if not self.has_turns:
             raise ResultsError(f"{self.path}: {what} needs the turn log; run the experiment with log: true")
+
+
+def _chunks(files: list, plural: str, singular: str) -> str:
+    """``N chunks <verb>``, in number."""
+    many = len(files) > 1
+    return f"{len(files)} chunk{'s' if many else ''} {plural if many else singular}"
+
+
+def _nothing_recorded(path: Path, manifest: dict) -> str:
+    """The one line of a folder whose manifest lists no chunk: a run stopped
+    before its first chunk was recorded, or one still starting."""
+    exp = manifest.get("experiment_path") or "FILE"
+    owner = _live_owner(path)
+    if owner is not None:
+        return (f"{path}: no game recorded yet: its run (pid {owner}) is still starting; expected a folder with a "
+                "finished chunk: report it once the run has played one")
+    return (f"{path}: no game recorded: its run was stopped before it recorded any game (manifest status "
+            f"'{manifest.get('status', 'unknown')}'); resume it with the same 'ttrsim run' command "
+            f"('ttrsim run {exp} --output {path}')")
+
+
+def _live_owner(path: Path) -> int | None:
+    """The pid of a live process on this host named by the folder's lock file, else None."""
+    try:
+        info = json.loads((path / LOCK).read_text() or "null")
+        pid = int(info["pid"]) if isinstance(info, dict) and info.get("host") == socket.gethostname() else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if pid is None or pid <= 0:
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass                              # alive, another user's
+    return pid
 
 
 def _read_json(path: Path, name: str) -> dict:

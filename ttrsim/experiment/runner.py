@@ -25,11 +25,15 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   next one; one holding only the leftovers of a run killed before its
   manifest is cleared and started over;
 * resume: the same experiment on the same folder keeps the chunks the
-  manifest lists whose part files check out (size, rows, tag) and plays the
-  rest (part files without a manifest entry are deleted); a game's result
+  manifest lists whose part files check out (size, rows, tag and the SHA-256
+  recorded with the chunk; a chunk recorded before checksums: size, rows, tag
+  and its data read whole, then its checksums are recorded) and plays the
+  rest, with a note naming a damaged file (part files without a manifest
+  entry are deleted); a game's result
   depends only on the experiment seed and its number, so the tables end up
   identical to an uninterrupted run. Runs the manifest still calls
-  ``running`` were killed: they are marked ``killed``;
+  ``running`` were killed (their lock file was left): they are marked
+  ``killed``; without a lock left they ended unable to record it: ``failed``;
 * the experiment is compared resolved (:meth:`Experiment.identity`): writing a
   default out changes nothing, anything else is refused unless
   ``overwrite``, and so is a map file edited or rules resolved otherwise since
@@ -37,9 +41,16 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   earlier games unchanged), never shrink; a new ``description`` is recorded;
 * SIGINT and SIGTERM stop the run at once (:class:`Interrupted`, exit code
   128 + the signal's number in the CLI): finished chunks stay, the manifest
-  says ``interrupted``. A Python strategy's error, a full disk or a dead
+  says ``interrupted``, the local pool's workers are killed and reaped. A
+  signal never interrupts a call into the local pool (the run acts on it
+  right after: at most ``WAIT_TICK`` later), so the pool is never left
+  inconsistent, and an ``Interrupted`` that lands in a finalizer (where
+  Python only prints it) is not printed: the run still stops at its next
+  look. A Python strategy's error, a full disk or a dead
   worker stop it with one line (:class:`ExperimentError`), the manifest says
-  ``failed``, and running again resumes.
+  ``failed``, and running again resumes. So does a part file found
+  unreadable when the summary reads the folder back: its chunk is dropped
+  from the manifest, to be played again.
 
 Sequential stop: the chunks of a point with a stop rule are committed in
 order; after each chunk the win-rate interval of the named strategy
@@ -51,12 +62,14 @@ games, never on workers, chunking or backend.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,9 +82,9 @@ from ttrsim.play.guard import StrategyError
 
 from .backends import LocalBackend, make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
-from .folder import Folder, FolderLock, check_part, now
+from .folder import Folder, FolderLock, check_part, digest, file_digest, now, unreadable
 from .opening import open_folder, write_error
-from .results import Results
+from .results import READ_ERRORS, Results
 from .seating import Chunk, chunks_of_point
 from .signals import Interrupted
 from .stats import RateSums, widths_along
@@ -87,30 +100,64 @@ class _Signals:
     a run is on (the previous handlers come back at the end). The signal is
     also remembered, so that a stop swallowed by someone's ``except`` is
     still made at the run's next look (:meth:`check`), and deferred while the
-    run saves its state (``closing``)."""
+    run saves its state (``closing``) or calls into a pool that must not be
+    left half-way (:meth:`deferred`). An ``Interrupted`` raised in a
+    finalizer (``__del__``, a weakref callback: Python prints such an
+    exception and goes on) is not printed: the run stops at its next look."""
 
     def __init__(self):
-        self.signum, self.closing, self.previous = None, False, {}
+        self.signum, self.closing, self.previous, self.hook = None, False, {}, None
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self.previous[sig] = signal.signal(sig, self._handle)
+            self.hook, sys.unraisablehook = sys.unraisablehook, self._unraisable
         return self
 
     def __exit__(self, *exc):
         for sig, handler in self.previous.items():
             signal.signal(sig, handler)
+        if self.hook is not None:
+            sys.unraisablehook = self.hook
+
+    def _unraisable(self, info):
+        if not isinstance(info.exc_value, Interrupted):
+            self.hook(info)
+
+    @contextmanager
+    def deferred(self):
+        """A signal meanwhile is acted on at the end (also when the block
+        raises: the stop wins over, say, a pool broken by the same signal)."""
+        closing, self.closing = self.closing, True
+        try:
+            yield
+        finally:
+            self.closing = closing
+            self.check()
 
     def _handle(self, signum, frame):
         if self.signum is None:
             self.signum = signum
-        if not self.closing:
+        if not self.closing and not _in_compiled_callback(frame):
             raise Interrupted(signum)
 
     def check(self):
         if self.signum is not None and not self.closing:
             raise Interrupted(self.signum)
+
+
+def _in_compiled_callback(frame) -> bool:
+    """Whether ``frame`` runs inside numba's unpickling of a constant, which
+    compiled code calls back into Python for (its first call in a process
+    loads the chunk loop's callees there, for a second or so): an exception
+    raised there comes out of the compiled code as another error, with a
+    traceback. The run then acts on the signal at its next look instead."""
+    while frame is not None:
+        if frame.f_code.co_name == "_numba_unpickle" and frame.f_code.co_filename.endswith("serialize.py"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @dataclass
@@ -172,7 +219,8 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     (one line) before writing anything when the experiment is bad, and after
     saving the finished chunks when a strategy fails, the disk is full or a
     worker dies; SIGINT or SIGTERM (in the main thread) saves the finished
-    chunks and raises :class:`Interrupted`.
+    chunks and raises :class:`Interrupted`. What a Python strategy prints goes
+    to stderr, in this process and in the workers.
     """
     if echo is None:
         echo = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
@@ -181,7 +229,8 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     over = dict(overrides)
     over.update(output=os.fspath(output) if output is not None else None, workers=workers, backend=backend,
                 scheduler=scheduler, chunk_size=chunk_size)
-    with _Signals() as signals:
+    # a Python strategy's print (on import, validation or in a game here) goes to stderr: stdout is the caller's
+    with _Signals() as signals, contextlib.redirect_stdout(sys.stderr):
         exp = load_experiment(path_or_dict, over, base_dir=base_dir)
         folder = Folder(exp.output)
         if exp.output.is_dir() and not folder.manifest_path.exists() and not folder.leftovers_only():
@@ -194,13 +243,14 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
         except OSError as e:
             raise write_error(exp, e, "nothing was written") from e
         try:
-            if previous is not None:
-                echo(f"note: took over the lock of a run that ended without releasing it "
-                     f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
             signals.closing = True      # setting the folder up: a signal is acted on as the run starts
             try:
-                manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo)
+                manifest, grown = open_folder(exp, folder, path_or_dict, overwrite, echo, previous is not None)
+                if previous is not None:        # (said once the folder is this run's: a refusal is one line)
+                    echo(f"note: took over the lock of a run that ended without releasing it "
+                         f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
                 r = _Run(exp, folder, manifest, grown, progress, echo, signals)
+                r.start()
             except OSError as e:
                 raise write_error(exp, e, "run the same command again once it is fixed") from e
             return r.run()
@@ -246,8 +296,9 @@ class _Run:
 
     def _keep_checked_chunks(self):
         """Keep the chunks of earlier runs that are this run's chunks (the same
-        games) and whose part files check out (size, rows, tag); forget the
-        others, to be played again, and say why."""
+        games) and whose part files check out (size, rows, tag, checksum; a
+        chunk recorded without checksums is read whole and gets them); forget
+        the others, to be played again, and say why, naming the file."""
         manifest, tables = self.manifest, self.manifest["layout"]["tables"]
         planned = {c.key: c for pt in self.points for c in pt.chunks}
         damaged = []
@@ -257,9 +308,12 @@ class _Run:
                 del manifest["chunks"][key]        # the smaller run's last chunk, when the run grows
                 continue
             why = next((f"{t}/part-{key}.parquet: {w}" for t in tables
-                        if (w := check_part(self.folder.part(t, key), rec, t, manifest["config_hash"]))), None)
+                        if (w := check_part(self.folder.part(t, key), rec, t, manifest["config_hash"], decode=True))),
+                       None)
             if why is None:
                 pt.done_keys.add(key)
+                if any(t not in (rec.get("sha256") or {}) for t in tables):     # recorded by an older ttrsim
+                    rec["sha256"] = {t: file_digest(self.folder.part(t, key)) for t in tables}
             else:
                 damaged.append(why)
                 del manifest["chunks"][key]
@@ -309,7 +363,8 @@ class _Run:
         self.games_run += games
         record = self.manifest["chunks"][chunk.key] = {
             "point": chunk.point, "index": chunk.index, "lo": res["lo"], "hi": res["hi"], "rows": res["rows"],
-            "bytes": {k: len(v) for k, v in res["data"].items()}, "play_s": round(res["play_s"], 4),
+            "bytes": {k: len(v) for k, v in res["data"].items()},
+            "sha256": {k: digest(v) for k, v in res["data"].items()}, "play_s": round(res["play_s"], 4),
             "encode_s": round(res["encode_s"], 4), "pid": res["pid"], "finished": now()}
         if stop is not None:                 # the stop rule's sums, kept for a resume
             sums = RateSums.of_blocks(res["W"], res["C"])
@@ -332,17 +387,26 @@ class _Run:
             self.last_manifest_write = t
 
     # ---- the loop
-    def run(self) -> RunResult:
-        exp, signals = self.exp, self.signals
-        start = time.perf_counter()
-        run_info = {"started": now(), "pid": os.getpid(), "workers": exp.workers, "backend": exp.backend,
-                    "scheduler": exp.scheduler, "chunk_games": self.manifest["layout"]["chunk_games"],
-                    "games": 0, "seconds": 0.0, "status": "running"}
+    def start(self):
+        """Record this run in the manifest as ``running`` (an ``OSError`` when it cannot be written)."""
+        exp = self.exp
+        self.run_info = {"started": now(), "pid": os.getpid(), "workers": exp.workers, "backend": exp.backend,
+                         "scheduler": exp.scheduler, "chunk_games": self.manifest["layout"]["chunk_games"],
+                         "games": 0, "seconds": 0.0, "status": "running"}
         if self.grown is not None:
-            run_info["grown_from"] = self.grown
-        self.manifest["runs"].append(run_info)
+            self.run_info["grown_from"] = self.grown
+        self.manifest["runs"].append(self.run_info)
         self.manifest["status"] = "running"
-        self.folder.write_manifest(self.manifest)
+        try:
+            self.folder.write_manifest(self.manifest)
+        except OSError:
+            self.manifest["runs"].pop()
+            raise
+
+    def run(self) -> RunResult:
+        """Play the chunks left (after :meth:`start`)."""
+        exp, signals, run_info = self.exp, self.signals, self.run_info
+        start = time.perf_counter()
         done_before = sum(pt.games_done for pt in self.points)
         backend = None
         inflight: dict = {}
@@ -352,13 +416,16 @@ class _Run:
             signals.closing = False
             signals.check()
             if self._next_chunk_exists():
-                backend = make_backend(exp, self.echo)
+                with signals.deferred() if exp.backend == "local" else nullcontext():
+                    backend = make_backend(exp, self.echo)
+                pool = signals.deferred if backend.atomic else nullcontext    # around every call into the pool
                 for spec in self.specs:
                     spec["parent"] = backend.parent
                 if exp.backend == "local":
                     # the worker processes start (imports, table) while this one compiles the loop they load
                     for _ in range(exp.workers if isinstance(backend, LocalBackend) else 0):
-                        backend.submit(prepare, self.specs[0])
+                        with pool():
+                            backend.submit(prepare, self.specs[0])
                     warm_up(self.specs[0])
                 signals.check()
                 bar = tqdm(total=self._planned_total(), initial=done_before, unit="game", unit_scale=True,
@@ -370,15 +437,19 @@ class _Run:
                         c = self._next_chunk()
                         if c is None:
                             break
-                        inflight[backend.submit(run_chunk, self.specs[c.point], c)] = c
+                        with pool():
+                            inflight[backend.submit(run_chunk, self.specs[c.point], c)] = c
                         signals.check()
                     if not inflight:
                         break
-                    for fut in backend.wait_any(inflight):
+                    with pool():
+                        done = backend.wait_any(inflight)
+                    for fut in done:
                         c = inflight.pop(fut, None)
                         if c is None:            # dropped: its point stopped meanwhile
                             continue
-                        res = fut.result()
+                        with pool():
+                            res = fut.result()
                         pt = self.points[c.point]
                         if pt.finished:
                             continue
@@ -392,10 +463,11 @@ class _Run:
                             bar.update(self._commit(pt, cc, rr))
                         if pt.finished:
                             pt.buffer.clear()
-                            for f, cc in list(inflight.items()):
-                                if cc.point == pt.index:
-                                    f.cancel()
-                                    del inflight[f]
+                            with pool():
+                                for f, cc in list(inflight.items()):
+                                    if cc.point == pt.index:
+                                        f.cancel()
+                                        del inflight[f]
                             bar.total = self._planned_total()
                             bar.refresh()
                     signals.check()
@@ -417,6 +489,9 @@ class _Run:
             error = e
             raise
         except Exception as e:
+            if signals.signum is not None:      # an error the stop caused (as numba makes of one in its callback)
+                status = "interrupted"
+                raise Interrupted(signals.signum) from None
             if type(e).__name__ != "KilledWorker":
                 raise
             error = ExperimentError(f"{exp.source}: a Dask worker died playing a chunk ({_first_line(e)}); "
@@ -434,17 +509,28 @@ class _Run:
             run_info.update(ended=now(), games=self.games_run, seconds=round(seconds, 3), status=status,
                             games_per_s=round(self.games_run / seconds, 1) if seconds > 0 else None)
             self.manifest["status"] = status
-            result = self._finish(status, seconds)
-            kept = f"{result.games:,} games kept in {self.folder.root}"
+            failure = result = None
             try:
-                self.folder.write_manifest(self.manifest)
-            except OSError:
-                kept += " (as of the last manifest written)"
+                result = self._finish(status, seconds)
+            except Exception as e:        # the summary could not be read back: the run failed, and says so
+                failure = e
+                status = run_info["status"] = self.manifest["status"] = "failed"
+                if isinstance(e, ExperimentError):
+                    error = e
+            games = sum(pt.games_done for pt in self.points)
+            kept = f"{games:,} games kept in {self.folder.root}"
+            try:
+                self.folder.write_manifest_last(self.manifest)
+            except OSError as e:
+                kept += (f" (as of the last manifest written; it could not be updated ({e.strerror or e}) and "
+                         "still says running)")
             if error is not None:
                 error.args = (f"{error.args[0]}; the run stopped: {kept}; run the same command again to resume",)
             elif status == "interrupted":
                 self.echo(f"interrupted: {kept}; run the same command again to resume")
             signals.closing = False
+        if failure is not None:
+            raise failure
         signals.check()              # a signal while the complete run saved its summary still stops
         return result
 
@@ -458,7 +544,13 @@ class _Run:
         rows, text = [], ""
         if games and status == "complete":
             res = Results.from_manifest(self.folder.root, self.manifest, check=False)
-            rows, ends = summary_from_tables(res), ends_by_point(res)
+            try:
+                rows, ends = summary_from_tables(res), ends_by_point(res)
+            except READ_ERRORS as e:
+                error = self._unreadable(e)
+                if error is None:
+                    raise
+                raise error from e
             text = format_summary(rows, ends)
             self.manifest["summary"] = rows
             self.manifest["points_summary"] = {
@@ -466,6 +558,32 @@ class _Run:
                 for pt in self.points}
         return RunResult(path=self.folder.root, status=status, games=games, games_run=self.games_run,
                          seconds=seconds, summary=rows, summary_text=text, manifest=self.manifest)
+
+    def _unreadable(self, e: BaseException) -> ExperimentError | None:
+        """The one line of a part file found unreadable when the summary reads
+        the folder back (damaged after it was checked): its chunk is dropped
+        from the manifest, to be played again by the next run. None when
+        every part file reads (``e`` was not a damaged file)."""
+        bad = []
+        for pt in self.points:
+            for key in sorted(pt.done_keys):
+                rec = self.manifest["chunks"][key]
+                why = next((f"{t}/part-{key}.parquet: {w}" for t in self.manifest["layout"]["tables"]
+                            if (w := unreadable(self.folder.part(t, key)))), None)
+                if why is not None:
+                    bad.append(why)
+                    pt.done_keys.discard(key)
+                    pt.games_done -= rec["hi"] - rec["lo"]
+                    pt.finished = False
+                    del self.manifest["chunks"][key]
+                    self.manifest["points"].pop(str(pt.index), None)
+        if not bad:
+            return None
+        self.manifest.pop("summary", None)         # (of games no longer all in the folder)
+        self.manifest.pop("points_summary", None)
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        return ExperimentError(f"{self.exp.source}: output: {bad[0]}{more}; expected whole part files (the chunk "
+                               "is dropped from the manifest, to be played again)")
 
 
 def _first_line(e: BaseException) -> str:

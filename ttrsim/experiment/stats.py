@@ -34,6 +34,7 @@ interval is rounded the same way for display: :func:`percent`.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,7 +42,7 @@ import polars as pl
 
 from .results import Results
 
-__all__ = ["Z95", "moments", "rate_interval", "block_interval", "RateSums", "widths_along", "player_keys",
+__all__ = ["Z95", "moments", "rate_interval", "rate_p_value", "holm", "block_interval", "RateSums", "widths_along", "player_keys",
            "clones", "replays", "distinct_games", "fixed_by_design", "block_sums", "rate_table", "win_rates",
            "end_reasons", "percent", "interval_text", "END_REASONS"]
 
@@ -79,6 +80,47 @@ def rate_interval(n, w, nb, sww, swc, scc, z: float = Z95):
     lo = np.where(n > 0, np.clip(centre - half, 0, 1), 0.0)
     hi = np.where(n > 0, np.clip(centre + half, 0, 1), 1.0)
     return lo, hi
+
+
+def rate_p_value(n, w, nb, sww, swc, scc, null):
+    """The two-sided p-value of ``rate == null`` from the six block sums: the
+    normal test with the block variance ``v`` of the module docstring, never
+    below the variance ``null x (1 - null) / n`` of ``n`` independent games
+    (so that a rate of 0 or 1 over few blocks is not certain); NaN with fewer
+    than two blocks or no game.
+
+    >>> p = rate_p_value(*moments(np.array([[30.0], [20.0], [25.0], [35.0]]), np.full((4, 1), 100.0)), 0.25)
+    >>> round(float(p[0]), 3)                  # 27.5% in 4 blocks of 100 games against 25%
+    0.439
+    """
+    n, w, nb, sww, swc, scc, null = (np.asarray(x, np.float64) for x in (n, w, nb, sww, swc, scc, null))
+    nn = np.where(n > 0, n, 1.0)
+    p = w / nn
+    resid = np.maximum(sww - 2 * p * swc + p * p * scc, 0.0)
+    v = np.maximum(resid * nb / np.maximum(nb - 1, 1) / (nn * nn), null * (1 - null) / nn)
+    z = np.abs(p - null) / np.sqrt(np.where(v > 0, v, np.inf))
+    out = np.array([math.erfc(x / math.sqrt(2)) for x in np.atleast_1d(z)]).reshape(np.shape(z))
+    return np.where((n > 0) & (nb > 1), out, np.nan)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjustment of ``p_values`` for the number compared (NaN
+    entries are not counted and stay NaN): a finding whose adjusted p-value is
+    below 0.05 holds at 5% for the whole family, whichever of them is picked.
+
+    >>> holm([0.01, 0.04, 0.03, float("nan")]).tolist()
+    [0.03, 0.06, 0.06, nan]
+    """
+    p = np.asarray(p_values, np.float64)
+    out = np.full(p.shape, np.nan)
+    idx = np.flatnonzero(~np.isnan(p))
+    order = idx[np.argsort(p[idx], kind="stable")]
+    m = len(order)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        out[i] = running
+    return out
 
 
 def block_interval(num: np.ndarray, den: np.ndarray, z: float = Z95):

@@ -91,6 +91,9 @@ class Validator:
 
     # ---- the whole file
     def validate(self, doc: dict) -> Experiment:
+        if "fit" in doc and "strategy" in doc and "lineup" not in doc and "pool" not in doc:
+            self.fail("fit", "this is a tune file (fit, strategy); expected an experiment (lineup, games): run it "
+                             "with ttrsim tune FILE")
         for key in doc:
             if key not in KEYS:
                 self.fail(str(key), f"unknown key{did_you_mean(key, KEYS)}")
@@ -282,13 +285,15 @@ class Validator:
                     hint = "; a Python strategy is given as python: module:Class" if ":" in name else \
                         did_you_mean(name, STRATEGY_NAMES)
                     self.fail(f"{w}.strategy", f"unknown strategy '{name}'{hint}")
-                params = dict(self.mapping(f"{w}.params", item.get("params") or {},
-                                           "a mapping {parameter: number}"))
+                given, src = item.get("params") or {}, ""
+                if isinstance(given, str):      # a fitted set: results/tune_x/best.yaml (ttrsim tune)
+                    given, src = self.params_file(f"{w}.params", given)
+                params = dict(self.mapping(f"{w}.params", given, "a mapping {parameter: number}" + src))
                 for k, v in params.items():
                     try:
                         param_row(name, {k: v})
-                    except StrategyError as e:
-                        self.fail(f"{w}.params.{k}", str(e))
+                    except StrategyError as e:      # a bad value: the field names the parameter
+                        self.fail(f"{w}.params.{k}", (e.problem if e.param == k else str(e)) + src)
                 params = {k: float(v) for k, v in params.items()}
             label = item.get("label")
             if label is None:
@@ -334,6 +339,25 @@ class Validator:
                 self.fail(f"{where}.{e.param}" if e.param and where.endswith(".params") else where, str(e))
             self.python_full[key] = json.loads(json.dumps(full, sort_keys=True, default=repr))
         return self.python_full[key]
+
+    def params_file(self, where, value) -> tuple:
+        """A lineup's ``params`` given as a path: the mapping of that YAML file
+        (``best.yaml`` of ``ttrsim tune``) and `` (in FILE)`` for messages about
+        its values. Relative paths start at the experiment file, then the
+        current folder."""
+        from ttrsim.data.yamlfile import YamlError, read_yaml
+        p = Path(value.strip())
+        if not p.is_absolute():
+            p = next((c for c in (self.base / p, Path.cwd() / p) if c.is_file()), self.base / p)
+        if not p.is_file():
+            self.fail(where, f"parameter file not found at {p.resolve()}; expected a mapping or a .yaml file of "
+                             "parameters such as a tune's best.yaml (relative paths start at the experiment file, "
+                             "then the current folder)")
+        try:
+            doc = read_yaml(p, what="a YAML file of parameters", expected="a mapping {parameter: number}")
+        except YamlError as e:
+            self.fail(where, str(e))
+        return ({} if doc is None else doc), f" (in {p.name})"
 
     def stop(self, value, entrants, block) -> StopRule:
         self.mapping("stop", value, "a mapping {strategy, width, min_games, max_games}")
@@ -414,7 +438,7 @@ class Validator:
                     try:
                         param_row(entrants[e_i].strategy, {parts[2]: v})
                     except StrategyError as e:
-                        self.fail(w, str(e))
+                        self.fail(w, e.problem if e.param == parts[2] else str(e))
                     eparams[e_i][parts[2]] = float(v)
             rules = self.rules(preset, ro, "sweep" if sweep else "rule_overrides")
             self.players_fit(rules, players, "players")

@@ -12,12 +12,17 @@ strategy that is not deterministic. A worker process keeps the board, state
 and log of the points it has seen (``_CTX``), and ends itself when the run's
 main process is gone (:func:`watch_parent`). Every part file is tagged with
 the experiment's config hash, the chunk and its games
-(:func:`ttrsim.experiment.folder.part_tag`).
+(:func:`ttrsim.experiment.folder.part_tag`). What a Python strategy prints
+goes to stderr (:func:`strategy_output_to_stderr`): stdout belongs to the
+caller (``ttrsim run --json`` prints its document there).
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
+import sys
 import threading
 import time
 
@@ -89,6 +94,16 @@ def watch_parent(pid: int | None):
     threading.Thread(target=watch, name="ttrsim-parent-watch", daemon=True).start()
 
 
+def strategy_output_to_stderr(fn):
+    """Run ``fn`` with ``sys.stdout`` sent to ``sys.stderr``: the output of
+    the Python strategies it imports, builds or asks (``print``)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with contextlib.redirect_stdout(sys.stderr):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
 def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None = None) -> dict:
     """Everything a worker needs to play chunks of one sweep point (picklable):
     ``config_hash`` tags its part files, ``parent`` is the pid a worker process
@@ -138,6 +153,7 @@ def _context(spec: dict):
     return ctx
 
 
+@strategy_output_to_stderr
 def prepare(spec: dict) -> int:
     """Start a worker process on a sweep point while the run's process
     compiles the chunk loop: the imports and the table (:func:`_context`);
@@ -146,6 +162,7 @@ def prepare(spec: dict) -> int:
     return os.getpid()
 
 
+@strategy_output_to_stderr
 def run_chunk(spec: dict, chunk: Chunk) -> dict:
     """Play the games ``lo..hi-1`` of a chunk of a sweep point; return the
     tables as tagged Parquet bytes, row counts, per-block win sums ``W`` and

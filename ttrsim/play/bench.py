@@ -128,15 +128,32 @@ class BenchError(ValueError):
     """A comparison that cannot run (unknown revision, a worker that failed)."""
 
 
+# the worker imports this module of the old commit: commits before the package layout change lack it
+BENCH_MODULE = "ttrsim/play/bench.py"
+
+
+def oldest_comparable() -> str:
+    """The oldest commit :func:`compare` can time: the first with :data:`BENCH_MODULE`."""
+    added = _git("log", "--diff-filter=A", "--format=%h", "--", BENCH_MODULE).split()
+    return added[-1] if added else "?"
+
+
 def old_source(rev: str) -> Path:
     """A folder holding the ``ttrsim`` package of commit ``rev`` (its
     ``strategies/`` folder as ``ttrsim/strategies``, where the installed
     layout puts it), extracted once per commit beside the kernel caches so
-    that its compiled kernels are cached too (numba checks the files' times)."""
+    that its compiled kernels are cached too (numba checks the files' times).
+    A commit from before the package layout (no :data:`BENCH_MODULE`) is
+    refused, naming the oldest one that can be compared."""
     try:
         commit = _git("rev-parse", "--short=12", "--verify", f"{rev}^{{commit}}")
     except (OSError, subprocess.CalledProcessError):
         raise BenchError(f"--compare: '{rev}' is not a commit of the repository at {REPO}") from None
+    try:
+        _git("cat-file", "-e", f"{commit}:{BENCH_MODULE}")
+    except subprocess.CalledProcessError:
+        raise BenchError(f"--compare: commit {commit} is older than the package layout this comparison runs "
+                         f"(it has no {BENCH_MODULE}); expected commit {oldest_comparable()} or a later one") from None
     dest = cache_base() / f"source-{commit}"
     if dest.exists():
         return dest

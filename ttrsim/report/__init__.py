@@ -20,6 +20,7 @@ from .passengers import (
 from .routes import blocking, route_claimers, route_contention, route_pairs
 from .strategies import (
                          end_reasons,
+                         player_win_rates,
                          game_length,
                          head_to_head,
                          ratings,
@@ -29,14 +30,14 @@ from .strategies import (
                          strategy_profile,
                          win_rates,
 )
-from .sweeps import sweep_keys, swept_win_rates, with_sweep_values
+from .sweeps import play_changes, sweep_effects, sweep_keys, swept_win_rates, with_sweep_values
 from .tickets import ticket_decks, ticket_value
 
 __all__ = ["Results", "ResultsError",
-           "win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
+           "win_rates", "player_win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
            "game_length", "end_reasons", "strategy_profile",
            "ticket_value", "ticket_decks",
            "route_contention", "route_pairs", "route_claimers", "blocking",
            "majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
            "passengers_by_routes",
-           "sweep_keys", "swept_win_rates", "with_sweep_values"]
+           "sweep_keys", "swept_win_rates", "with_sweep_values", "play_changes", "sweep_effects"]

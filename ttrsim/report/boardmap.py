@@ -14,11 +14,11 @@ coordinates are not shown: a map has no axes to read.
 >>> from ttrsim.data.maps import load_map
 >>> m = load_map("usa")
 >>> df = pl.DataFrame({"route": list(range(m.n_routes)), "claim_rate": [0.5] * m.n_routes})
->>> board_map(m, df).axes[0].get_title().splitlines()[0]
-'Track claim rate on the usa board (line width also grows with the rate)'
+>>> board_map(m, df).axes[0].get_title().splitlines()[:2]
+['Track claim rate on the usa board', '(line width also grows with the rate)']
 >>> pairs = pl.DataFrame({"group": sorted(set(m.route_group.tolist())), "claim_rate": 0.5})
 >>> board_map(m, pairs).axes[0].get_title().splitlines()[0]
-'Route claim rate (any track of a city pair) on the usa board (line width also grows with the rate)'
+'Route claim rate (any track of a city pair) on the usa board'
 """
 from __future__ import annotations
 
@@ -133,8 +133,9 @@ def board_map(m, routes, value: str = "claim_rate", subtitle: str | None = None,
         note = " (line width also grows with the rate)"
     elif never:
         note = f" (dotted: {never} {'route' if pairs else 'track'}{'s' if never != 1 else ''} without a value)"
-    ax.set_title((title or f"{ttl} on the {m.name} board") + note + (f"\n{subtitle}" if subtitle else ""),
-                 fontsize=11)
+    # the note on a line of its own: a tall board (Germany) is narrower than the title
+    ax.set_title((title or f"{ttl} on the {m.name} board") + (f"\n{note.strip()}" if note else "")
+                 + (f"\n{subtitle}" if subtitle else ""), fontsize=11)
     return fig
 
 

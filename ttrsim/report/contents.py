@@ -28,12 +28,11 @@ __all__ = ["Stat", "Section", "Part", "CONTENTS"]
 class Stat:
     """A statistic computed for a section: ``fn(res, **options)``, kept as the
     table named after the function. ``bootstrap``: it takes the report's
-    ``resamples`` (at most ``max_resamples``); ``needs_turns``: without the
+    ``resamples``; ``needs_turns``: without the
     turn log it is not computed (None, not a problem)."""
     fn: Callable
     options: dict = field(default_factory=dict)
     bootstrap: bool = False
-    max_resamples: int | None = None
     needs_turns: bool = False
 
     @property
@@ -46,7 +45,7 @@ class Stat:
             return None
         kw = dict(self.options)
         if self.bootstrap:
-            kw["resamples"] = min(ctx.resamples, self.max_resamples or ctx.resamples)
+            kw["resamples"] = ctx.resamples
         return ctx.stat(self.name, self.fn, **kw)
 
 
@@ -73,9 +72,10 @@ class Part:
 CONTENTS = (
     Part("Strategy comparison", (
         Section(None, (), sections.strategies.per_point_charts_note),
-        Section("Win rates", (Stat(strategies.win_rates, bootstrap=True),), sections.strategies.win_rates),
+        Section("Win rates", (Stat(strategies.win_rates, bootstrap=True), Stat(strategies.player_win_rates)),
+                sections.strategies.win_rates),
         Section("Head to head", (Stat(strategies.head_to_head, bootstrap=True),), sections.strategies.head_to_head),
-        Section("Ratings", (Stat(strategies.ratings, bootstrap=True, max_resamples=200),),
+        Section("Ratings", (Stat(strategies.ratings, bootstrap=True),),
                 sections.strategies.ratings),
         Section("Seat advantage", (Stat(strategies.seat_advantage, bootstrap=True),),
                 sections.strategies.seat_advantage),
@@ -115,5 +115,7 @@ CONTENTS = (
     ), shown=sections.europe.has_europe),
     Part("Sweeps", (
         Section(None, (Stat(sweeps.swept_win_rates, bootstrap=True),), sections.sweeps.sweep_balance),
+        Section("Does play change across the sweep", (Stat(sweeps.play_changes),), sections.sweeps.play_changes),
+        Section("Effects of the sweep, paired", (Stat(sweeps.sweep_effects),), sections.sweeps.sweep_effects),
     ), shown=sections.sweeps.has_sweep),
 )

@@ -43,6 +43,7 @@ class Context:
         self.doc = Document()
         self.tables: dict[str, pl.DataFrame] = {}      # name -> the whole table, written as tables/<name>.csv
         self.chart_files: list[Path] = []
+        self.written: list[Path] = []                  # every file written (or begun), for a failed build to remove
         self.problems: list[str] = []                  # statistics that could not be computed
         self.colours = strategy_colours(res.labels)
         self.points = res.points
@@ -77,6 +78,13 @@ class Context:
         msg = next((p for p in self.problems if p.startswith(name + ":")), f"{name}: {unmeasured}")
         self.doc.note(f"Could not compute {name.replace('_', ' ')}: {msg.split(': ', 1)[-1]}")
 
+    # ---- files
+    def write(self, path: Path, data: bytes | str):
+        """Write one file of the report (text as UTF-8), recorded in ``written``
+        before it is begun, so a build that fails removes it whole or half."""
+        self.written.append(path)
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
     # ---- charts
     def chart(self, name: str, fig, caption: str):
         """Save ``fig`` as charts/<name>.png/.svg (the chosen images) and add it to the document."""
@@ -88,7 +96,7 @@ class Context:
             c.png = buf.getvalue()
             if "png" in self.images:
                 f = self.out / "charts" / f"{name}.png"
-                f.write_bytes(c.png)
+                self.write(f, c.png)
                 c.files["png"] = f"charts/{name}.png"
                 self.chart_files.append(f)
         if "svg" in self.images:
@@ -97,7 +105,7 @@ class Context:
                 fig.savefig(buf, format="svg")
             c.svg = buf.getvalue()
             f = self.out / "charts" / f"{name}.svg"
-            f.write_text(c.svg, encoding="utf-8")
+            self.write(f, c.svg)
             c.files["svg"] = f"charts/{name}.svg"
             self.chart_files.append(f)
         self.doc.chart(c)

@@ -42,14 +42,16 @@ from .contents import CONTENTS, Part
 from .context import Context
 from .dataset import Results
 from .sections.findings import findings
-from .sections.header import header
+from .sections.header import details, header
 
-__all__ = ["build_report", "Report", "FORMATS", "IMAGES"]
+__all__ = ["build_report", "Report", "ReportWriteError", "FORMATS", "IMAGES", "MAX_RESAMPLES"]
 
 FORMATS = ("md", "html")
 IMAGE_KINDS = ("png", "svg")
 IMAGES = ("png",)            # the default; SVG is opt-in: images=("png", "svg"), `ttrsim report --svg`
 MAX_POINT_CHARTS = 4     # sweep points that get their own per-point charts (the balance charts cover all)
+# the ratings' bootstrap resamples at most (each holds 2 x strategies^2 floats; `ttrsim report --resamples` agrees)
+MAX_RESAMPLES = 100_000
 MAX_EMBEDDED = 8_000_000  # bytes of CSV tables report.html carries as download links (beyond: a note)
 
 
@@ -63,6 +65,7 @@ class Report:
     charts: list[Path] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # statistics that could not be computed
     seconds: float = 0.0
+    resamples: int = 0                                   # the block-bootstrap resamples of the ratings' intervals
 
     @property
     def main(self) -> Path:
@@ -75,21 +78,67 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
     """Write the report of the results folder ``path`` into ``output``
     (default ``<path>/report``): report.md and/or report.html (``formats``),
     tables/*.csv, charts/*.png and/or *.svg (``images``). ``resamples``: the
-    block-bootstrap resamples of every interval. ``progress``: a progress bar
+    block-bootstrap resamples of the ratings' intervals, 10 to
+    :data:`MAX_RESAMPLES` (the rates' intervals are Wilson intervals, no
+    resampling). ``progress``: a progress bar
     on stderr. Raises ``ResultsError`` (a ValueError) for a folder that is not
-    a results folder and ValueError for a bad option; returns a :class:`Report`."""
+    a results folder, ValueError for a bad option and :class:`ReportWriteError`
+    (a ValueError, one line) when a file cannot be written (a full disk, a
+    read-only folder), after removing the files it wrote; returns a
+    :class:`Report`."""
     t0 = time.perf_counter()
     formats = _choices("format", formats, FORMATS)
     images = _choices("image", images, IMAGE_KINDS, allow_empty=True)
-    if not isinstance(resamples, int) or resamples < 10:
-        raise ValueError(f"resamples must be an integer of at least 10, got {resamples!r}")
+    if not isinstance(resamples, int) or isinstance(resamples, bool) or not 10 <= resamples <= MAX_RESAMPLES:
+        raise ValueError(f"resamples must be an integer from 10 to {MAX_RESAMPLES:,}, got {resamples!r}")
     res = Results.open(path)
     out = Path(output) if output is not None else res.path / "report"
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out}: exists and is not a folder; expected a folder for the report")
-    out.mkdir(parents=True, exist_ok=True)
-    _clean_previous(out)
+    made = [d for d in (out, *out.parents) if not d.exists()]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        _clean_previous(out)
+    except OSError as e:
+        _remove_written([], made)
+        raise ReportWriteError(out, e) from None
     ctx = Context(res, out, formats, images, resamples, max_point_charts)
+    made += [out / d for d in ("charts", "tables") if not (out / d).exists()]
+    try:
+        return _build(ctx, res, formats, progress, t0)
+    except OSError as e:
+        _remove_written(ctx.written + [out / "report.json"], made)
+        raise ReportWriteError(out, e, ctx.written[-1] if ctx.written else None) from None
+
+
+class ReportWriteError(ValueError):
+    """A report that could not be written (a full disk, a read-only folder),
+    as one line naming the file; the files it had written were removed."""
+
+    def __init__(self, out: Path, e: OSError, file: Path | None = None):
+        name = e.filename or file or out
+        removed = " (the report's files written so far were removed)" if file is not None else ""
+        super().__init__(f"{out}: cannot write {name} ({e.strerror or e}); expected a writable report folder "
+                         f"with free space{removed}")
+
+
+def _remove_written(files: list[Path], folders: list[Path]):
+    """Delete the files a failed build wrote, then the folders it made (when empty)."""
+    for f in files:
+        try:
+            f.unlink(missing_ok=True)
+        except OSError:
+            pass
+    for d in sorted(folders, key=lambda d: len(d.parts), reverse=True):
+        try:
+            d.rmdir()
+        except OSError:
+            pass
+
+
+def _build(ctx: Context, res: Results, formats: tuple, progress: bool, t0: float) -> Report:
+    """The report's parts, tables and documents, written into ``ctx.out``."""
+    out = ctx.out
     parts = [part for part in CONTENTS if part.shown is None or part.shown(ctx)]
     bar = None
     if progress:
@@ -100,6 +149,7 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
     try:
         header(ctx)
         mark = len(ctx.doc.blocks)
+        details(ctx)
         for part in parts:
             _write_part(ctx, part, bar)
         ctx.doc.insert(mark, findings(ctx))
@@ -116,21 +166,21 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
         md = html = None
         if "md" in formats:
             md = out / "report.md"
-            md.write_text(render.markdown(ctx.doc), encoding="utf-8")
+            ctx.write(md, render.markdown(ctx.doc))
         if "html" in formats:
             html = out / "report.html"
-            html.write_text(render.html(ctx.doc, f"ttrsim report: {res.name}", attachments), encoding="utf-8")
+            ctx.write(html, render.html(ctx.doc, f"ttrsim report: {res.name}", attachments))
         if bar is not None:
             bar.update(1)
     finally:
         if bar is not None:
             bar.close()
     written = [p for p in (md, html) if p] + tables + ctx.chart_files
-    (out / "report.json").write_text(json.dumps({
-        "results": str(res.path), "games": res.n_games, "written": _dt.datetime.now().isoformat(timespec="seconds"),
-        "files": [str(p.relative_to(out)) for p in written], "problems": ctx.problems}, indent=1), encoding="utf-8")
+    ctx.write(out / "report.json", json.dumps({
+        "results": str(res.path), "games": res.n_games, "resamples": ctx.resamples, "written": _dt.datetime.now().isoformat(timespec="seconds"),
+        "files": [str(p.relative_to(out)) for p in written], "problems": ctx.problems}, indent=1))
     return Report(folder=out, markdown=md, html=html, tables=tables, charts=ctx.chart_files,
-                  problems=ctx.problems, seconds=time.perf_counter() - t0)
+                  problems=ctx.problems, seconds=time.perf_counter() - t0, resamples=ctx.resamples)
 
 
 def _write_part(ctx: Context, part: Part, bar):
@@ -164,7 +214,7 @@ def _write_tables(ctx: Context) -> list[Path]:
             out = df.join(ctx.points, on="point", how="left")
         out = out.with_columns([pl.col(c).cast(pl.String) for c, t in out.schema.items()
                                 if t in (pl.Categorical,) or isinstance(t, (pl.Enum, pl.List, pl.Struct))])
-        out.write_csv(f)
+        ctx.write(f, out.write_csv())
         files.append(f)
     return files
 

@@ -46,7 +46,7 @@ from ttrsim.experiment.stats import END_REASONS, end_reasons
 
 from .dataset import Results
 
-__all__ = ["win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
+__all__ = ["win_rates", "player_win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
            "game_length", "end_reasons", "strategy_profile", "PROFILE", "END_REASONS"]
 
 _BATCH_CELLS = 4_000_000  # resamples x blocks per weight batch (32 MB of int64)
@@ -101,6 +101,42 @@ def win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFram
     (mean final total), fixed (1/players by design: no interval).
     """
     return stats.win_rates(res)
+
+
+def player_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
+    """:func:`win_rates` with the labels of one player pooled: entrants that
+    play the same strategy with the same parameters under several labels
+    (``planner``, ``planner-2``: :func:`ttrsim.experiment.stats.clones`) are
+    one player, its rate the win shares of all its seats over their games, its
+    interval over seed blocks; highest first. Without such labels it is
+    :func:`win_rates` with one label per player.
+
+    Columns: point, player (its first label), labels (its labels, comma-separated),
+    seats (labels pooled), games, distinct, wins, win_rate, low, high, mean_score.
+    """
+    res = Results.open(res)
+    sums = stats.block_sums(res, "strategy")
+    parts = []
+    for point in res.point_ids:
+        groups: dict[str, list[int]] = {}
+        for k, key in enumerate(stats.player_keys(res, point)):
+            groups.setdefault(key, []).append(k)
+        members = list(groups.values())
+        of = {k: g for g, ks in enumerate(members) for k in ks}
+        pooled = (sums.filter(pl.col("point") == point)
+                  .with_columns(pl.col("k").replace_strict(of, return_dtype=pl.Int64))
+                  .group_by("point", "block", "k").agg(pl.col("wins", "games", "played", "total").sum())
+                  .sort("point", "block", "k"))
+        t = stats.rate_table(pooled, len(members))
+        parts.append(t.with_columns(
+            pl.Series("player", [res.labels[members[g][0]] for g in t["k"].to_list()], dtype=pl.String),
+            pl.Series("labels", [", ".join(res.labels[k] for k in members[g]) for g in t["k"].to_list()],
+                      dtype=pl.String),
+            pl.Series("seats", [len(members[g]) for g in t["k"].to_list()], dtype=pl.Int64)))
+    out = pl.concat(parts) if parts else pl.DataFrame()
+    return (out.sort(["point", "win_rate", "k"], descending=[False, True, False])
+            .select("point", "player", "labels", "seats", "games", "distinct", "wins", "win_rate", "low", "high",
+                    "mean_score"))
 
 
 def seat_advantage(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:

@@ -9,12 +9,23 @@
 """
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import polars as pl
+
+from ttrsim.experiment.stats import Z95, holm
 
 from .dataset import Results
 from .strategies import win_rates
 
-__all__ = ["sweep_keys", "swept_win_rates", "with_sweep_values"]
+__all__ = ["sweep_keys", "swept_win_rates", "with_sweep_values", "play_changes", "sweep_effects", "PLAY_COLUMNS"]
+
+# what a seat-game's play is, in the tables (never a score, which the swept rules may change)
+PLAY_COLUMNS = ("trains_left", "cards_left", "longest_path", "stations_built", "passengers", "tickets_completed",
+                "tickets_failed")
+_TURN_COLUMNS = ("turn", "action", "route", "pay_colour", "locomotives", "card1", "source1", "card2", "source2",
+                 "tickets_drawn", "tickets_kept", "passenger1", "passenger2", "tunnel_paid", "station")
 
 
 def sweep_keys(res: Results) -> list[str]:
@@ -42,3 +53,115 @@ def swept_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.Da
     """
     res = Results.open(res)
     return with_sweep_values(res, win_rates(res, resamples=resamples, seed=seed))
+
+
+def play_changes(res: Results) -> pl.DataFrame:
+    """Whether the players play differently across the sweep, not only score
+    differently: every seat-game of each point against the seat-game of the
+    same deal, seating and seat at the first point (every point plays the same
+    seeds). A seat-game's play is its train and card counts left, longest path,
+    stations built, passengers, tickets completed and failed (the ``players``
+    table), every ticket offered to it with the turn and whether it was kept
+    (``tickets``), and, with the turn log, every action of its turns
+    (``turns``); never a score, which the swept rules change by themselves.
+    A sweep over a value no seated strategy reads differs in no seat-game: its
+    balance curves then re-score identical games.
+
+    Columns: point, seat_games (compared with the first point; there: all of
+    its own), differ, differ_share (0 at the first point), winner_tickets (mean
+    tickets completed by a winner), ticket_draws (mean turns spent drawing
+    tickets per seat-game), the swept values after ``point``.
+    """
+    res = Results.open(res)
+    key = (pl.col("game").cast(pl.Int64) % res.stride).alias("deal")
+    players = res.scan("players").select(
+        "point", key, "seat", "winner",
+        pl.struct(*PLAY_COLUMNS).hash(0).alias("h_players"), pl.col("tickets_completed").cast(pl.Int64))
+    offers = (res.scan("tickets").group_by("point", key, "seat")
+              .agg(_row_hashes("turn", "ticket", "setup", "kept").alias("h_tickets"),
+                   pl.col("turn").filter(~pl.col("setup")).n_unique().cast(pl.Int64).alias("ticket_draws")))
+    fp = players.join(offers, on=["point", "deal", "seat"], how="left")
+    parts = [pl.col("h_players"), pl.col("h_tickets").fill_null(0)]
+    if res.has_turns:
+        turns = (res.scan("turns").group_by("point", key, "seat")
+                 .agg(_row_hashes(*_TURN_COLUMNS).alias("h_turns")))
+        fp = fp.join(turns, on=["point", "deal", "seat"], how="left")
+        parts.append(pl.col("h_turns").fill_null(0))
+    fp = fp.with_columns(pl.struct(*parts).hash(0).alias("play"),
+                         pl.col("ticket_draws").fill_null(0)).collect()
+    first = res.point_ids[0]
+    base = fp.filter(pl.col("point") == first).select("deal", "seat", pl.col("play").alias("play_first"))
+    cmp = fp.join(base, on=["deal", "seat"], how="inner")
+    out = (cmp.group_by("point")
+           .agg(pl.len().cast(pl.Int64).alias("seat_games"),
+                (pl.col("play") != pl.col("play_first")).sum().cast(pl.Int64).alias("differ"))
+           .with_columns((pl.col("differ") / pl.col("seat_games")).alias("differ_share")))
+    style = (fp.group_by("point")
+             .agg(pl.col("tickets_completed").filter(pl.col("winner")).mean().alias("winner_tickets"),
+                  pl.col("ticket_draws").mean().alias("ticket_draws")))
+    out = (res.points.select("point").join(out, on="point", how="left").join(style, on="point", how="left")
+           .with_columns(pl.col("seat_games", "differ").fill_null(0)).sort("point"))
+    return with_sweep_values(res, out)
+
+
+def _row_hashes(*columns: str) -> pl.Expr:
+    """One number for a group's rows, whatever their order (each row's hash, kept
+    to 32 bits so that the sum cannot overflow); the rows carry their turn."""
+    return (pl.struct(*columns).hash(0) % (1 << 32)).sum()
+
+
+def sweep_effects(res: Results) -> pl.DataFrame:
+    """The effect of each sweep point against the first, per strategy, paired:
+    every point plays the same deals (common random numbers), so each seat-game
+    is compared with the same deal, seating and seat at the first point, and
+    the differences are averaged per seed block (the independent unit) with a
+    95% normal interval over the blocks. Unlike a comparison of two win rates,
+    the deal's luck cancels; the effect is of the swept values (everything else
+    is equal by design), on these strategies' play.
+
+    Columns: point, the swept values, strategy, blocks, win_effect (mean
+    change of the strategy's win share, a fraction), win_low, win_high,
+    win_p (two-sided), win_p_holm (Holm over every point and strategy of the
+    table), score_effect, score_low, score_high (points), tickets_effect
+    (tickets completed); the first point is left out (no effect of itself).
+    """
+    res = Results.open(res)
+    key = (pl.col("game").cast(pl.Int64) % res.stride).alias("deal")
+    rows = res.scan("players").select(
+        "point", key, "block", "seat", pl.col("strategy").cast(pl.String),
+        pl.col("win_share").cast(pl.Float64).alias("win"), pl.col("total").cast(pl.Float64).alias("score"),
+        pl.col("tickets_completed").cast(pl.Float64).alias("tickets")).collect()
+    first = res.point_ids[0]
+    base = rows.filter(pl.col("point") == first).select("deal", "seat", *[pl.col(c).alias(c + "_0") for c in
+                                                                           ("win", "score", "tickets")])
+    d = (rows.filter(pl.col("point") != first).join(base, on=["deal", "seat"], how="inner")
+         .with_columns(*[(pl.col(c) - pl.col(c + "_0")).alias(c) for c in ("win", "score", "tickets")])
+         .group_by("point", "strategy", "block").agg(pl.col("win", "score", "tickets").mean()))
+    out = (d.group_by("point", "strategy")
+           .agg(pl.len().cast(pl.Int64).alias("blocks"),
+                *[e for c in ("win", "score", "tickets")
+                  for e in (pl.col(c).mean().alias(f"{c}_effect"),
+                            (pl.col(c).std() / pl.len().cast(pl.Float64).sqrt()).alias(f"{c}_se"))])
+           .sort("point", "strategy"))
+    if out.height == 0:
+        return with_sweep_values(res, pl.DataFrame(schema={
+            "point": pl.UInt16, "strategy": pl.String, "blocks": pl.Int64, "win_effect": pl.Float64,
+            "win_low": pl.Float64, "win_high": pl.Float64, "win_p": pl.Float64, "win_p_holm": pl.Float64,
+            "score_effect": pl.Float64, "score_low": pl.Float64, "score_high": pl.Float64,
+            "tickets_effect": pl.Float64}))
+    # one block: no variance, no interval, no p-value; several equal blocks: a variance of 0
+    se = out["win_se"].fill_null(np.nan).to_numpy()
+    effect = out["win_effect"].to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, np.abs(effect) / se, np.where(effect == 0, 0.0, np.inf))
+    p = np.array([math.erfc(x / math.sqrt(2)) if not np.isnan(x) else np.nan for x in z])
+    p = np.where(np.isnan(se), np.nan, p)
+    out = out.with_columns(
+        *[(pl.col(f"{c}_effect") + sign * Z95 * pl.col(f"{c}_se")).alias(f"{c}_{end}")
+          for c in ("win", "score") for sign, end in ((-1, "low"), (1, "high"))],
+        pl.Series("win_p", p).fill_nan(None), pl.Series("win_p_holm", holm(p)).fill_nan(None))
+    order = {label: i for i, label in enumerate(res.labels)}
+    out = out.sort(pl.col("point"), pl.col("strategy").replace_strict(order, return_dtype=pl.Int64))
+    return with_sweep_values(res, out.select(
+        "point", "strategy", "blocks", "win_effect", "win_low", "win_high", "win_p", "win_p_holm",
+        "score_effect", "score_low", "score_high", "tickets_effect"))

@@ -14,8 +14,13 @@ mean win share of the seats that kept the ticket; ``baseline`` is the mean, over
 the same keepers, of their strategy's overall win rate at that point (what those
 keepers would win without knowing which ticket they held); ``lift`` =
 ``win_rate_kept - baseline``, with the 95% interval of ``win_rate_kept`` over
-seed blocks (``lift_low``, ``lift_high``). A positive lift says good players
-keep it, or it helps: it is an association, not a causal effect.
+seed blocks (``lift_low``, ``lift_high``), its two-sided p-value against 0
+(``lift_p``, :func:`ttrsim.experiment.stats.rate_p_value`) and that p-value
+adjusted by Holm's method for the number of tickets kept at the point
+(``lift_p_holm``): the key findings name a ticket only where the adjusted
+p-value is below 0.05. A positive lift says good players keep it, or that its
+keepers kept it because their deal fitted it (selection), or that it helps: it
+is an association, not a causal effect of the ticket.
 
 >>> from ttrsim.report import Results, ticket_value                   # doctest: +SKIP
 >>> ticket_value(Results.open("results/quickstart")).sort("lift")     # doctest: +SKIP
@@ -109,7 +114,8 @@ _VALUE_SCHEMA = {"point": pl.UInt16, "ticket": pl.Int16, "from": pl.String, "to"
                  "decks": pl.String, "shortest_path": pl.Int64, "offered": pl.Int64, "kept": pl.Int64,
                  "keep_rate": pl.Float64, "completed": pl.Int64, "completion_rate": pl.Float64,
                  "mean_net_points": pl.Float64, "win_rate_kept": pl.Float64, "baseline": pl.Float64,
-                 "lift": pl.Float64, "lift_low": pl.Float64, "lift_high": pl.Float64}
+                 "lift": pl.Float64, "lift_low": pl.Float64, "lift_high": pl.Float64, "lift_p": pl.Float64,
+                 "lift_p_holm": pl.Float64}
 
 
 def _seat_key() -> pl.Expr:
@@ -196,9 +202,16 @@ def ticket_value(res: Results) -> pl.DataFrame:
     u = float(WIN_UNITS)
     lo, hi = stats.rate_interval(df["kept"].to_numpy(), df["wins"].to_numpy(), df["nb"].to_numpy(),
                                  df["sww"].to_numpy() / u ** 2, df["swc"].to_numpy() / u, df["scc"].to_numpy())
+    pv = stats.rate_p_value(df["kept"].to_numpy(), df["wins"].to_numpy(), df["nb"].to_numpy(),
+                            df["sww"].to_numpy() / u ** 2, df["swc"].to_numpy() / u, df["scc"].to_numpy(),
+                            df["baseline"].fill_null(0.0).to_numpy())
     df = df.with_columns(
         *[pl.when(pl.col("kept") > 0).then(pl.Series(v) - pl.col("baseline")).alias(c)
-          for c, v in (("lift_low", lo), ("lift_high", hi))])
+          for c, v in (("lift_low", lo), ("lift_high", hi))],
+        pl.Series("lift_p", pv, dtype=pl.Float64).fill_nan(None))
+    df = df.with_columns(pl.col("lift_p").map_batches(lambda p: pl.Series(stats.holm(p.fill_null(np.nan).to_numpy())),
+                                                     return_dtype=pl.Float64).over("point").fill_nan(None)
+                         .alias("lift_p_holm"))
     return df.select([pl.col(c).cast(d) for c, d in _VALUE_SCHEMA.items()]).sort("point", "ticket")
 
 

@@ -43,7 +43,7 @@ def route_claim_rates(df, top: int = 25, subtitle: str | None = None) -> Figure:
     med = floats(column(d, "median_round", None))
     ax2.errorbar(med, y, xerr=error_extents(med, column(d, "q25_round"), column(d, "q75_round")), fmt="o",
                  color="#c44e52", ms=4, capsize=2, lw=1)
-    ax2.set_xlabel("claim round (1 = every seat's first turn; median, quartiles)")
+    ax2.set_xlabel("claim round: median, quartiles\n(round 1 = every seat's first turn)")
     ax2.grid(axis="x", alpha=0.3)
     ax.set_title(title + (f"\n{subtitle}" if subtitle else ""), fontsize=11, loc="left")
     return fig
@@ -81,6 +81,7 @@ def blocking(df, colours: dict | None = None, subtitle: str | None = None) -> Fi
     percent_axis(ax.xaxis)
     ax.set_xlabel("blocking claims (% of the strategy's claims)")
     ax.set_ylabel("strategy")
-    ax.legend(fontsize=8, loc="lower right")
+    # below the axes (inside them it would cover the label of a bar)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8, frameon=False)
     write_title(ax, title, subtitle)
     return fig

@@ -62,7 +62,9 @@ def win_rates(df, players: int | None = None, colours: dict | None = None, subti
         ax.axvline(1 / players, color="k", ls="--", lw=1, label=f"fair share 1/{players}")
         ax.legend(loc="lower right", fontsize=8)
     ax.set_yticks(y, labels)
-    ax.set_xlim(0, min(1.0, max(float(np.nanmax(floats(column(df, "high", 0)))), float(np.nanmax(rate))) * 1.2 + 0.05))
+    highs = floats(column(df, "high", 0))                # null (no interval) for rates fixed by design
+    top = max(float(np.nanmax(highs)) if np.isfinite(highs).any() else 0.0, float(np.nanmax(rate)))
+    ax.set_xlim(0, min(1.0, top * 1.2 + 0.05))
     percent_axis(ax.xaxis)
     ax.set_xlabel("win rate (% of games; shared wins as fractions)")
     ax.set_ylabel("strategy")

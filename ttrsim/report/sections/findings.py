@@ -4,11 +4,14 @@ section. A line states only what its intervals support: a strongest strategy
 whose interval overlaps the next one's is "not told apart", a seat or a ticket
 whose interval contains the fair share or zero is not named as an effect.
 
-Lines, per sweep point drawn (every point without a sweep): distinct games when
+In a sweep, first whether the play changes across it at all
+(:func:`~ttrsim.report.sections.sweeps.play_change_line`). Then lines, per
+sweep point drawn (every point without a sweep): distinct games when
 games replay one another; the strongest strategy and its margin; the seat
-advantage; the most over- and under-valued tickets (highest and lowest *lift*:
-their keepers' win rate against those keepers' usual rate); the most contested
-routes; passenger majorities (maps with passengers); in-game ticket draws.
+advantage; the tickets whose keepers win most above and below their usual
+rate (highest and lowest *lift*, named only where Holm's correction for the
+number of tickets compared leaves the lift significant at 5%; an association);
+the most claimed routes; passenger majorities (maps with passengers); in-game ticket draws.
 """
 from __future__ import annotations
 
@@ -18,13 +21,16 @@ from ttrsim.experiment.stats import player_keys
 
 from ..blocks import Bullets, interval, num, pct, signed
 from ..context import Context
+from . import sweeps
 
-__all__ = ["findings", "finding_lines"]
+__all__ = ["findings", "finding_lines", "ALPHA"]
+
+ALPHA = 0.05    # the family-wise error rate of a "most" finding picked among many (Holm)
 
 
 def findings(ctx: Context) -> list:
     """The key findings as document blocks (a heading and a list), to go right after the header."""
-    lines = []
+    lines = [line for line in (sweeps.play_change_line(ctx), sweeps.effect_line(ctx)) if line]
     for p in ctx.chart_points() or ctx.point_ids:
         at = finding_lines(ctx, p)
         lines += [f"*{ctx.point_label(p)}*: {x}" for x in at] if ctx.sweep else at
@@ -69,10 +75,12 @@ def _fixed_seating(ctx: Context) -> bool:
 
 
 def _strongest(ctx: Context, p: int) -> str | None:
-    win = [r for r in _rows(ctx, "win_rates", p) if not r.get("fixed")]
     if _one_player(ctx, p):
         return ("**One strategy in every seat**: this experiment compares seats, not strategies"
                 + _link(ctx, "Seat advantage") + ".")
+    pooled = [dict(r, strategy=r["player"]) for r in _rows(ctx, "player_win_rates", p)]
+    pooling = any(r["seats"] > 1 for r in pooled)
+    win = pooled if pooling else [r for r in _rows(ctx, "win_rates", p) if not r.get("fixed")]
     if len(win) < 2:
         return None
     a, b = win[0], win[1]
@@ -85,9 +93,12 @@ def _strongest(ctx: Context, p: int) -> str | None:
     else:
         text = (f"**`{a['strategy']}` and `{b['strategy']}` are not told apart**: their win rates' intervals "
                 f"overlap ({rate(a)} and {rate(b)}){caveat}")
+    if pooling:
+        text += " (" + "; ".join(f"`{r['player']}` pools {r['seats']} labels: {r['labels']}" for r in win
+                                 if r["seats"] > 1) + ")"
     h2h = next((r for r in _rows(ctx, "head_to_head", p) if r["strategy"] == a["strategy"]
                 and r["opponent"] == b["strategy"]), None)
-    if h2h is not None and (h2h["low"] > 0.5 or h2h["high"] < 0.5):
+    if h2h is not None and not pooling and (h2h["low"] > 0.5 or h2h["high"] < 0.5):
         text += (f"; `{a['strategy']}` finishes ahead of `{b['strategy']}` in {pct(h2h['ahead_rate'])} "
                  f"{interval(h2h['low'], h2h['high'])} of the games they both played")
     return text + "." + _link(ctx, "Win rates")
@@ -123,27 +134,39 @@ def _tickets(ctx: Context, p: int) -> list[str]:
     if not tv:
         return []
     link = _link(ctx, "Ticket value")
-    up = [r for r in tv if r["lift_low"] > 0]
-    down = [r for r in tv if r["lift_high"] < 0]
-    if not up and not down:
-        return ["**No ticket stands out**: for every ticket kept, its keepers' win rate is within the 95% "
-                "interval of their usual rate." + link]
+    tested = [r for r in tv if r.get("lift_p_holm") is not None]
+    m = len(tested)
+    family = f"{m} ticket{'s' if m != 1 else ''} compared (Holm's correction)"
+    up = [r for r in tested if r["lift_p_holm"] < ALPHA and r["lift"] > 0]
+    down = [r for r in tested if r["lift_p_holm"] < ALPHA and r["lift"] < 0]
 
     def say(r):
         return (f"**{r['from']} - {r['to']}** ({r['points']} points): its keepers win "
                 f"{signed(100 * r['lift'])} pp [{signed(100 * r['lift_low'])}, {signed(100 * r['lift_high'])}] "
                 f"against their usual rate (kept {num(r['kept'], 0)} times, completed "
-                f"{pct(r['completion_rate'], 0)})")
+                f"{pct(r['completion_rate'], 0)}, adjusted p = {_p(r['lift_p_holm'])})")
+    if not up and not down:
+        text = (f"**No ticket stands out** of the {family}: no ticket's keepers win detectably more or less than "
+                "their usual rate")
+        if tested:
+            top = max(tested, key=lambda r: abs(r["lift"]))
+            text += (f" (the largest lift, {top['from']} - {top['to']}, {signed(100 * top['lift'])} pp, has an "
+                     f"adjusted p of {_p(top['lift_p_holm'])})")
+        return [text + "." + link]
+    caveat = ("an association, not the ticket's worth: a seat may keep it because its deal fits it, and the "
+              "same seat would have won anyway")
     out = []
     if up:
-        out.append("**Most over-valued ticket** (its keepers win most above their usual rate: its points may be "
-                   "generous for what it costs): "
-                   + say(max(up, key=lambda r: r["lift"])) + "." + link)
+        out.append(f"**Ticket whose keepers win most above their usual rate**, of the {family}: "
+                   + say(max(up, key=lambda r: r["lift"])) + f"; {caveat}." + link)
     if down:
-        out.append("**Most under-valued ticket** (its keepers win most below their usual rate: its points may be "
-                   "too few for what it costs): "
-                   + say(min(down, key=lambda r: r["lift"])) + "." + link)
+        out.append(f"**Ticket whose keepers win most below their usual rate**, of the {family}: "
+                   + say(min(down, key=lambda r: r["lift"])) + f"; {caveat}." + link)
     return out
+
+
+def _p(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"{p:.3f}" if p < 0.01 else f"{p:.2f}"
 
 
 def _routes(ctx: Context, p: int) -> str | None:
@@ -154,7 +177,7 @@ def _routes(ctx: Context, p: int) -> str | None:
     if not pairs:
         return None
     top = sorted(pairs, key=lambda r: -r["claim_rate"])[:3]
-    text = "**Most contested routes**: " + ", ".join(
+    text = "**Most claimed routes** (claimed, not necessarily contested): " + ", ".join(
         f"{_pair(r)} claimed in {pct(r['claim_rate'], 0)} of games (first claim: median round "
         f"{num(r['median_round'], 0)})" for r in top)
     multi = [r for r in pairs if r.get("multi_rate") is not None]

@@ -1,4 +1,6 @@
-"""The top of the report: the title, the experiment's facts (rules, strategies,
+"""The top of the report: the title, the experiment's question and one line on
+what was played (the key findings follow, so that they are on the first
+screen); then, after the findings, the experiment's facts (rules, strategies,
 the seating design and what it controls, games and distinct games, turn log,
 where the results are), how to read it, and the table of contents.
 """
@@ -12,18 +14,37 @@ from ttrsim.experiment.summary import design_text
 
 from ..context import Context
 
-__all__ = ["header"]
+__all__ = ["header", "details"]
 
 
 def header(ctx: Context):
-    """Write the top of the report (the key findings follow it, ``sections.findings``)."""
+    """Write the top of the report: the title, the experiment's question (its
+    ``description``) and one line on what was played; the key findings follow
+    it (``sections.findings``), then :func:`details`."""
     res, m = ctx.res, ctx.res.manifest
-    cfg = m.get("config", {})
     doc = ctx.doc
     doc.h(1, f"Report: {res.name}", anchor="top")
     desc = m.get("description") or ""
     if desc:
         doc.p(desc)
+    played, distinct = sum(ctx.games.values()), sum(ctx.distinct.values())
+    doc.p(f"`{res.rules}`, {res.players} players, {played:,} games"
+          + (f" ({distinct:,} distinct)" if distinct != played else "")
+          + (f" over {len(ctx.point_ids)} sweep points" if ctx.sweep else "")
+          + f" of {', '.join(f'`{lab}`' for lab in res.labels)}; run `{res.status}`. "
+          "The details of the experiment and how to read the numbers follow the findings.")
+    if res.note:
+        doc.note(f"Incomplete results: {res.note}. The statistics cover the finished chunks only.")
+
+
+def details(ctx: Context):
+    """The experiment's facts (rules, strategies, the seating design and what it
+    controls, games and distinct games, turn log, where the results are), how to
+    read it, and the table of contents: after the key findings."""
+    res, m = ctx.res, ctx.res.manifest
+    cfg = m.get("config", {})
+    doc = ctx.doc
+    doc.h(2, "The experiment")
     lineup = ", ".join(f"`{lab}`" for lab in res.labels)
     versions = m.get("versions") or {}
     played, distinct = sum(ctx.games.values()), sum(ctx.distinct.values())
@@ -51,8 +72,6 @@ def header(ctx: Context):
         + f"; report written {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}.",
     ]
     doc.bullets(facts)
-    if res.note:
-        doc.note(f"Incomplete results: {res.note}. The statistics cover the finished chunks only.")
     doc.p("**How to read it.** A strategy's *win rate* is its mean win share: 1 for a sole winner, "
           "1/k for k tied winners, else 0 (a shared win counts as a fraction). Every 95% interval "
           "of a rate counts seed blocks, not games, as the independent units (the games sharing a deal "

@@ -53,6 +53,22 @@ def win_rates(ctx: Context, t: dict):
         ("95% interval", lambda r: "by design" if r.get("fixed") else interval(r["low"], r["high"]), True),
         ("mean score", lambda r: num(r.get("mean_score"), 1), True)]
     ctx.table("win_rates", win, columns)
+    pooled = t.get("player_win_rates")
+    if pooled is not None and not (pooled["seats"] > 1).any():
+        ctx.doc.p(f"Each label is its own player here (no strategy sits under two labels with the same "
+                  f"parameters): [{ctx.csv('player_win_rates')}]({ctx.csv('player_win_rates')}) repeats the "
+                  "table by player.")
+    elif pooled is not None:
+        ctx.doc.p("**One player under several labels, pooled**: entrants that play the same strategy with the "
+                  "same parameters are one player; its rate counts all its seats, its interval their seed blocks "
+                  "(the key findings compare players, not labels).")
+        ctx.table("player_win_rates", pooled, [
+            ("player", lambda r: str(r["player"]), False),
+            ("labels", lambda r: str(r["labels"]), False),
+            ("games", lambda r: num(r["distinct"], 0), True),
+            ("win rate", lambda r: pct(r["win_rate"]), True),
+            ("95% interval", lambda r: interval(r["low"], r["high"]), True),
+            ("mean score", lambda r: num(r.get("mean_score"), 1), True)])
     for p in ctx.chart_points():
         ctx.chart(f"win_rates{ctx.suffix(p)}",
                   charts.win_rates(ctx.per_point(win, p), players=players, colours=ctx.colours,
@@ -68,7 +84,8 @@ def head_to_head(ctx: Context, t: dict):
         return ctx.failed("head_to_head")
     ctx.doc.p("Among the games where both sat at the table: how often the row strategy **finished ahead of** "
               "the column strategy (ties count half). This is not a win rate: finishing third ahead of the "
-              "fourth counts too. Row vs column and column vs row add up to 100%.")
+              "fourth counts too. Row vs column and column vs row add up to 100%." + _fixed_caveat(ctx))
+    fixed = _fixed_by_design(ctx)
     for p, d in ctx.point_frames(h2h):
         names = list(dict.fromkeys(d["strategy"].to_list()))
         cell = {(r["strategy"], r["opponent"]): r for r in d.iter_rows(named=True)}
@@ -77,6 +94,8 @@ def head_to_head(ctx: Context, t: dict):
             r = cell.get((a, b))
             if a == b or r is None:
                 return "-"
+            if (p, a) in fixed and (p, b) in fixed:
+                return "50% by design"
             return f"{pct(r['ahead_rate'])} {interval(r['low'], r['high'])}" + ("" if same_n else
                                                                                  f" (n={num(r['games'], 0)})")
         rows = [[a] + [text(a, b) for b in names] for a in names]
@@ -97,17 +116,55 @@ def ratings(ctx: Context, t: dict):
         return ctx.failed("ratings")
     ctx.doc.p("Bradley-Terry ratings over every pair of seats of every game (finishing order; ties half a "
               "win), on an Elo-like scale with mean 0, highest first: a difference of 191 points means finishing "
-              "ahead 3 times out of 4.")
+              "ahead 3 times out of 4." + _fixed_caveat(ctx) + _model_fit(ctx, rat))
+    fixed = _fixed_by_design(ctx)
+    by_design = lambda r: (r["point"], r["strategy"]) in fixed  # noqa: E731
     columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
-        ("rating", lambda r: signed(r["rating"], 0), True),
-        ("95% interval", lambda r: interval(r["low"], r["high"], percent=False, digits=0), True)]
+        ("rating", lambda r: "0 by design" if by_design(r) else signed(r["rating"], 0), True),
+        ("95% interval", lambda r: "by design" if by_design(r) else
+         interval(r["low"], r["high"], percent=False, digits=0), True)]
     ctx.table("ratings", rat, columns)
     for p in ctx.chart_points():
         ctx.chart(f"ratings{ctx.suffix(p)}",
                   charts.ratings(ctx.per_point(rat, p), colours=ctx.colours, subtitle=ctx.point_label(p) or None),
                   ctx.caption("Bradley-Terry rating per strategy (Elo-like points, mean 0) with 95% "
                               "intervals", p))
+
+
+def _fixed_by_design(ctx: Context) -> set:
+    """(point, label) whose every game is a copy in a rotation of identical players
+    (the win rate's ``fixed``): its pair rates and rating say nothing but the design."""
+    win = ctx.tables.get("win_rates")
+    if win is None or "fixed" not in win.columns:
+        return set()
+    return {(r["point"], r["strategy"]) for r in win.filter(pl.col("fixed")).iter_rows(named=True)}
+
+
+def _fixed_caveat(ctx: Context) -> str:
+    if ctx.res.manifest["config"].get("seating") != "fixed" or len(set(player_keys(ctx.res, ctx.point_ids[0]))) == 1:
+        return ""
+    return (" **Seating `fixed`: each strategy keeps its seat, so these numbers compare seats as much as "
+            "strategies** (a strategy in the first seat is helped by it).")
+
+
+def _model_fit(ctx: Context, rat: pl.DataFrame) -> str:
+    """How far the ratings' predicted pair rates miss the observed head-to-head rates."""
+    h2h = ctx.tables.get("head_to_head")
+    if h2h is None or not h2h.height:
+        return ""
+    r = {(x["point"], x["strategy"]): x["rating"] for x in rat.iter_rows(named=True)}
+    miss = []
+    for x in h2h.iter_rows(named=True):
+        a, b = r.get((x["point"], x["strategy"])), r.get((x["point"], x["opponent"]))
+        if a is not None and b is not None and x["strategy"] != x["opponent"]:
+            miss.append((abs(1 / (1 + 10 ** ((b - a) / 400)) - x["ahead_rate"]), x))
+    if not miss:
+        return ""
+    worst, x = max(miss, key=lambda m: m[0])
+    return (f" The model fits the pairs it summarises to within {signed(100 * worst, 1).lstrip('+')} percentage "
+            f"points (largest miss: `{x['strategy']}` against `{x['opponent']}`, observed "
+            f"{pct(x['ahead_rate'])}); a larger miss means the pair rates are not one ranking.")
 
 
 def seat_text(res) -> str:

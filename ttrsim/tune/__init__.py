@@ -1,0 +1,14 @@
+"""``ttrsim tune``: fit a built-in strategy's parameters to a rule set by
+self-play (``docs/tune.md``).
+
+A layer between :mod:`ttrsim.experiment` (every evaluation is a normal
+results folder, run by :func:`ttrsim.experiment.runner.run_experiment`) and
+:mod:`ttrsim.report`: :mod:`~ttrsim.tune.config` reads and checks tune files,
+:mod:`~ttrsim.tune.search` holds the method (candidates, successive halving,
+scores), :mod:`~ttrsim.tune.run` runs a tune into its folder and
+:mod:`~ttrsim.tune.output` writes its files.
+"""
+from .config import TuneConfig, TuneError, load_tune
+from .run import TuneResult, tune
+
+__all__ = ["tune", "TuneResult", "TuneError", "TuneConfig", "load_tune"]
