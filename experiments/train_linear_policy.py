@@ -165,10 +165,11 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=180.0, help="CPU seconds of training")
     ap.add_argument("--envs", type=int, default=128)
+    ap.add_argument("--batch-games", type=int, default=128, help="finished games per policy update")
     ap.add_argument("--eval-games", type=int, default=200)
     ap.add_argument("--out", default=str(HERE / "linear_policy.npz"))
     a = ap.parse_args(argv)
-    pol = train(n_envs=a.envs, seconds=a.seconds)
+    pol = train(n_envs=a.envs, batch_games=a.batch_games, seconds=a.seconds)
     pol.save(a.out)
     print(f"saved {a.out}; the policy wins {win_rate(pol, games=a.eval_games):.0%} of {a.eval_games} games "
           "against random (USA, 2 players)")

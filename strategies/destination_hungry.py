@@ -64,13 +64,13 @@ from .memory import (
     store_own_plan,
 )
 from .network_plans import plan_network, plan_tickets
-from .published import agent_choose
+from .published import PUBLISHED_NOTE, agent_choose
 from .spec import BOOL, LONG_TICKETS, WHOLE_MARGIN, Param, StrategySpec
 
 SPEC = StrategySpec(
     "destination_hungry",
     "de Mesentier Silva et al. (FDG 2017) Destination Hungry: hoards tickets whose joint shortest-path plan "
-    "fits its trains, builds that plan, draws the colours it needs",
+    "fits its trains, builds that plan, draws the colours it needs" + PUBLISHED_NOTE,
     lists_claims=False,
     params=(
         Param("keep_margin", 5, "a ticket set qualifies if its plan needs at most trains left minus this",

@@ -33,7 +33,7 @@ from numba import njit
 from ttrsim.core.actions import A_KEEP
 from ttrsim.core.engine import first_seat
 from ttrsim.core.rng import next_u64, shuffle_range
-from ttrsim.core.state import M_DECK_N, M_NPLAYERS, M_PHASE, M_PLAYER, PH_SETUP_KEEP, copy_state_into
+from ttrsim.core.state import M_DECK_N, M_NPLAYERS, M_PHASE, M_PLAYER, PH_SETUP_KEEP, PH_TUNNEL, copy_state_into
 from ttrsim.data.ids import LOCO
 
 from .rollout import POLICY_LISTS_CLAIMS, legal_list, policy_choose
@@ -57,6 +57,10 @@ def _deal_cards(b, s, me, d, stream):
         for i in range(s.faceup.shape[0]):
             if s.faceup[i] == k:
                 u -= 1
+        if s.meta[M_PHASE] == PH_TUNNEL:      # turned over for the tunnel, on the table until settled (R8.3)
+            for i in range(s.tunnel_shown.shape[0]):
+                if s.tunnel_shown[i] == k:
+                    u -= 1
         for _ in range(u):
             pool[n] = k
             n += 1

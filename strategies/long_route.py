@@ -36,13 +36,13 @@ from .connectivity import own_components, unfinished_tickets
 from .graph_search import COST_TRAINS, INF, new_work
 from .memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from .network_plans import plan_network
-from .published import agent_choose
+from .published import PUBLISHED_NOTE, agent_choose
 from .spec import BOOL, LONG_TICKETS, ROUTE_LENGTH, Param, StrategySpec
 
 SPEC = StrategySpec(
     "long_route",
     "de Mesentier Silva et al. (FDG 2017) Long Route: few cheap tickets, plans over long routes only, claims "
-    "the longest routes it can",
+    "the longest routes it can" + PUBLISHED_NOTE,
     lists_claims=False,
     params=(
         Param("min_len", 3, "plans only over routes at least this long, and prefers them when claiming", *ROUTE_LENGTH),

@@ -28,13 +28,13 @@ from .action_picks import draw_colour_action, fallback_action, pay_action, route
 from .connectivity import own_components, unfinished_tickets
 from .graph_search import COST_TRAINS, new_work, path_between
 from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
-from .published import agent_choose, keep_cheapest_minimum
+from .published import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
 from .spec import LONG_TICKETS, WHOLE_TRAINS, Param, StrategySpec
 
 SPEC = StrategySpec(
     "one_step",
     "de Mesentier Silva et al. (FDG 2017) One Step Thinker: works route by route along the cheapest path of "
-    "its most valuable unfinished ticket",
+    "its most valuable unfinished ticket" + PUBLISHED_NOTE,
     lists_claims=False,
     params=(
         Param("draw_min_trains", 8, "with no reachable unfinished ticket it draws tickets while every player has "

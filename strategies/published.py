@@ -14,6 +14,11 @@ from .action_picks import fallback_action, keep_all_action, min_keep_count, pass
 from .europe_moves import tunnel_choice
 from .graph_search import path_between
 
+# the four agents, and what ``ttrsim strategies`` and the report say of each
+PUBLISHED = ("destination_hungry", "route_focus", "one_step", "long_route")
+PUBLISHED_NOTE = ("; follows the paper's description of the agent, so its strength and the four agents' order "
+                  "need not match the paper's tables")
+
 
 @njit(cache=True)
 def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done):

@@ -32,13 +32,13 @@ from .action_picks import draw_colour_action, fallback_action, pay_action, route
 from .connectivity import own_components, unfinished_tickets
 from .graph_search import COST_ROUTES_TRAINS, new_work, path_between
 from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
-from .published import agent_choose, keep_cheapest_minimum
+from .published import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
 from .spec import BOOL, LONG_TICKETS, WEIGHT, WHOLE_TRAINS, Param, StrategySpec
 
 SPEC = StrategySpec(
     "route_focus",
     "de Mesentier Silva et al. (FDG 2017) Route Focus: scores routes by the fewest-routes paths of its "
-    "tickets and claims or collects for the best one",
+    "tickets and claims or collects for the best one" + PUBLISHED_NOTE,
     lists_claims=False,
     params=(
         Param("ticket_weight", 2, "a route on a ticket's path scores route points + this x the ticket's points",

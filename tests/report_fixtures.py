@@ -26,7 +26,8 @@ from ttrsim.experiment.folder import map_to_json, routes_dim, rule_set_to_json, 
 from ttrsim.experiment.tables import SCHEMAS
 
 PASSENGER_COLOURS = ("black", "blue", "green", "red", "white", "yellow")
-_TB = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers"}
+_TB = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers",
+       "stations": "stations_used", "longest_bonus": "longest_bonus", "stations_built": "stations_built"}
 
 
 def game(totals, *, point=0, end="normal", turns=100, winners=None, **seat_columns):
@@ -48,7 +49,8 @@ def rotations(n):
 
 
 def _winners(rows, tiebreaks):
-    keys = [tuple([r["total"]] + [r.get(_TB[t], 0) for t in tiebreaks]) for r in rows]
+    keys = [tuple([r["total"]] + [-r.get(_TB[t], 0) if t in ("stations", "stations_built") else r.get(_TB[t], 0) for t in tiebreaks])
+            for r in rows]
     best = max(keys)
     return [i for i, k in enumerate(keys) if k == best]
 

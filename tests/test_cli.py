@@ -262,6 +262,19 @@ def test_rules_preset_full_list(runner):
     assert "[choice]" in rows["max_turns"]
 
 
+def test_R2_2_R6_8_rules_europe_lists_the_printed_readings(runner):
+    """``ttrsim rules europe`` shows issue 36's parameters with their rule
+    ids: the setup returns to the box (R2.2) and the printed tie-break
+    order (R6.8, a [choice]); both differ from the default."""
+    res = run(runner, "rules", "europe")
+    assert res.exit_code == 0
+    rows = {line.split()[0]: line for line in res.output.splitlines()[3:] if line.startswith("  ")
+            and not line.startswith("  (")}
+    assert "box *" in rows["setup_return"] and "R2.2" in rows["setup_return"]
+    assert "tickets,stations,longest_bonus *" in rows["tiebreaks"] and "R6.8" in rows["tiebreaks"]
+    assert "[choice]" in rows["tiebreaks"] and "stations_built" in rows["tiebreaks"]
+
+
 def test_rules_json(runner):
     data = json.loads(run(runner, "rules", "--json").stdout)
     assert [p["name"] for p in data["presets"]] == preset_names()

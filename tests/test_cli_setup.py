@@ -67,7 +67,8 @@ def test_report_json_paths_and_findings(small_run, tmp_path):
     out = as_json(invoke("report", folder, "--output", tmp_path / "rep", "--format", "md", "--no-svg",
                          "--resamples", 20, "--json"))
     assert set(out) == {"report", "markdown", "html", "folder", "tables", "charts", "problems", "seconds",
-                        "findings"}
+                        "findings", "resamples"}
+    assert out["resamples"] == 20
     assert Path(out["report"]).is_file() and out["html"] is None and out["report"] == out["markdown"]
     assert all(Path(p).is_file() for p in out["tables"] + out["charts"])
     assert [(r["strategy"], r["wins"]) for r in out["findings"]] == [(r["strategy"], r["wins"])

@@ -560,7 +560,8 @@ def test_a_folder_turned_read_only_mid_run_is_one_line_and_resumes(reference, tm
     assert not list(out.rglob("*.tmp"))
     again = go(f, out)
     assert again.status == "complete" and again.games_run == 200 - 20 * len(m["chunks"])
-    assert [x["status"] for x in again.manifest["runs"]] == ["failed" if in_place else "killed", "complete"]
+    # the injected errors leave the lock file removable, so the run that could not record its end is `failed`
+    assert [x["status"] for x in again.manifest["runs"]] == ["failed", "complete"]
     assert_same_parts(reference.path, out)
 
 

@@ -91,7 +91,9 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     wheel = next(wheels.glob("ttrsim-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/examples/maps/usa.yaml", "ttrsim/data/maps/usa.yaml",
-                   "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py"):
+                   "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py",
+                   "ttrsim/examples/train_linear_policy.py", "ttrsim/examples/linear_policy.npz",
+                   "ttrsim/env/pettingzoo/usa_v1.py"):
         assert needed in names, needed
     assert not any(n.startswith(("strategies/", "experiments/")) for n in names)
 
@@ -122,3 +124,10 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     assert "results:" in custom.stdout
     ttrsim("examples", "custom_map", "--to", "mine")       # the example's map comes along from the package
     assert sorted(p.name for p in (work / "mine").iterdir()) == ["custom_map.yaml", "usa.yaml"]
+    trained = ttrsim("run", "linear_policy", "--games", "6", "--workers", "1")    # its policy and weights ship
+    assert "linear" in trained.stdout
+    train = subprocess.run([str(bin_dir / "python"), "-m", "ttrsim.examples.train_linear_policy", "--seconds", "5",
+                            "--envs", "8", "--batch-games", "4", "--eval-games", "4", "--out", "w.npz"],
+                           cwd=work, env=env, capture_output=True, check=False, text=True, timeout=1800)
+    assert train.returncode == 0 and "update 5:" in train.stdout, train.stderr   # the packaged script trains
+    assert (work / "w.npz").is_file()

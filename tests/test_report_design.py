@@ -288,3 +288,16 @@ def test_fixed_seating_carries_its_caveat_in_head_to_head_and_ratings(tmp_path):
                       formats=("md",)).markdown.read_text()
     for a, b in (("### Head to head", "### Ratings"), ("### Ratings", "### Seat advantage")):
         assert "**Seating `fixed`: each strategy keeps its seat" in md[md.index(a):md.index(b)]
+
+
+def test_the_published_agents_are_said_to_follow_the_papers_description(tmp_path):
+    games = [game([10, 5]), game([5, 10])] * 3
+    path = make_results(tmp_path / "pub", labels=("R", "O"), strategies=["route_focus", "one_step"], games=games)
+    md = build_report(path, output=tmp_path / "r", resamples=20, progress=False, images=(),
+                      formats=("md",)).markdown.read_text()
+    assert ("`route_focus`, `one_step` are two of the four published agents of de Mesentier Silva et al. (FDG "
+            "2017): ttrsim plays them as the paper describes them, so their strength and the four agents' order "
+            "need not match the paper's tables.") in md
+    from ttrsim.strategies import REGISTRY
+    from ttrsim.strategies.published import PUBLISHED, PUBLISHED_NOTE
+    assert all(REGISTRY[n].doc.endswith(PUBLISHED_NOTE) for n in PUBLISHED)      # and so does `ttrsim strategies`

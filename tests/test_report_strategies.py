@@ -152,6 +152,21 @@ def test_tie_breaks_decide_finishing_order(tmp_path):
     assert row(h, strategy="A")["ahead_rate"] == 0.5     # n0 A, n1 A (longest 12 > 9), n2 B, n3 B
 
 
+def test_R6_8_europe_tie_breaks_order_the_places():
+    """The finishing key and the passenger section's winners follow Europe's
+    order (issue 36): tickets, then the fewest stations used, then the
+    European Express (longest-path bonus) holder."""
+    from ttrsim.report.passengers import _winners
+    from ttrsim.report.strategies import _finish_key
+    cols = {"total": [20, 20, 20, 20], "tickets_completed": [2, 2, 2, 1], "stations_used": [1, 0, 0, 0],
+            "longest_bonus": [10, 10, 0, 10], "passenger_points": [0, 0, 0, 0]}
+    steps = ("tickets", "stations", "longest_bonus")
+    keys = pl.DataFrame({"win_share": [0.0] * 4, **cols}).select(_finish_key(steps)).to_series().to_list()
+    assert keys[1] > keys[2] > keys[0] > keys[3]
+    won = _winners({k: np.array([v]) for k, v in cols.items()}, steps, without_passengers=False)
+    assert won.tolist() == [[False, True, False, False]]
+
+
 def test_ratings_solve_the_bradley_terry_equations(tmp_path):
     # 3 strategies at 3-player tables: check the MLE equations sum_j w_ij = sum_j n_ij p_i / (p_i + p_j)
     rng = np.random.default_rng(1)

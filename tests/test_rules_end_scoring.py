@@ -13,6 +13,7 @@ import pytest
 from conftest import put_hand, route_id, setup_game
 
 from ttrsim.core.actions import A_BLIND, A_KEEP, A_PASS, A_TICKETS, encode_claim
+from ttrsim.core.board import build_board
 from ttrsim.core.scoring import final_scoring, locations_joined, majority_points, player_components
 from ttrsim.core.state import (
     END_NAMES,
@@ -24,6 +25,7 @@ from ttrsim.core.state import (
     F_N_PASSENGERS,
     F_PASSENGER_PTS,
     F_ROUTES,
+    F_STATIONS_USED,
     F_TICKETS_LOST,
     F_TICKETS_WON,
     F_TOTAL,
@@ -33,6 +35,7 @@ from ttrsim.core.state import (
     M_END,
 )
 from ttrsim.data.ids import RED
+from ttrsim.data.rules import get_rules
 
 N_PASSENGER_COLOURS = 6
 
@@ -741,6 +744,45 @@ def test_R6_8_germany_still_tied_shared_win():
     own(g, 0, ("Karlsruhe", "Saarbrücken"))
     f = equalise_totals(g, [0, 1, 2])
     assert winners(f) == [0, 1]
+
+
+def test_R6_8_europe_tiebreak_tickets_then_fewest_stations_then_express():
+    """R6.8 Europe, the printed order (issue 36): the most completed tickets,
+    then the fewest stations used (borrowing a route, R8.5), then the holder
+    of the European Express (the longest-path bonus, R6.5), not the longest
+    path length. Seat 0 (path 8, the Express) completes Madrid-Zurich
+    through a station on Pamplona; seat 1 (path 5) completes Budapest-Sofia
+    with its own routes."""
+    from ttrsim.core.stations import choose_station_routes
+    g = setup_game("europe", n_players=3, seed=88)
+    blank(g)
+    s, m = g.state, g.map
+    s.station_owner[:] = -1
+    s.stations_left[:] = 3
+    hold(g, 0, ticket_id(g, "Madrid", "Zurich"))
+    own(g, 0, ("Madrid", "Pamplona"), ("Paris", "Zurich"), ("Munchen", "Zurich"), ("Munchen", "Wien"))
+    own(g, 2, ("Pamplona", "Paris"))
+    s.station_owner[m.location_id("Pamplona")], s.stations_left[0] = 0, 2
+    hold(g, 1, ticket_id(g, "Budapest", "Sofia"))
+    own(g, 1, ("Budapest", "Sarajevo"), ("Sarajevo", "Sofia"))
+    choose_station_routes(g.board, s)
+    f = equalise_totals(g, [0, 1])
+    assert f[:2, F_N_COMPLETED].tolist() == [1, 1] and f[:2, F_STATIONS_USED].tolist() == [1, 0]
+    assert f[:, F_LP_BONUS].tolist() == [10, 0, 0]
+    assert winners(f) == [1]                       # fewest stations, before the Express
+    own(g, 2, ("Sarajevo", "Sofia"))               # now seat 1 needs a station on Sofia too
+    s.station_owner[m.location_id("Sofia")], s.stations_left[1] = 1, 2
+    choose_station_routes(g.board, s)
+    f = equalise_totals(g, [0, 1])
+    assert f[:2, F_N_COMPLETED].tolist() == [1, 1] and f[:2, F_STATIONS_USED].tolist() == [1, 1]
+    assert winners(f) == [0]                       # then the Express holder
+    own(g, 2, ("Petrograd", "Stockholm"), ("Kobenhavn", "Stockholm"))      # seat 2: path 11, the Express
+    f = equalise_totals(g, [0, 1])
+    assert f[:, F_LP_BONUS].tolist() == [0, 0, 10] and f[0, F_LP_LEN] > f[1, F_LP_LEN]
+    assert winners(f) == [0, 1]                    # neither holds it: a shared win, whatever the lengths
+    old = build_board(get_rules("europe", {"tiebreaks": ["tickets", "longest_path"]}))
+    final_scoring(old, s)                          # the order before issue 36 (still reachable): the length
+    assert [p for p in range(3) if s.final[p, F_WINNER]] == [0]
 
 
 # --------------------------------------------------------------------------- whole random games

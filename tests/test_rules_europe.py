@@ -8,7 +8,7 @@ import itertools
 
 import numpy as np
 import pytest
-from conftest import card_total, put_deck_top, put_faceup, put_hand, route_id, setup_game
+from conftest import card_total, put_deck_top, put_faceup, put_hand, route_id, setup_game, ticket_id
 
 from ttrsim.core.actions import (
     A_CLAIM,
@@ -38,6 +38,7 @@ from ttrsim.core.state import (
     F_TICKETS_RESCUED,
     F_TICKETS_WON,
     F_TOTAL,
+    F_WINNER,
     M_DECK_N,
     M_PLAYER,
     M_TUNNEL_EXTRA,
@@ -70,7 +71,11 @@ def seat_claims(g, r):
 
 
 def all_cards_kept(g):
-    assert card_total(g) + int(g.state.tunnel_held.sum()) == 110
+    """The 110 cards are all somewhere: deck, discards, face-up, hands, or on
+    the table for a tunnel being settled (laid down or turned over, R8.3)."""
+    s = g.state
+    shown = int((s.tunnel_shown >= 0).sum()) if g.phase == "tunnel" else 0
+    assert card_total(g) + int(s.tunnel_held.sum()) + shown == 110
 
 
 # --------------------------------------------------------------------------- R8.1 long tickets
@@ -110,6 +115,38 @@ def test_R8_1_long_ticket_parameters_are_checked():
     r = get_rules("europe")
     assert (r.trains, r.stations, r.station_costs, r.station_points, r.longest_path_points) == (45, 3, (1, 2, 3), 4, 10)
     assert (r.setup_deal, r.setup_long, r.setup_keep, r.draw_tickets, r.draw_keep) == (3, 1, 2, 3, 1)
+
+
+def pile(s, d=0):
+    """The tickets of draw pile ``d``, top first."""
+    return [int(s.tk_buf[d, (s.tk_head[d] + i) % s.tk_buf.shape[1]]) for i in range(s.tk_len[d])]
+
+
+@pytest.mark.parametrize("setup_return", ["box", "bottom"])
+def test_R2_2_R8_1_setup_tickets_not_kept_go_back_in_the_box(setup_return):
+    """Europe (``setup_return: box``, the printed rules): the regular tickets
+    not kept at setup leave the game unseen, like the long ones; with
+    ``bottom`` (the reading before issue 36) they go under the draw pile, in
+    seat order."""
+    g = Game("europe", 3, seed=5, overrides=None if setup_return == "box" else {"setup_return": "bottom"})
+    assert g.rules.setup_return == setup_return
+    s = g.state
+    long_ids = set(int(t) for t in g.board.long_tickets)
+    before = pile(s)
+    returned = []
+    while g.phase == "setup-keep":                 # keep the long ticket and the first regular one
+        p = g.player
+        offer = [int(t) for t in s.offer[p, :s.offer_n[p]]]
+        keep = [i for i, t in enumerate(offer) if t in long_ids] + [0]
+        returned += [t for i, t in enumerate(offer) if i not in keep]
+        g.apply(19 + sum(1 << i for i in keep))
+    assert len(returned) == 6 and not set(returned) & long_ids
+    assert all(s.ticket_holder[t] == -1 for t in returned)
+    if setup_return == "box":
+        assert pile(s) == before and not set(returned) & set(pile(s))
+    else:
+        assert pile(s) == before + returned
+    assert_consistent(g)
 
 
 # --------------------------------------------------------------------------- R8.2 ferries
@@ -165,7 +202,7 @@ def test_R8_3_tunnel_extra_cards_are_the_matches_of_the_pay_colour_and_locomotiv
     g.apply(tunnel_pay_action(n, 1))
     assert s.route_owner[r] == 0 and s.score[0] == 4 and s.trains[0] == 42 and g.player == 1
     assert s.hand[0, BLACK] == 1 and s.hand[0, LOCO] == 0 and s.tunnel_held.sum() == 0
-    assert (s.discard - discards).sum() == 5          # 3 laid down + 2 extra; the 3 shown went before
+    assert (s.discard - discards).sum() == 8          # 3 laid down + 2 extra + the 3 turned over (R8.3)
     all_cards_kept(g)
 
 
@@ -195,6 +232,29 @@ def test_R8_3_no_match_claims_at_once_and_giving_up_returns_the_cards():
     assert g.phase == "main" and g.player == 1 and s.route_owner[r] == -1 and s.hand[0, BLACK] == 3
     assert s.discard[BLACK] >= 1 and s.discard[RED] >= 1 and s.discard[GREEN] >= 1
     all_cards_kept(g)
+
+
+def test_R8_3_turned_over_cards_are_discarded_at_the_end_of_the_turn():
+    """The printed timing (issue 36): while the player decides to pay or give
+    up, the turned-over cards lie on the table, in no pile (the engine used
+    to discard them at once, before the decision); they reach the discard
+    pile when the turn ends, whether the tunnel is paid or given up, and
+    before the face-up row is refilled (R3.5)."""
+    for pay in (True, False):
+        g = tunnel_game({BLACK: 5, LOCO: 1}, [BLACK, LOCO, RED])
+        s, n = g.state, g.map.n_routes
+        r = route_id(g, "Madrid", "Pamplona", BLACK)
+        discards, available = s.discard.copy(), int(s.meta[M_DECK_N] + s.discard.sum())
+        g.apply(encode_claim(r, BLACK, 0))
+        assert g.phase == "tunnel" and s.meta[M_TUNNEL_EXTRA] == 2
+        assert (s.discard == discards).all()                           # nothing discarded yet
+        assert int(s.meta[M_DECK_N] + s.discard.sum()) == available - 3
+        all_cards_kept(g)
+        g.apply(tunnel_pay_action(n, 1) if pay else tunnel_give_up_action(n))
+        gained = s.discard - discards
+        assert gained[RED] == 1 and gained[LOCO] == 1 + pay and gained[BLACK] == 1 + 4 * pay
+        assert sorted(s.tunnel_shown.tolist()) == sorted([BLACK, LOCO, RED])    # kept for the record
+        all_cards_kept(g)
 
 
 def test_R8_3_a_short_deck_turns_over_what_there_is():
@@ -295,21 +355,33 @@ def ticket_points_py(g, p, borrowed):
 
 def brute_force_best(g, p):
     """The best ticket score of seat ``p`` over every choice of one route (or none) per station."""
+    return brute_force_choice(g, p)[1]
+
+
+def brute_force_choice(g, p):
+    """R8.5 as docs/rules.md words it: of every choice of one route (-1: none)
+    per station of seat ``p``, the best ticket score, then the fewest stations
+    borrowing, then the first with the stations by city id and each station's
+    choices none first, then by route id. Returns ({city: route}, score)."""
     m, s = g.map, g.state
-    options = []
-    for city in np.flatnonzero(s.station_owner == p):
-        cand = [None] + [r for r in range(m.n_routes) if s.route_owner[r] >= 0 and s.route_owner[r] != p
-                         and city in (m.route_a[r], m.route_b[r])]
-        options.append(cand)
-    return max(ticket_points_py(g, p, {r for r in combo if r is not None})
-               for combo in itertools.product(*options))
+    cities = [int(c) for c in np.flatnonzero(s.station_owner == p)]
+    options = [[-1] + [r for r in range(m.n_routes) if s.route_owner[r] >= 0 and s.route_owner[r] != p
+                       and city in (m.route_a[r], m.route_b[r])] for city in cities]
+    best, key = None, None
+    for combo in itertools.product(*options):         # lexicographic: the first city's choice slowest
+        k = (ticket_points_py(g, p, {r for r in combo if r >= 0}), -sum(r >= 0 for r in combo))
+        if key is None or k > key:
+            best, key = combo, k
+    return dict(zip(cities, best)), key[0]
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_R8_5_station_routes_are_the_best_choice_by_brute_force(seed):
     """Random boards: owners, stations and tickets at random; the engine's
-    choice scores the brute-force maximum, borrows only other seats' routes
-    into its own stations' cities, and counts for tickets, not the longest path."""
+    choice scores the brute-force maximum with the fewest stations borrowing
+    and is the first such in the documented order, borrows only other seats'
+    routes into its own stations' cities, and counts for tickets, not the
+    longest path."""
     rng = np.random.default_rng(seed)
     g = europe(3, seed)
     s, m = g.state, g.map
@@ -329,6 +401,8 @@ def test_R8_5_station_routes_are_the_best_choice_by_brute_force(seed):
             r = s.station_route[c]
             assert r < 0 or (s.route_owner[r] not in (-1, p) and c in (m.route_a[r], m.route_b[r]))
         assert ticket_points_py(g, p, chosen) == brute_force_best(g, p)
+        want, _ = brute_force_choice(g, p)          # and exactly the documented choice among the best
+        assert {c: int(s.station_route[c]) for c in want} == want
         f = s.final[p]
         assert f[F_TICKETS_WON] - f[F_TICKETS_LOST] == brute_force_best(g, p)
         assert f[F_STATIONS_USED] == len(chosen) and f[F_STATIONS_BUILT] == 3 - s.stations_left[p]
@@ -362,6 +436,61 @@ def test_R8_5_a_station_rescues_a_ticket_and_unbuilt_stations_score_four():
     assert f[F_LP_LEN] == 3              # Madrid-Pamplona, Paris-Zurich: not joined by the borrowed route
     assert s.final[1, F_LP_LEN] == 4
     assert f[F_TOTAL] == 4 + 4 + m.ticket_points[t] + 8
+
+
+def test_R8_5_the_fewest_stations_that_borrow_a_route():
+    """Issue 36's case (5 players, seat 4, stations on Budapest and Sofia):
+    seat 4 holds Budapest-Sofia and owns Budapest-Sarajevo; other seats own
+    Budapest-Bucuresti, Bucuresti-Sofia and Sarajevo-Sofia. Borrowing at both
+    stations (Budapest-Bucuresti, Bucuresti-Sofia) or at Sofia alone
+    (Sarajevo-Sofia) completes the ticket; the engine used to take the first
+    (both); the owner's choice for the tie-break (R6.8) is Sofia alone."""
+    g = europe(5, seed=1735210328)
+    s, m = g.state, g.map
+    s.ticket_holder[:] = -1
+    s.ticket_holder[ticket_id(g, "Budapest", "Sofia")] = 4
+    s.route_owner[route_id(g, "Budapest", "Sarajevo")] = 4
+    s.route_owner[route_id(g, "Bucuresti", "Budapest")] = 1
+    s.route_owner[route_id(g, "Bucuresti", "Sofia")] = 2
+    sarajevo_sofia = route_id(g, "Sarajevo", "Sofia")
+    s.route_owner[sarajevo_sofia] = 3
+    budapest, sofia = m.location_id("Budapest"), m.location_id("Sofia")
+    s.station_owner[:] = -1
+    s.station_owner[[budapest, sofia]] = 4
+    s.stations_left[:] = [3, 3, 3, 3, 1]
+    choose_station_routes(g.board, s)
+    final_scoring(g.board, s)
+    assert s.station_route[budapest] == -1 and s.station_route[sofia] == sarajevo_sofia
+    f = s.final[4]
+    assert f[F_STATIONS_USED] == 1 and f[F_STATIONS_BUILT] == 2 and f[F_TICKETS_WON] == 5 and f[F_TICKETS_RESCUED] == 1
+
+
+def test_R8_5_equal_choices_go_by_city_then_route_id():
+    """Of equal choices (same score, same stations borrowing) the first in
+    the documented order: the stations by city id, each one "no route" first
+    and then by route id. Seat 0 holds Zurich-Budapest and owns Zurich-Munchen
+    and Munchen-Wien; both Budapest-Wien tracks are other seats': the lower id is
+    borrowed. With a station on Wien too, either station can borrow a
+    Budapest-Wien track: Budapest (the lower city id) borrows none, Wien the
+    lower track."""
+    g = europe(3)
+    s, m = g.state, g.map
+    s.ticket_holder[:] = -1
+    s.ticket_holder[ticket_id(g, "Zurich", "Budapest")] = 0
+    s.route_owner[route_id(g, "Munchen", "Zurich")] = 0
+    s.route_owner[route_id(g, "Munchen", "Wien")] = 0
+    w1, w2 = sorted(r for r in range(m.n_routes) if {m.location_names[m.route_a[r]], m.location_names[m.route_b[r]]}
+                    == {"Budapest", "Wien"})
+    s.route_owner[w1], s.route_owner[w2] = 2, 1
+    budapest, wien = m.location_id("Budapest"), m.location_id("Wien")
+    assert budapest < wien
+    s.station_owner[:] = -1
+    s.station_owner[budapest] = 0
+    choose_station_routes(g.board, s)
+    assert s.station_route[budapest] == w1
+    s.station_owner[wien] = 0
+    choose_station_routes(g.board, s)
+    assert s.station_route[budapest] == -1 and s.station_route[wien] == w1
 
 
 # --------------------------------------------------------------------------- R8.6 and the codec

@@ -36,6 +36,7 @@ from ttrsim.core.board import (
     RP_PASS_SECOND,
     RP_PASS_ZERO,
     RP_PASSENGERS,
+    RP_SETUP_BOX,
     RP_SETUP_DEAL,
     RP_SETUP_KEEP,
     RP_SETUP_LONG,
@@ -49,8 +50,10 @@ from ttrsim.core.board import (
     RP_TRAINS,
     RP_TUNNEL_CARDS,
     TB_LONGEST,
+    TB_LONGEST_BONUS,
     TB_NONE,
     TB_PASSENGERS,
+    TB_STATIONS,
     TB_TICKETS,
     build_board,
 )
@@ -110,20 +113,25 @@ def test_R7_preset_parameters(preset):
                                          ("usa-1910", [TB_TICKETS, TB_LONGEST, TB_NONE]),
                                          ("usa-mega", [TB_TICKETS, TB_LONGEST, TB_NONE]),
                                          ("usa-bigcities", [TB_TICKETS, TB_LONGEST, TB_NONE]),
-                                         ("germany", [TB_TICKETS, TB_PASSENGERS, TB_NONE])])
+                                         ("germany", [TB_TICKETS, TB_PASSENGERS, TB_NONE]),
+                                         ("europe", [TB_TICKETS, TB_STATIONS, TB_LONGEST_BONUS])])
 def test_R6_8_R7_tiebreaks_per_preset(preset, ties):
-    """R6.8 USA rule sets: tickets then longest path; Germany: tickets then passengers."""
+    """R6.8 USA rule sets: tickets then longest path; Germany: tickets then
+    passengers; Europe: tickets, the fewest stations used, then the European
+    Express (longest-path bonus)."""
     b = build_board(get_rules(preset))
     assert [int(b.rp[i]) for i in (RP_TB0, RP_TB1, RP_TB2)] == ties
 
 
-@pytest.mark.parametrize("preset,setup_shuffle,draw_shuffle", [("usa", 0, 0), ("usa-mega", 0, 0),
-                                                              ("germany", 1, 0)])
-def test_R2_2_R5_1_returned_tickets_per_preset(preset, setup_shuffle, draw_shuffle):
-    """R2.2 returned setup tickets go to the bottom (Germany: shuffled back in);
-    R5.1 each returned drawn ticket goes to the bottom of its own deck."""
+@pytest.mark.parametrize("preset,setup_shuffle,setup_box,draw_shuffle", [("usa", 0, 0, 0), ("usa-mega", 0, 0, 0),
+                                                                        ("germany", 1, 0, 0), ("europe", 0, 1, 0)])
+def test_R2_2_R5_1_returned_tickets_per_preset(preset, setup_shuffle, setup_box, draw_shuffle):
+    """R2.2 returned setup tickets go to the bottom (Germany: shuffled back in;
+    Europe: back in the box, R8.1); R5.1 each returned drawn ticket goes to
+    the bottom of its own deck."""
     b = build_board(get_rules(preset))
     assert int(b.rp[RP_SETUP_SHUFFLE]) == setup_shuffle and int(b.rp[RP_DRAW_SHUFFLE]) == draw_shuffle
+    assert int(b.rp[RP_SETUP_BOX]) == setup_box
 
 
 def deck_tickets(preset):
@@ -186,7 +194,7 @@ OVERRIDES = {
     "first_seat": ("usa", 2, rp(RP_FIRST_SEAT), [2]),
     "setup_deal": ("usa", 5, rp(RP_SETUP_DEAL), [5]),
     "setup_keep": ("usa", 3, rp(RP_SETUP_KEEP), [3]),
-    "setup_return": ("usa", "shuffle", rp(RP_SETUP_SHUFFLE), [1]),
+    "setup_return": ("usa", "box", rp(RP_SETUP_SHUFFLE, RP_SETUP_BOX), [0, 1]),
     "draw_tickets": ("usa", 5, rp(RP_DRAW_N), [5]),
     "draw_keep": ("usa", 2, rp(RP_DRAW_KEEP), [2]),
     "draw_return": ("usa", "shuffle", rp(RP_DRAW_SHUFFLE), [1]),
@@ -200,8 +208,8 @@ OVERRIDES = {
     "passenger_second": ("germany", 5, rp(RP_PASS_SECOND), [5]),
     "passenger_zero_scores": ("germany", True, rp(RP_PASS_ZERO), [1]),
     "bonus_needs_score": ("usa", False, rp(RP_BONUS_NEEDS_SCORE), [0]),
-    "tiebreaks": ("usa", ["passengers", "tickets", "longest_path"], rp(RP_TB0, RP_TB1, RP_TB2),
-                  [TB_PASSENGERS, TB_TICKETS, TB_LONGEST]),
+    "tiebreaks": ("usa", ["stations", "longest_bonus", "longest_path"], rp(RP_TB0, RP_TB1, RP_TB2),
+                  [TB_STATIONS, TB_LONGEST_BONUS, TB_LONGEST]),
     "max_turns": ("usa", 50, rp(RP_MAX_TURNS), [50]),
     "stall_rounds": ("usa", 3, rp(RP_STALL_ROUNDS), [3]),
     "long_deck": ("usa", "1910", lambda b: len(b.long_tickets), 35),
@@ -289,7 +297,7 @@ def bad_values(p):
         return ["7", 7.0, True, None]
     return {"map": [5, ""], "ticket_decks": [5, [], ["a", "b", "c"], [1]],
             "scoring": ["x", {9: 1}, {1: "one"}, {1: True}, {}],
-            "setup_return": ["top", 1], "draw_return": ["top", None],
+            "setup_return": ["top", 1], "draw_return": ["top", None, "box"],
             "tiebreaks": ["tickets", ["coin"], ["tickets", "tickets"]], "long_deck": [5, None],
             "station_costs": ["x", [], [0], [4], [1.5]]}[p.name]
 

@@ -18,6 +18,10 @@ import click
 from click.shell_completion import CompletionItem
 
 _MAP_LINE = re.compile(r"^(map:\s*)(\S+\.ya?ml)\b", re.MULTILINE)
+# what an example's lineup may need beside it: the module of a {python: "module:Class"} entry,
+# a data file named in its params (a policy's weights)
+_PY_MODULE = re.compile(r"""python:\s*["']?([A-Za-z_]\w*):""")
+_DATA_FILE = re.compile(r"""(?<![\w./-])([\w-]+\.(?:npz|npy|json|csv))\b""")
 
 
 def examples_dir() -> Path:
@@ -112,7 +116,9 @@ def _map_of(source: Path, value: str) -> Path | None:
 def copy_example(name: str, folder: Path, force: bool = False) -> list[Path]:
     """Copy the packaged example ``name`` into ``folder``; a map file it names
     by a relative path is copied beside it (and the ``map:`` line points at
-    the copy). Returns the files written; refuses to overwrite unless ``force``."""
+    the copy), and so are the files its lineup needs (:func:`_companions`: a
+    policy's module and weights). Returns the files written; refuses to
+    overwrite unless ``force``."""
     source = examples_dir() / f"{name}.yaml"
     text = source.read_text(encoding="utf-8")
     files = {folder / source.name: text}
@@ -121,11 +127,24 @@ def copy_example(name: str, folder: Path, force: bool = False) -> list[Path]:
     if map_file is not None:
         files[folder / source.name] = text[:m.start(2)] + map_file.name + text[m.end(2):]
         files[folder / map_file.name] = map_file.read_text(encoding="utf-8")
+    for companion in _companions(source, text):
+        files[folder / companion] = (source.parent / companion).read_bytes()
     existing = [p for p in files if p.exists()]
     if existing and not force:
         raise click.ClickException(f"{existing[0]} exists; expected a new file (use --force to overwrite)")
     folder.mkdir(parents=True, exist_ok=True)
     for path, content in files.items():
-        path.write_text(content, encoding="utf-8")
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
     return list(files)
+
+
+def _companions(source: Path, text: str) -> list[str]:
+    """The files beside example ``source`` its lineup needs: the Python
+    module of a ``{python: "module:Class"}`` entry (``module.py``) and the
+    data files its text names (``linear_policy.npz``), those that exist."""
+    names = [f"{m}.py" for m in _PY_MODULE.findall(text)] + _DATA_FILE.findall(text)
+    return [n for n in dict.fromkeys(names) if (source.parent / n).is_file()]
 

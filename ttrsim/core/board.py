@@ -29,10 +29,12 @@ from .record import define_record
  RP_TUNNEL_CARDS,    # cards turned over for a tunnel (R8.3)
  RP_STATIONS,        # stations per player, 0 = none (R8.4)
  RP_STATION_PTS,     # points per station not built (R8.5)
- N_RP) = range(33)
+ RP_SETUP_BOX,       # setup tickets not kept leave the game (R2.2, setup_return: box)
+ N_RP) = range(34)
 
-# tie-break step codes in RP_TB0..RP_TB2 (0 = no step)
-TB_NONE, TB_TICKETS, TB_LONGEST, TB_PASSENGERS = range(4)
+# tie-break step codes in RP_TB0..RP_TB2 (0 = no step), in the order of TIEBREAK_NAMES
+TB_NONE, TB_TICKETS, TB_LONGEST, TB_PASSENGERS, TB_STATIONS, TB_LONGEST_BONUS, TB_STATIONS_BUILT = range(7)
+assert TIEBREAK_NAMES.index("stations_built") + 1 == TB_STATIONS_BUILT
 MAX_PARALLEL = 3       # tracks between the same two endpoints
 
 
@@ -134,6 +136,7 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
     rp[RP_SETUP_DEAL] = rules.setup_deal
     rp[RP_SETUP_KEEP] = rules.setup_keep
     rp[RP_SETUP_SHUFFLE] = rules.setup_return == "shuffle"
+    rp[RP_SETUP_BOX] = rules.setup_return == "box"
     rp[RP_DRAW_N] = rules.draw_tickets
     rp[RP_DRAW_KEEP] = rules.draw_keep
     rp[RP_DRAW_SHUFFLE] = rules.draw_return == "shuffle"

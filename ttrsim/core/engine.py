@@ -50,6 +50,7 @@ from .board import (
     RP_MAX_TURNS,
     RP_N_DECKS,
     RP_PASSENGERS,
+    RP_SETUP_BOX,
     RP_SETUP_DEAL,
     RP_SETUP_LONG,
     RP_SETUP_SHUFFLE,
@@ -470,7 +471,7 @@ def apply_action(b, s, a):
     elif a < A_PASSENGER:                              # keep tickets (R2.2, R5.1)
         mask = a - A_KEEP
         if phase == PH_KEEP:
-            settle_offer(b, s, p, mask, b.rp[RP_DRAW_SHUFFLE] != 0)
+            settle_offer(b, s, p, mask, b.rp[RP_DRAW_SHUFFLE] != 0, False)
             end_turn(b, s, False)
         else:
             s.offer_keep[p] = mask
@@ -480,7 +481,7 @@ def apply_action(b, s, a):
             if meta[M_PLAYER] == first:  # every seat chose privately; now the returns, in seat order
                 for i in range(n_players):
                     q = (first + i) % n_players
-                    settle_offer(b, s, q, s.offer_keep[q], False)
+                    settle_offer(b, s, q, s.offer_keep[q], False, b.rp[RP_SETUP_BOX] != 0)
                 if b.rp[RP_SETUP_SHUFFLE]:
                     for d in range(s.tk_len.shape[0]):
                         shuffle_pile(s, d)

@@ -150,17 +150,18 @@ def deal_offer(b, s, p, n, k):
 
 
 @njit(cache=True)
-def settle_offer(b, s, p, mask, shuffle_back):
+def settle_offer(b, s, p, mask, shuffle_back, to_box):
     """Seat ``p`` keeps the offered tickets in ``mask``; the others go to the
-    bottom of their own pile, or are shuffled back in (R2.2, R5.1); a long
-    setup ticket belongs to no pile and leaves the game (R8.1)."""
+    bottom of their own pile, or are shuffled back in (R2.2, R5.1), or with
+    ``to_box`` leave the game unseen (R2.2 ``setup_return: box``); a long
+    setup ticket belongs to no pile and always leaves the game (R8.1)."""
     for i in range(s.offer_n[p]):
         t = s.offer[p, i]
         if mask & (1 << i):
             s.ticket_holder[t] = p
-        elif b.ticket_deck[t] >= 0:
+        elif b.ticket_deck[t] >= 0 and not to_box:
             push_bottom(s, b.ticket_deck[t], t)
-        # else a long setup ticket (R8.1): it leaves the game unseen
+        # else back in the box (R2.2) or a long setup ticket (R8.1): it leaves the game unseen
         s.offer[p, i] = -1
     s.offer_n[p] = 0
     if shuffle_back:

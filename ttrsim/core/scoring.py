@@ -28,7 +28,10 @@ from .board import (
     RP_STATIONS,
     RP_TB0,
     TB_LONGEST,
+    TB_LONGEST_BONUS,
     TB_PASSENGERS,
+    TB_STATIONS,
+    TB_STATIONS_BUILT,
     TB_TICKETS,
 )
 from .state import (
@@ -299,27 +302,38 @@ def final_scoring(b, s):
 
 @njit(cache=True)
 def mark_winners(b, f, n_players):
-    """Highest total wins; ties go through the rule set's tie-break steps (R6.8);
-    players still tied share the win."""
+    """Highest total wins; ties go through the rule set's tie-break steps (R6.8):
+    the most completed tickets, longest path, passengers or longest-path bonus
+    (the European Express card), or the fewest stations borrowing a route
+    (R8.5) or built (R8.4); players still tied share the win."""
     alive = np.zeros(n_players, np.bool_)
     best = f[:n_players, F_TOTAL].max()
     for p in range(n_players):
         alive[p] = f[p, F_TOTAL] == best
     for step in range(3):
         code = b.rp[RP_TB0 + step]
+        sign = 1                       # the most of the column wins, or with -1 the fewest
         if code == TB_TICKETS:
             col = F_N_COMPLETED
         elif code == TB_LONGEST:
             col = F_LP_LEN
         elif code == TB_PASSENGERS:
             col = F_N_PASSENGERS
+        elif code == TB_STATIONS:
+            col = F_STATIONS_USED
+            sign = -1
+        elif code == TB_LONGEST_BONUS:
+            col = F_LP_BONUS
+        elif code == TB_STATIONS_BUILT:
+            col = F_STATIONS_BUILT
+            sign = -1
         else:
             continue
-        top = -1
+        top = -(1 << 30)
         for p in range(n_players):
-            if alive[p] and f[p, col] > top:
-                top = f[p, col]
+            if alive[p] and sign * f[p, col] > top:
+                top = sign * f[p, col]
         for p in range(n_players):
-            alive[p] = alive[p] and f[p, col] == top
+            alive[p] = alive[p] and sign * f[p, col] == top
     for p in range(n_players):
         f[p, F_WINNER] = 1 if alive[p] else 0

@@ -6,8 +6,9 @@ A seat's n-th station costs ``b.station_cost[n - 1]`` cards of one colour
 station may borrow one route of another seat into its city for its owner's
 tickets (not for the longest path); :func:`choose_station_routes` tries every
 combination of a seat's stations' routes (at most 9^3 for 3 stations) and
-keeps the first best one for the seat's ticket score, "no route" first, so a
-station records a route only when it helps.
+keeps the best one for the seat's ticket score with the fewest stations that
+borrow a route (the tie-break of R6.8 counts them), so a station records a
+route only when it helps.
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
@@ -113,8 +114,11 @@ def ticket_score(b, s, p, parent):
 
 @njit(cache=True)
 def choose_station_routes(b, s):
-    """For every seat, the routes its stations borrow (``s.station_route``):
-    the combination with the best ticket score, by exhaustive search (R8.5)."""
+    """For every seat, the routes its stations borrow (``s.station_route``),
+    by exhaustive search (R8.5): the best ticket score; of those, the fewest
+    stations that borrow a route; of those, the first in order: the stations
+    by increasing city id, each station's choices "no route" first and then
+    routes by increasing route id, compared station by station."""
     s.station_route[:] = -1
     owner = s.station_owner
     n_cities = owner.shape[0]
@@ -129,7 +133,7 @@ def choose_station_routes(b, s):
                 n += 1
         if n == 0:
             continue
-        # candidates: -1 (no route) first, then the other seats' routes into the city
+        # candidates: -1 (no route) first, then the other seats' routes into the city by route id
         cand = np.full((n, 1 + b.node_routes.shape[0]), -1, np.int64)
         n_cand = np.ones(n, np.int64)
         for i in range(n):
@@ -137,30 +141,36 @@ def choose_station_routes(b, s):
             for j in range(b.node_route_start[v], b.node_route_start[v + 1]):
                 r = b.node_routes[j]
                 if s.route_owner[r] >= 0 and s.route_owner[r] != p:
-                    cand[i, n_cand[i]] = r
+                    k = n_cand[i]              # insertion sort: the node's routes are not in id order
+                    while k > 1 and cand[i, k - 1] > r:
+                        cand[i, k] = cand[i, k - 1]
+                        k -= 1
+                    cand[i, k] = r
                     n_cand[i] += 1
         player_components(b, s, p, base)
         digits = np.zeros(n, np.int64)
         best = np.full(n, -1, np.int64)
         best_score = -(1 << 30)
+        best_used = n + 1
         while True:
             for i in range(n):                 # the combination tried: written where scoring reads it
                 s.station_route[cities[i]] = cand[i, digits[i]]
             parent[:] = base
-            join_station_routes(b, s, p, parent)
+            used = join_station_routes(b, s, p, parent)
             score = ticket_score(b, s, p, parent)
-            if score > best_score:
+            if score > best_score or (score == best_score and used < best_used):
                 best_score = score
+                best_used = used
                 for i in range(n):
                     best[i] = cand[i, digits[i]]
-            i = 0                   # the next combination (mixed radix, the first station's digit fastest)
-            while i < n:
+            i = n - 1               # the next combination (mixed radix, the last station's digit fastest)
+            while i >= 0:
                 digits[i] += 1
                 if digits[i] < n_cand[i]:
                     break
                 digits[i] = 0
-                i += 1
-            if i == n:
+                i -= 1
+            if i < 0:
                 break
         for i in range(n):
             s.station_route[cities[i]] = best[i]

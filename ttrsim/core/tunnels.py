@@ -1,6 +1,6 @@
 """Tunnels (R8.3): the cards laid down for a tunnel are held, cards turned
 over from the deck ask for extra cards, and the player pays them or gives
-the tunnel up. :mod:`ttrsim.core.engine` calls these kernels; finishing the
+the tunnel up; the turned-over cards are discarded at the end of the turn. :mod:`ttrsim.core.engine` calls these kernels; finishing the
 claim (owner, score, end of turn) is the engine's.
 
 The extra cards: each turned-over card of the pay colour, and each
@@ -39,8 +39,9 @@ def matches(shown, colour):
 def start_tunnel(b, s, p, r, colour, locos):
     """Seat ``p`` lays down the cards for tunnel ``r`` (held, out of its hand),
     then the top cards of the deck are turned over (the discards reshuffled
-    when it runs out; fewer when both run out) and go to the discards.
-    Returns the extra cards asked for."""
+    when it runs out; fewer when both run out); they stay on the table
+    (``s.tunnel_shown``) until :func:`settle_tunnel` discards them at the end
+    of the turn. Returns the extra cards asked for."""
     held, hand = s.tunnel_held, s.hand
     held[:] = 0
     if colour != PAY_LOCOS_ONLY:
@@ -52,9 +53,6 @@ def start_tunnel(b, s, p, r, colour, locos):
     shown[:] = -1
     for i in range(b.rp[RP_TUNNEL_CARDS]):
         shown[i] = draw_top(s)
-    for i in range(shown.shape[0]):
-        if shown[i] >= 0:
-            s.discard[shown[i]] += 1
     extra = matches(shown, colour)
     s.meta[M_TUNNEL_ROUTE] = r
     s.meta[M_TUNNEL_COLOUR] = colour
@@ -92,7 +90,9 @@ def tunnel_actions(b, s, out, n):
 def settle_tunnel(s, p, locos, pay):
     """Pay the extra cards with ``locos`` locomotives (``pay``): the held and
     the extra cards go to the discards; or give up: the held cards go back
-    to the hand. Returns the tunnel's route."""
+    to the hand. Either way the turned-over cards go to the discards now, at
+    the end of the turn (R8.3; ``s.tunnel_shown`` keeps them for the record).
+    Returns the tunnel's route."""
     held, hand = s.tunnel_held, s.hand
     if pay:
         extra, colour = s.meta[M_TUNNEL_EXTRA], s.meta[M_TUNNEL_COLOUR]
@@ -107,6 +107,10 @@ def settle_tunnel(s, p, locos, pay):
         for c in range(held.shape[0]):
             hand[p, c] += held[c]
     held[:] = 0
+    shown = s.tunnel_shown
+    for i in range(shown.shape[0]):
+        if shown[i] >= 0:
+            s.discard[shown[i]] += 1
     r = s.meta[M_TUNNEL_ROUTE]
     s.meta[M_TUNNEL_ROUTE] = -1
     s.meta[M_TUNNEL_EXTRA] = 0

@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from ttrsim.data.checks import did_you_mean, is_int
 from ttrsim.data.maps import MAX_ROUTE_LENGTH
 
-TIEBREAK_NAMES = ("tickets", "longest_path", "passengers")
+TIEBREAK_NAMES = ("tickets", "longest_path", "passengers", "stations", "longest_bonus", "stations_built")
+TIEBREAK_FEWEST = ("stations", "stations_built")      # tie-break steps won by the fewest; the others by the most
 MAX_TUNNEL_CARDS = 3      # the action codec has room for tunnel extras of up to 3 cards
 MAX_STATION_COST = 3      # the action codec has room for station payments of up to 3 cards
 MAX_OFFER = 8             # tickets offered at once (the keep masks of the action codec have 8 bits)
 RETURN_MODES = ("bottom", "shuffle")
+SETUP_RETURN_MODES = ("bottom", "shuffle", "box")   # box: the setup tickets not kept leave the game (R2.2)
 
 
 class RulesError(ValueError):
@@ -55,7 +57,8 @@ PARAMS: tuple[Param, ...] = (
           lo=0, hi=4),
     Param("setup_deal", 3, "R2.2", "tickets dealt to each player at setup", lo=1, hi=8),
     Param("setup_keep", 2, "R2.2", "tickets a player keeps at least at setup", lo=1, hi=8),
-    Param("setup_return", "bottom", "R2.2", "returned setup tickets: 'bottom' of their deck, or 'shuffle' back in"),
+    Param("setup_return", "bottom", "R2.2",
+          "returned setup tickets: 'bottom' of their deck, 'shuffle' back in, or 'box' (out of the game)"),
     Param("draw_tickets", 3, "R5.1", "tickets drawn by the draw-tickets action", lo=1, hi=8),
     Param("draw_keep", 1, "R5.1", "tickets a player keeps at least after a draw", lo=1, hi=8),
     Param("draw_return", "bottom", "R5.1", "returned drawn tickets: 'bottom' of their deck, or 'shuffle' back in"),
@@ -76,7 +79,8 @@ PARAMS: tuple[Param, ...] = (
           "longest path and Globetrotter go only to players with a path / a completed ticket",
           choice=True),
     Param("tiebreaks", ("tickets", "longest_path"), "R6.8",
-          "tie-break steps in order, from: tickets, longest_path, passengers"),
+          "tie-break steps in order, from: tickets, longest_path, passengers, longest_bonus (most), "
+          "stations (fewest borrowing a route), stations_built (fewest built)", choice=True),
     Param("long_deck", "", "R8.1", "deck tag of the long tickets dealt at setup ('' = none); the rest are removed"),
     Param("setup_long", 0, "R8.1", "long tickets dealt to each player at setup, on top of setup_deal", lo=0, hi=2),
     Param("tunnel_cards", 3, "R8.3", "cards turned over when a tunnel is claimed", lo=0, hi=MAX_TUNNEL_CARDS),
@@ -108,7 +112,7 @@ PRESETS: dict[str, dict] = {
                 "passenger_first": 20, "passenger_second": 10, "tiebreaks": ("tickets", "passengers")},
     "europe": {"doc": "Europe: tunnels, ferries, 3 stations, one long ticket each",
                "map": "europe", "ticket_decks": ("regular",), "long_deck": "long", "setup_long": 1,
-               "stations": 3},
+               "stations": 3, "setup_return": "box", "tiebreaks": ("tickets", "stations", "longest_bonus")},
 }
 
 
@@ -176,8 +180,9 @@ def _check_value(p: Param, value):
             raise RulesError(f"{bad} must be in {p.lo}..{p.hi}, got {value}")
         return value
     if p.name in ("setup_return", "draw_return"):
-        if value not in RETURN_MODES:
-            raise RulesError(f"{bad} must be one of {', '.join(RETURN_MODES)}, got {value!r}")
+        modes = SETUP_RETURN_MODES if p.name == "setup_return" else RETURN_MODES
+        if value not in modes:
+            raise RulesError(f"{bad} must be one of {', '.join(modes)}, got {value!r}")
         return value
     if p.name == "long_deck":
         if not isinstance(value, str):

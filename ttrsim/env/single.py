@@ -21,18 +21,16 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
-from numba import njit
 
 from ttrsim.core.engine import apply_action
-from ttrsim.core.state import M_PHASE, M_PLAYER, PH_OVER
 from ttrsim.play.game import Game
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.dispatch import checked_pick, kernels_for, legal_for
+from ttrsim.strategies.dispatch import kernels_for
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 from . import checks
 from .encoding import encode_obs, to_engine, write_mask
-from .vector import final_rewards, make_board, reward_mode
+from .vector import final_rewards, make_board, play_others, reward_mode
 
 
 def observation_spaces(layout):
@@ -59,16 +57,6 @@ def deal(game: Game | None, rules, players: int, seed: int) -> Game:
         return Game(rules, players, seed)
     game.reset(seed)
     return game
-
-
-@njit(cache=True)
-def play_others(kernels, b, s, m, seat, strategy_ids, params, legal):
-    """Let the compiled strategies play until seat ``seat`` is to act or the
-    game is over (``kernels``: :func:`~ttrsim.strategies.dispatch.kernels_for` of ``strategy_ids``)."""
-    while s.meta[M_PHASE] != PH_OVER and s.meta[M_PLAYER] != seat:
-        sid = strategy_ids[s.meta[M_PLAYER]]
-        n = legal_for(sid, b, s, legal)
-        apply_action(b, s, checked_pick(kernels, sid, b, s, m, legal, n, params))
 
 
 class TicketToRideEnv(gym.Env):

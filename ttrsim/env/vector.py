@@ -11,6 +11,12 @@ modulo 2**63), so the games are a function of the reset seeds and the actions al
 Seeds are integers 0 to 2**63 - 1 and actions integers (any numpy integer
 dtype); anything else is refused with one line (:mod:`ttrsim.env.checks`).
 
+This is the self-play batch (every seat to act is the learner, every seat's
+reward returned). One learner against built-in compiled seats, as a
+``gymnasium.vector.VectorEnv``, is
+:class:`ttrsim.env.gym_vector.TicketToRideVectorEnv`: the same buffers,
+stepped by :func:`learner_step`.
+
 >>> env = VectorEnv("usa", players=2, n_envs=3)
 >>> obs, mask = env.reset([1, 2, 3])
 >>> obs.shape, mask.shape
@@ -31,6 +37,8 @@ from ttrsim.core.board import build_board
 from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.state import F_TOTAL, F_WINNER, M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
 from ttrsim.data.rules import RuleSet, get_rules
+from ttrsim.strategies.dispatch import checked_pick, legal_for
+from ttrsim.strategies.memory import reset_memory
 
 from . import checks
 from .encoding import Layout, encode_obs, to_engine, write_mask
@@ -118,6 +126,76 @@ def vec_step(b, states, lay, route_act, act_engine, legal, actions, seeds, mode,
             rewards[i, :] = 0
         _observe(b, s, lay, route_act, legal, i, obs, mask, to_act, n_legal)
     return -1
+
+
+@njit(cache=True)
+def play_others(kernels, b, s, m, seat, strategy_ids, params, legal):
+    """Let the compiled strategies play until seat ``seat`` is to act or the
+    game is over (``kernels``: :func:`~ttrsim.strategies.dispatch.kernels_for` of ``strategy_ids``)."""
+    while s.meta[M_PHASE] != PH_OVER and s.meta[M_PLAYER] != seat:
+        sid = strategy_ids[s.meta[M_PLAYER]]
+        n = legal_for(sid, b, s, legal)
+        apply_action(b, s, checked_pick(kernels, sid, b, s, m, legal, n, params))
+
+
+@njit(cache=True)
+def _deal_for_learner(kernels, b, s, m, seed, seat, strategy_ids, params, legal):
+    reset_game(b, s, seed)
+    reset_memory(m, seed)
+    play_others(kernels, b, s, m, seat, strategy_ids, params, legal)
+
+
+@njit(cache=True)
+def _observe_learner(b, s, lay, route_act, legal, seat, i, obs, mask, n_legal):
+    encode_obs(b, s, seat, lay, obs[i])
+    n_legal[i] = write_mask(b, s, lay, route_act, legal, mask[i])
+
+
+@njit(cache=True)
+def learner_reset(kernels, b, states, memories, lay, route_act, legal, seeds, seat, strategy_ids, params, obs,
+                  mask, n_legal):
+    """Deal game ``seeds[i]`` in slot ``i``, let the built-in seats play up to
+    seat ``seat``'s first decision and observe it (the batch of
+    :class:`ttrsim.env.gym_vector.TicketToRideVectorEnv`)."""
+    for i in range(len(states)):
+        _deal_for_learner(kernels, b, states[i], memories[i], seeds[i], seat, strategy_ids, params, legal)
+        _observe_learner(b, states[i], lay, route_act, legal, seat, i, obs, mask, n_legal)
+
+
+@njit(cache=True)
+def learner_step(kernels, b, states, memories, lay, route_act, act_engine, legal, actions, seeds, seat,
+                 strategy_ids, params, mode, illegal_reward, obs, mask, n_legal, final, rewards, outcome,
+                 final_obs, seat_rewards):
+    """Seat ``seat`` plays ``actions[i]`` in every slot, the built-in seats
+    play up to its next decision. ``outcome[i]``: 0 the game goes on, 1 it
+    ended (``rewards[i]`` the seat's reward, ``final[i]`` the score table), 2
+    the action was not in the mask (``rewards[i] = illegal_reward``, the game
+    stops there). An ended slot (1 or 2) keeps the seat's last observation in
+    ``final_obs[i]`` and deals its next game from ``seeds[i] + n`` at once
+    (same-step autoreset)."""
+    n = len(states)
+    for i in range(n):
+        s, m = states[i], memories[i]
+        a = actions[i]
+        if a < 0 or a >= mask.shape[1] or mask[i, a] != 1:
+            outcome[i] = 2
+            rewards[i] = illegal_reward
+        else:
+            apply_action(b, s, to_engine(b, s, act_engine, a))
+            play_others(kernels, b, s, m, seat, strategy_ids, params, legal)
+            if s.meta[M_PHASE] == PH_OVER:
+                outcome[i] = 1
+                final_rewards(s, mode, seat_rewards)
+                rewards[i] = seat_rewards[seat]
+                final[i, :, :] = s.final
+            else:
+                outcome[i] = 0
+                rewards[i] = 0.0
+        if outcome[i] != 0:
+            encode_obs(b, s, seat, lay, final_obs[i])
+            seeds[i] = (seeds[i] + n) & SEED_MAX
+            _deal_for_learner(kernels, b, s, m, seeds[i], seat, strategy_ids, params, legal)
+        _observe_learner(b, s, lay, route_act, legal, seat, i, obs, mask, n_legal)
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator, counts: np.ndarray | None = None) -> np.ndarray:

@@ -2,11 +2,12 @@
 action.
 
 Checked after every action: the train cards are all in exactly one place
-(deck, discards, face-up row, hands, or held for a tunnel, R8.3) and each
+(deck, discards, face-up row, hands, or held or turned over for a tunnel, R8.3) and each
 kind keeps its count (R1.1); every player's trains plus the trains on their
 routes make the starting count (R1.2); the running score equals a full
 recount of route points (R4.4); the tickets of the draw piles and the
-passengers are conserved, and no long setup ticket (R8.1) is in a pile or
+passengers are conserved (but for the setup tickets not kept when they go
+back in the box, R2.2), and no long setup ticket (R8.1) is in a pile or
 dealt beyond the setup; every player's stations left plus built make the
 rule set's count (R8.4); the
 board version ``M_CLAIMS`` equals the
@@ -26,7 +27,7 @@ from joblib import Parallel, delayed
 from numba import njit
 
 from ttrsim.core.actions import legal_buffer
-from ttrsim.core.board import RP_N_CARDS, RP_SETUP_LONG, RP_STATIONS, RP_TRAINS, build_board
+from ttrsim.core.board import RP_N_CARDS, RP_SETUP_BOX, RP_SETUP_DEAL, RP_SETUP_LONG, RP_STATIONS, RP_TRAINS, build_board
 from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
 from ttrsim.core.rng import mix64
 from ttrsim.core.state import (
@@ -43,6 +44,7 @@ from ttrsim.core.state import (
     M_NPLAYERS,
     M_PHASE,
     PH_OVER,
+    PH_TUNNEL,
     allocate_state,
 )
 from ttrsim.data.ids import LOCO
@@ -71,6 +73,10 @@ def check_state(b, s, kind_count):
     for i in range(s.faceup.shape[0]):
         if s.faceup[i] >= 0:
             kind_count[s.faceup[i]] += 1
+    if s.meta[M_PHASE] == PH_TUNNEL:      # the cards turned over for the tunnel, on the table (R8.3)
+        for i in range(s.tunnel_shown.shape[0]):
+            if s.tunnel_shown[i] >= 0:
+                kind_count[s.tunnel_shown[i]] += 1
     for k in range(LOCO + 1):
         kind_count[k] += s.discard[k] + s.tunnel_held[k]
         for p in range(n_players):
@@ -110,7 +116,9 @@ def check_state(b, s, kind_count):
                 n_tk += 1
             else:
                 n_long += 1
-    if n_tk != b.deck_size.sum() or n_long > n_players * b.rp[RP_SETUP_LONG]:
+    boxed = b.deck_size.sum() - n_tk     # setup tickets back in the box (R2.2, setup_return: box)
+    if boxed < 0 or boxed > (n_players * b.rp[RP_SETUP_DEAL] if b.rp[RP_SETUP_BOX] else 0) \
+            or n_long > n_players * b.rp[RP_SETUP_LONG]:
         return V_TICKETS
     if s.pass_loc.sum() + s.pass_player.sum() != b.pass_setup.sum():
         return V_PASSENGERS

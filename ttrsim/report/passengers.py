@@ -34,6 +34,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from ttrsim.data.rules import TIEBREAK_FEWEST
+
 from .dataset import Results
 
 __all__ = ["majority_outcomes", "passenger_points", "passenger_decisive", "passengers_vs_routes",
@@ -41,7 +43,8 @@ __all__ = ["majority_outcomes", "passenger_points", "passenger_decisive", "passe
 
 COLOURS = ("black", "blue", "green", "red", "white", "yellow")
 OUTCOMES = ("single winner", "tie for first", "tie for second", "no second", "nobody")
-_TB_COLUMN = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers"}
+_TB_COLUMN = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers",
+              "stations": "stations_used", "longest_bonus": "longest_bonus", "stations_built": "stations_built"}
 
 
 def _passenger_points(res: Results) -> list[int]:
@@ -128,7 +131,7 @@ def passenger_decisive(res: Results) -> pl.DataFrame:
     points = _passenger_points(res)
     if not points:
         return pl.DataFrame(schema=schema)
-    cols = ["total", "passenger_points", "winner", "tickets_completed", "longest_path", "passengers"]
+    cols = ["total", "passenger_points", "winner", *dict.fromkeys(_TB_COLUMN.values())]
     rows = []
     for point, m in sorted(_seat_matrix(res, points, cols).items()):
         won = _winners(m, res.rules_at(point).tiebreaks, without_passengers=True)
@@ -144,7 +147,8 @@ def _winners(m: dict, tiebreaks, without_passengers: bool) -> np.ndarray:
     total = m["total"].astype(np.int64) - (m["passenger_points"] if without_passengers else 0)
     key = total * (1 << 39)
     for i, step in enumerate(list(tiebreaks)[:3]):
-        key = key + np.clip(m[_TB_COLUMN[step]].astype(np.int64), 0, 8191) * (1 << (13 * (2 - i)))
+        v = np.clip(m[_TB_COLUMN[step]].astype(np.int64), 0, 8191)
+        key = key + (8191 - v if step in TIEBREAK_FEWEST else v) * (1 << (13 * (2 - i)))
     return key == key.max(1, keepdims=True)
 
 

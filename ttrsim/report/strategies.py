@@ -29,7 +29,8 @@ draws) in batches of block weights, and every resample is refitted.
 
 **Finishing order** (head-to-head and ratings): winners first, then higher
 total, then the rule set's tie-breaks in order (``tiebreaks``: most completed
-tickets, then longest path or passengers, R6.8); seats equal on all of these
+tickets, then longest path or passengers; Europe: fewest stations used, then
+the longest-path bonus, R6.8); seats equal on all of these
 are tied. Below the winners this extends R6.8 to every place.
 
 >>> from ttrsim.report import Results, win_rates                     # doctest: +SKIP
@@ -41,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from ttrsim.data.rules import TIEBREAK_FEWEST
 from ttrsim.experiment import stats
 from ttrsim.experiment.stats import END_REASONS, end_reasons
 
@@ -177,16 +179,19 @@ def _ranked(res: Results, df: pl.DataFrame, by: str | None = None, columns=("str
 # --------------------------------------------------------------------------- finishing order
 
 
-_TB_COLUMN = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers"}
+_TB_COLUMN = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers",
+              "stations": "stations_used", "longest_bonus": "longest_bonus", "stations_built": "stations_built"}
 
 
 def _finish_key(tiebreaks) -> pl.Expr:
     """An Int64 that orders the seats of a game by finishing place (higher = ahead):
-    winner flag, total, then up to three tie-break counts (13 bits each)."""
+    winner flag, total, then up to three tie-break counts (13 bits each; a
+    step won by the fewest counts 8191 minus the count)."""
     key = (pl.col("win_share") > 0).cast(pl.Int64) * (1 << 62)
     key = key + (pl.col("total").cast(pl.Int64) + 100_000).clip(0, (1 << 22) - 1) * (1 << 40)
     for i, step in enumerate(list(tiebreaks)[:3]):
-        key = key + pl.col(_TB_COLUMN[step]).cast(pl.Int64).clip(0, 8191) * (1 << (13 * (2 - i)))
+        v = pl.col(_TB_COLUMN[step]).cast(pl.Int64).clip(0, 8191)
+        key = key + (8191 - v if step in TIEBREAK_FEWEST else v) * (1 << (13 * (2 - i)))
     return key
 
 

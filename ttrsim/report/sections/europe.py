@@ -30,7 +30,7 @@ def station_value(ctx: Context, t: dict):
         return ctx.doc.p("No station rules in these games.")
     ctx.doc.p("Per strategy, means per player and game (R8.4, R8.5): stations *built*; *used*: built "
               "stations whose borrowed route counts for the owner's tickets at the end (the engine picks the "
-              "best route for each); *kept*: stations never built, worth their points; *tickets rescued*: "
+              "routes with the best ticket score and, of those, the fewest stations borrowing one); *kept*: stations never built, worth their points; *tickets rescued*: "
               "tickets complete only thanks to a borrowed route.")
     columns = [
         ("strategy", lambda r: str(r["strategy"]), False),

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from ttrsim.experiment.summary import design_text
+from ttrsim.strategies.published import PUBLISHED
 
 from ..context import Context
 
@@ -72,6 +73,12 @@ def details(ctx: Context):
         + f"; report written {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}.",
     ]
     doc.bullets(facts)
+    published = list(dict.fromkeys(e["strategy"] for e in cfg.get("entrants", []) if e.get("strategy") in PUBLISHED))
+    if published:
+        count = ("is one", "are two", "are three", "are all")[len(published) - 1]
+        doc.p(", ".join(f"`{n}`" for n in published) + f" {count} of the four published agents of de Mesentier "
+              "Silva et al. (FDG 2017): ttrsim plays them as the paper describes them, so their strength and the "
+              "four agents' order need not match the paper's tables.")
     doc.p("**How to read it.** A strategy's *win rate* is its mean win share: 1 for a sole winner, "
           "1/k for k tied winners, else 0 (a shared win counts as a fraction). Every 95% interval "
           "of a rate counts seed blocks, not games, as the independent units (the games sharing a deal "
