@@ -130,7 +130,7 @@ CASES = [
      "action -1 is not legal for player_0 (phase setup-keep); expected an action of its action_mask"),
     # the AEC env: seeds and the other arguments
     ("aec_seed_float", "aec", lambda e, a: e.reset(seed=1.5), TypeError, SEED + "1.5"),
-    ("aec_seed_numpy_float", "aec", lambda e, a: e.reset(seed=np.float32(2)), TypeError, SEED + "np.float32(2.0)"),
+    ("aec_seed_numpy_float", "aec", lambda e, a: e.reset(seed=np.float32(2)), TypeError, SEED + repr(np.float32(2))),
     ("aec_seed_too_big", "aec", lambda e, a: e.reset(seed=2 ** 80), ValueError, SEED + str(2 ** 80)),
     ("aec_seed_2_63", "aec", lambda e, a: e.reset(seed=2 ** 63), ValueError, SEED + str(2 ** 63)),
     ("aec_seed_uint64_too_big", "aec", lambda e, a: e.reset(seed=np.uint64(2 ** 64 - 1)), ValueError,
@@ -160,7 +160,7 @@ CASES = [
     ("gym_step_float", "gym", lambda e, a: e.step(a + 0.9), TypeError, GYM_ACTION + "{a9}"),
     ("gym_step_numpy_float", "gym", lambda e, a: e.step(np.float64(a)), TypeError, GYM_ACTION + "{f64}"),
     ("gym_step_none", "gym", lambda e, a: e.step(None), TypeError, GYM_ACTION + "None"),
-    ("gym_step_bool", "gym", lambda e, a: e.step(np.True_), TypeError, GYM_ACTION + "np.True_"),
+    ("gym_step_bool", "gym", lambda e, a: e.step(np.True_), TypeError, GYM_ACTION + repr(np.True_)),
     ("gym_step_array", "gym", lambda e, a: e.step(np.array([a])), TypeError, GYM_ACTION + "array([{a}])"),
     ("gym_seed_float", "gym", lambda e, a: e.reset(seed=1.5), TypeError, SEED + "1.5"),
     ("gym_seed_too_big", "gym", lambda e, a: e.reset(seed=2 ** 80), ValueError, SEED + str(2 ** 80)),
