@@ -117,7 +117,7 @@ def plays_on(env) -> None:
 CASES = [
     # the AEC env: actions
     ("aec_step_float", "aec", lambda e, a: e.step(a + 0.9), TypeError, AEC_ACTION + "{a9}"),
-    ("aec_step_numpy_float", "aec", lambda e, a: e.step(np.float64(a)), TypeError, AEC_ACTION + "np.float64({a}.0)"),
+    ("aec_step_numpy_float", "aec", lambda e, a: e.step(np.float64(a)), TypeError, AEC_ACTION + "{f64}"),
     ("aec_step_none_live", "aec", lambda e, a: e.step(None), TypeError, AEC_ACTION + "None"),
     ("aec_step_bool", "aec", lambda e, a: e.step(True), TypeError, AEC_ACTION + "True"),
     ("aec_step_text", "aec", lambda e, a: e.step(str(a)), TypeError, AEC_ACTION + "'{a}'"),
@@ -130,7 +130,7 @@ CASES = [
      "action -1 is not legal for player_0 (phase setup-keep); expected an action of its action_mask"),
     # the AEC env: seeds and the other arguments
     ("aec_seed_float", "aec", lambda e, a: e.reset(seed=1.5), TypeError, SEED + "1.5"),
-    ("aec_seed_numpy_float", "aec", lambda e, a: e.reset(seed=np.float32(2)), TypeError, SEED + "np.float32(2.0)"),
+    ("aec_seed_numpy_float", "aec", lambda e, a: e.reset(seed=np.float32(2)), TypeError, SEED + repr(np.float32(2))),
     ("aec_seed_too_big", "aec", lambda e, a: e.reset(seed=2 ** 80), ValueError, SEED + str(2 ** 80)),
     ("aec_seed_2_63", "aec", lambda e, a: e.reset(seed=2 ** 63), ValueError, SEED + str(2 ** 63)),
     ("aec_seed_uint64_too_big", "aec", lambda e, a: e.reset(seed=np.uint64(2 ** 64 - 1)), ValueError,
@@ -158,9 +158,9 @@ CASES = [
     ("aec_last_after_every_agent_is_out", "aec_out", lambda e, a: e.last(), RuntimeError, DONE),
     # the Gymnasium env
     ("gym_step_float", "gym", lambda e, a: e.step(a + 0.9), TypeError, GYM_ACTION + "{a9}"),
-    ("gym_step_numpy_float", "gym", lambda e, a: e.step(np.float64(a)), TypeError, GYM_ACTION + "np.float64({a}.0)"),
+    ("gym_step_numpy_float", "gym", lambda e, a: e.step(np.float64(a)), TypeError, GYM_ACTION + "{f64}"),
     ("gym_step_none", "gym", lambda e, a: e.step(None), TypeError, GYM_ACTION + "None"),
-    ("gym_step_bool", "gym", lambda e, a: e.step(np.True_), TypeError, GYM_ACTION + "np.True_"),
+    ("gym_step_bool", "gym", lambda e, a: e.step(np.True_), TypeError, GYM_ACTION + repr(np.True_)),
     ("gym_step_array", "gym", lambda e, a: e.step(np.array([a])), TypeError, GYM_ACTION + "array([{a}])"),
     ("gym_seed_float", "gym", lambda e, a: e.reset(seed=1.5), TypeError, SEED + "1.5"),
     ("gym_seed_too_big", "gym", lambda e, a: e.reset(seed=2 ** 80), ValueError, SEED + str(2 ** 80)),
@@ -292,7 +292,8 @@ def test_bad_input_is_refused_in_one_line_and_the_env_plays_on(name, state, call
     before = snapshot(env) if env is not None else None
     with pytest.raises(error) as e:
         call(env, a)
-    expected = message.format(a=a, a9=a + 0.9, agent=getattr(env, "agent_selection", ""))
+    expected = message.format(a=a, a9=a + 0.9, agent=getattr(env, "agent_selection", ""),
+                              f64=repr(np.float64(a)))   # np.float64(14.0) with numpy 2, 14.0 with 1.x
     assert str(e.value) == expected and "\n" not in expected
     if env is not None:
         assert snapshot(env) == before           # nothing moved

@@ -11,11 +11,13 @@ sources, identical in the wheel), so the test times the install, not a cold
 compile; ``ttrsim warmup`` in a fresh cache folder times that.
 """
 import os
+import re
 import subprocess
 import sys
 import tomllib
 import venv
 import zipfile
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -43,6 +45,33 @@ def test_metadata_and_extras():
     core = {d.split(">")[0].split("[")[0] for d in project["dependencies"]}
     assert not core & {"pandas", "dask", "scipy", "playwright", "pettingzoo", "gymnasium"}
     assert {"dask", "pandas", "test", "browser", "env"} <= set(project["optional-dependencies"])
+
+
+def _release(text):
+    """``'0.63.0'`` (or ``'0.63.0rc1'``) as ``(0, 63, 0)``; ``()`` for no version."""
+    m = re.match(r"\d+(\.\d+)*", text)
+    return tuple(int(p) for p in m[0].split(".")) if m else ()
+
+
+def test_dependency_ranges_are_declared_and_hold_here():
+    """Every dependency, core and extra, has a lower bound (``NAME>=LOWER``,
+    the form benchmarks/oldest_deps.sh pins to test them all at once); numba
+    and llvmlite, whose internals ttrsim/core/jitcache.py, record.py and
+    bitset.py use, and PyYAML, whose libyaml parser ttrsim/data/yamlfile.py
+    uses, have an upper bound too; the installed versions lie in the ranges."""
+    project = PYPROJECT["project"]
+    deps = project["dependencies"] + [d for extra in project["optional-dependencies"].values() for d in extra]
+    ranges = {}
+    for dep in deps:
+        name, _, spec = dep.replace(" ", "").partition(">=")
+        lower, _, upper = spec.partition(",<")
+        assert name and _release(lower), f"{dep!r}: expected NAME>=LOWER or NAME>=LOWER,<UPPER"
+        ranges[name.split("[")[0].lower()] = (_release(lower), _release(upper) if upper else None)
+    assert {n for n, (_, upper) in ranges.items() if upper} == {"numba", "llvmlite", "pyyaml"}
+    for name in ("numpy", "numba", "llvmlite", "polars", "pyarrow", "click", "pyyaml", "matplotlib", "joblib"):
+        lower, upper = ranges[name]
+        installed = _release(version(name))
+        assert lower <= installed and (upper is None or installed < upper), (name, installed, lower, upper)
 
 
 def test_import_ttrsim_is_cheap_and_changes_no_numba_setting():
