@@ -40,7 +40,8 @@ def test_every_subpackage_is_packaged():
 
 def test_metadata_and_extras():
     project = PYPROJECT["project"]
-    assert project["license"] == {"text": "MIT"} and (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]     # an SPDX expression
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert project["requires-python"] and project["classifiers"] and project["urls"] and project["authors"]
     core = {d.split(">")[0].split("[")[0] for d in project["dependencies"]}
     assert not core & {"pandas", "dask", "scipy", "playwright", "pettingzoo", "gymnasium"}
