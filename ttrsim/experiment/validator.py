@@ -109,26 +109,7 @@ class Validator:
         if not isinstance(description, str):
             self.fail("description", f"expected text, got {kind(description)}")
 
-        preset = self.string("rules", doc.get("rules", "usa"), "a rule-set preset name")
-        try:
-            get_rules(preset)
-        except RulesError as e:
-            self.fail("rules", str(e))
-        rule_overrides = dict(self.mapping("rule_overrides", doc.get("rule_overrides") or {},
-                                           "a mapping {rule parameter: value}"))
-        map_name = None
-        if "map" in doc and doc["map"] is not None:
-            if "map" in rule_overrides:
-                self.fail("map", "given twice (also in rule_overrides); expected one of them")
-            map_name = self.resolve_map("map", doc["map"])
-        elif "map" in rule_overrides:
-            map_name = self.resolve_map("rule_overrides.map", rule_overrides["map"])
-        if map_name is not None:
-            rule_overrides["map"] = map_name
-        for k in rule_overrides:
-            if k not in PARAM_BY_NAME:
-                self.fail(f"rule_overrides.{k}", f"unknown rule parameter{did_you_mean(k, PARAM_BY_NAME)}")
-        self.rules(preset, rule_overrides, "rule_overrides")
+        preset, rule_overrides, map_name, _ = self.rule_set(doc)
 
         self.time_limit = self.seconds("python_time_limit", doc.get("python_time_limit", DEFAULT_TIME_LIMIT),
                                        "a time limit in seconds for a Python strategy's decision")
@@ -222,6 +203,30 @@ class Validator:
             python_path=self.python_path if any(e.python for e in entrants) else ())
 
     # ---- parts
+    def rule_set(self, doc: dict):
+        """``rules``, ``rule_overrides`` and ``map`` of a file: (preset, rule
+        overrides with the resolved map, the map given or None, the RuleSet)."""
+        preset = self.string("rules", doc.get("rules", "usa"), "a rule-set preset name")
+        try:
+            get_rules(preset)
+        except RulesError as e:
+            self.fail("rules", str(e))
+        rule_overrides = dict(self.mapping("rule_overrides", doc.get("rule_overrides") or {},
+                                           "a mapping {rule parameter: value}"))
+        map_name = None
+        if doc.get("map") is not None:
+            if "map" in rule_overrides:
+                self.fail("map", "given twice (also in rule_overrides); expected one of them")
+            map_name = self.resolve_map("map", doc["map"])
+        elif "map" in rule_overrides:
+            map_name = self.resolve_map("rule_overrides.map", rule_overrides["map"])
+        if map_name is not None:
+            rule_overrides["map"] = map_name
+        for k in rule_overrides:
+            if k not in PARAM_BY_NAME:
+                self.fail(f"rule_overrides.{k}", f"unknown rule parameter{did_you_mean(k, PARAM_BY_NAME)}")
+        return preset, rule_overrides, map_name, self.rules(preset, rule_overrides, "rule_overrides")
+
     def resolve_map(self, where, value) -> str:
         v = self.string(where, value, "a map name or a .yaml map file")
         if v.endswith((".yaml", ".yml")) or os.sep in v or "/" in v:

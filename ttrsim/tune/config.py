@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ttrsim.data.checks import did_you_mean, is_int, is_number, kind
-from ttrsim.data.yamlfile import YamlError, read_yaml
-from ttrsim.experiment.config import ExperimentError
+from ttrsim.experiment.config import ExperimentError, open_document, read_mapping_file
 from ttrsim.experiment.schema import PLAYERS_RANGE
 from ttrsim.experiment.validator import _NAME_RE, NAME_MAX, Validator
 
@@ -128,28 +127,14 @@ class TuneConfig:
 
 def read_tune_file(path) -> dict:
     """The raw mapping of a tune file (TuneError on a missing or malformed file)."""
-    try:
-        doc = read_yaml(path, what="a tune YAML file", expected=_EXPECTED)
-    except YamlError as e:
-        raise TuneError(str(e)) from None
-    if not isinstance(doc, dict):
-        raise TuneError(f"{Path(path).name}: (file): expected {_EXPECTED} (name, players, strategy, fit, ...), "
-                        f"got {kind(doc)}")
-    return doc
+    return read_mapping_file(path, what="a tune YAML file", expected=_EXPECTED,
+                             keys="name, players, strategy, fit, ...", error=TuneError)
 
 
 def load_tune(path_or_dict, overrides: dict | None = None, base_dir=None) -> TuneConfig:
     """Load and check a tune (a YAML path or a dict); ``overrides`` replace
     top-level keys (command-line flags, API keywords; ``None`` = keep)."""
-    if isinstance(path_or_dict, dict):
-        doc, source = dict(path_or_dict), "<dict>"
-        base = Path(base_dir) if base_dir is not None else Path.cwd()
-    else:
-        doc = read_tune_file(path_or_dict)
-        source, base = Path(path_or_dict).name, Path(path_or_dict).resolve().parent
-    for key, value in (overrides or {}).items():
-        if value is not None:
-            doc[key] = value
+    doc, source, base = open_document(path_or_dict, overrides, base_dir, read_tune_file)
     output_given = isinstance(path_or_dict, dict) or (overrides or {}).get("output") is not None
     return _TuneValidator(source, base, output_given).validate(doc)
 
@@ -175,24 +160,7 @@ class _TuneValidator(Validator):
         if not isinstance(description, str):
             self.fail("description", f"expected text, got {kind(description)}")
 
-        from ttrsim.data.rules import PARAM_BY_NAME, RulesError, get_rules
-        preset = self.string("rules", doc.get("rules", "usa"), "a rule-set preset name")
-        try:
-            get_rules(preset)
-        except RulesError as e:
-            self.fail("rules", str(e))
-        rule_overrides = dict(self.mapping("rule_overrides", doc.get("rule_overrides") or {},
-                                           "a mapping {rule parameter: value}"))
-        if doc.get("map") is not None:
-            if "map" in rule_overrides:
-                self.fail("map", "given twice (also in rule_overrides); expected one of them")
-            rule_overrides["map"] = self.resolve_map("map", doc["map"])
-        elif "map" in rule_overrides:
-            rule_overrides["map"] = self.resolve_map("rule_overrides.map", rule_overrides["map"])
-        for k in rule_overrides:
-            if k not in PARAM_BY_NAME:
-                self.fail(f"rule_overrides.{k}", f"unknown rule parameter{did_you_mean(k, PARAM_BY_NAME)}")
-        rules = self.rules(preset, rule_overrides, "rule_overrides")
+        preset, rule_overrides, _, rules = self.rule_set(doc)
 
         if "players" not in doc:
             self.fail("players", f"missing; expected the number of players, {PLAYERS_RANGE[0]}..{PLAYERS_RANGE[1]}")
