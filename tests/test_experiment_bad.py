@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from catalogue import expected, snapshot
 from click.testing import CliRunner
 
 from ttrsim.cli import run
@@ -25,16 +26,6 @@ PARAMS = [f for f in FILES if f.stem.startswith("param_")]   # strategy paramete
 # given to PyYAML's pure-Python parser) it takes minutes to hours.
 FAST = 10.0
 CLI_FAST = 10.0  # the same through the CLI (its option checks and imports too)
-
-
-def expected(path: Path, cwd: Path) -> str:
-    first = path.read_text().splitlines()[0]
-    assert first.startswith("# expect: "), f"{path.name}: first line must be '# expect: MESSAGE'"
-    return first[len("# expect: "):].replace("{here}", str(HERE)).replace("{cwd}", str(cwd))
-
-
-def snapshot(root: Path):
-    return sorted((str(p.relative_to(root)), p.stat().st_size) for p in root.rglob("*"))
 
 
 def test_the_catalogue_covers_every_kind_of_mistake():

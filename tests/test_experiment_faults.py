@@ -151,6 +151,18 @@ def test_a_truncated_or_foreign_part_file_is_left_out_then_played_again(referenc
     assert_same_parts(reference.path, out)
 
 
+def damaged_without_checksums(reference, out: Path) -> Path:
+    """``out``: a copy of the reference folder as a ttrsim before checksums wrote
+    it (no ``sha256`` in the manifest), with :data:`DAMAGED` damaged."""
+    shutil.copytree(reference.path, out)
+    m = json.loads((out / "manifest.json").read_text())
+    for rec in m["chunks"].values():
+        del rec["sha256"]
+    (out / "manifest.json").write_text(json.dumps(m))
+    damage(out / DAMAGED)
+    return out
+
+
 def damage(part: Path, at: int = 400, n: int = 64):
     """Zero ``n`` bytes inside a part file's data pages: its size, footer (rows, tag) stay."""
     data = bytearray(part.read_bytes())
@@ -201,13 +213,7 @@ def test_a_damaged_part_recorded_without_checksums_is_read_whole(reference, tmp_
     """A folder of a ttrsim before checksums: the reader and the resume read
     the data whole (a damaged page does not decompress), and the resume
     records the checksums."""
-    out = tmp_path / "out"
-    shutil.copytree(reference.path, out)
-    m = json.loads((out / "manifest.json").read_text())
-    for rec in m["chunks"].values():
-        del rec["sha256"]
-    (out / "manifest.json").write_text(json.dumps(m))
-    damage(out / DAMAGED)
+    out = damaged_without_checksums(reference, tmp_path / "out")
     res = Results.open(out)
     assert f"{DAMAGED}: unreadable (" in res.note and res.scan("players").collect().height == 2 * 180
     notes = []
@@ -224,13 +230,7 @@ def test_a_part_unreadable_when_the_summary_is_read_fails_in_one_line_and_is_pla
     says failed (and the run stays failed in the history), the chunk is
     dropped and the next run plays it again."""
     import ttrsim.experiment.runner as runner
-    out = tmp_path / "out"
-    shutil.copytree(reference.path, out)
-    m = json.loads((out / "manifest.json").read_text())
-    for rec in m["chunks"].values():
-        del rec["sha256"]
-    (out / "manifest.json").write_text(json.dumps(m))
-    damage(out / DAMAGED)
+    out = damaged_without_checksums(reference, tmp_path / "out")
     monkeypatch.setattr(runner, "check_part", lambda *a, **kw: None)
     f = tmp_path / "again.yaml"
     f.write_text(json.dumps(small()))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from catalogue import expected, snapshot
 from click.testing import CliRunner
 
 import ttrsim.tune.config
@@ -155,16 +156,6 @@ def test_the_config_docstring_examples_run():
 
 
 # --------------------------------------------------------------------------- bad tune files
-
-
-def expected(path: Path, cwd: Path) -> str:
-    first = path.read_text().splitlines()[0]
-    assert first.startswith("# expect: "), f"{path.name}: first line must be '# expect: MESSAGE'"
-    return first[len("# expect: "):].replace("{here}", str(HERE)).replace("{cwd}", str(cwd))
-
-
-def snapshot(root: Path):
-    return sorted((str(p.relative_to(root)), p.stat().st_size) for p in root.rglob("*"))
 
 
 def test_the_catalogue_covers_every_field():
