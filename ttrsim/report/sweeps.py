@@ -73,7 +73,7 @@ def play_changes(res: Results) -> pl.DataFrame:
     tickets per seat-game), the swept values after ``point``.
     """
     res = Results.open(res)
-    key = (pl.col("game").cast(pl.Int64) % res.stride).alias("deal")
+    key = _deal(res)
     players = res.scan("players").select(
         "point", key, "seat", "winner",
         pl.struct(*PLAY_COLUMNS).hash(0).alias("h_players"), pl.col("tickets_completed").cast(pl.Int64))
@@ -104,6 +104,12 @@ def play_changes(res: Results) -> pl.DataFrame:
     return with_sweep_values(res, out)
 
 
+def _deal(res: Results) -> pl.Expr:
+    """``deal``: a game's seed block and seating within its point (``game % stride``),
+    the same at every point of a sweep."""
+    return (pl.col("game").cast(pl.Int64) % res.stride).alias("deal")
+
+
 def _row_hashes(*columns: str) -> pl.Expr:
     """One number for a group's rows, whatever their order (each row's hash, kept
     to 32 bits so that the sum cannot overflow); the rows carry their turn."""
@@ -126,7 +132,7 @@ def sweep_effects(res: Results) -> pl.DataFrame:
     (tickets completed); the first point is left out (no effect of itself).
     """
     res = Results.open(res)
-    key = (pl.col("game").cast(pl.Int64) % res.stride).alias("deal")
+    key = _deal(res)
     rows = res.scan("players").select(
         "point", key, "block", "seat", pl.col("strategy").cast(pl.String),
         pl.col("win_share").cast(pl.Float64).alias("win"), pl.col("total").cast(pl.Float64).alias("score"),
