@@ -42,7 +42,7 @@ import polars as pl
 
 from .results import Results
 
-__all__ = ["Z95", "moments", "rate_interval", "rate_p_value", "holm", "block_interval", "RateSums", "widths_along", "player_keys",
+__all__ = ["Z95", "moments", "rate_interval", "rate_p_value", "two_sided_p", "holm", "block_interval", "RateSums", "widths_along", "player_keys",
            "clones", "replays", "distinct_games", "fixed_by_design", "block_sums", "rate_table", "win_rates",
            "end_reasons", "percent", "interval_text", "END_REASONS"]
 
@@ -99,8 +99,17 @@ def rate_p_value(n, w, nb, sww, swc, scc, null):
     resid = np.maximum(sww - 2 * p * swc + p * p * scc, 0.0)
     v = np.maximum(resid * nb / np.maximum(nb - 1, 1) / (nn * nn), null * (1 - null) / nn)
     z = np.abs(p - null) / np.sqrt(np.where(v > 0, v, np.inf))
-    out = np.array([math.erfc(x / math.sqrt(2)) for x in np.atleast_1d(z)]).reshape(np.shape(z))
-    return np.where((n > 0) & (nb > 1), out, np.nan)
+    return np.where((n > 0) & (nb > 1), two_sided_p(z), np.nan)
+
+
+def two_sided_p(z) -> np.ndarray:
+    """The two-sided normal p-value of each ``|z|`` (NaN stays NaN, inf gives 0).
+
+    >>> two_sided_p([0.0, 1.959963984540054, np.inf]).round(3).tolist()
+    [1.0, 0.05, 0.0]
+    """
+    z = np.asarray(z, np.float64)
+    return np.array([math.erfc(abs(x) / math.sqrt(2)) for x in z.ravel()]).reshape(z.shape)
 
 
 def holm(p_values) -> np.ndarray:

@@ -9,12 +9,10 @@
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import polars as pl
 
-from ttrsim.experiment.stats import Z95, holm
+from ttrsim.experiment.stats import Z95, holm, two_sided_p
 
 from .dataset import Results
 from .strategies import win_rates
@@ -160,8 +158,7 @@ def sweep_effects(res: Results) -> pl.DataFrame:
     effect = out["win_effect"].to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(se > 0, np.abs(effect) / se, np.where(effect == 0, 0.0, np.inf))
-    p = np.array([math.erfc(x / math.sqrt(2)) if not np.isnan(x) else np.nan for x in z])
-    p = np.where(np.isnan(se), np.nan, p)
+    p = np.where(np.isnan(se), np.nan, two_sided_p(z))
     out = out.with_columns(
         *[(pl.col(f"{c}_effect") + sign * Z95 * pl.col(f"{c}_se")).alias(f"{c}_{end}")
           for c in ("win", "score") for sign, end in ((-1, "low"), (1, "high"))],
