@@ -545,7 +545,9 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         if not scheduler and backend != "dask":
             helper = start_helper()          # a first run: it compiles the engine while the experiment is read
         from ttrsim.experiment.config import ExperimentError
+        from ttrsim.experiment import runner
         from ttrsim.experiment.runner import run_experiment
+        runner.ABANDON_HELD_STOP = True       # a stop within seconds, also while the first compile holds it up
         extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log),
                                    ("python_time_limit", python_time_limit), ("worker_timeout", worker_timeout))
                  if v is not None}

@@ -32,7 +32,9 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import time
+import weakref
 from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import wait as cf_wait
@@ -44,6 +46,21 @@ from .worker import watch_parent
 
 WAIT_TICK = 0.25      # seconds: the longest wait_any blocks
 KILL_WAIT = 5.0       # seconds to wait for a killed pool's worker (and loky's manager thread) to be gone
+MANAGER_WAIT = 0.5    # seconds a killed pool's manager thread gets to end by itself
+_KILLED = weakref.WeakSet()       # manager threads of pools killed here
+
+
+def _quiet_killed_managers(hook):
+    """``threading.excepthook`` silent on an ``OSError`` of a killed pool's
+    manager thread (closing a pipe this process closed as it killed the
+    pool: nothing is lost, the pool is gone)."""
+    def excepthook(args):
+        if not (args.thread in _KILLED and issubclass(args.exc_type, OSError)):
+            hook(args)
+    return excepthook
+
+
+threading.excepthook = _quiet_killed_managers(threading.excepthook)
 
 
 @contextmanager
@@ -137,10 +154,13 @@ class LocalBackend:
                 p.join(KILL_WAIT)
             except (AssertionError, ValueError):              # never started, or closed
                 pass
-        results = getattr(ex, "_result_queue", None)
-        if workers and results is not None:
-            results._writer.close()
         manager = getattr(ex, "_executor_manager_thread", None)
+        if manager is not None:
+            _KILLED.add(manager)
+            manager.join(MANAGER_WAIT)        # it mostly sees the pool broken and closes the pipes itself
+        results = getattr(ex, "_result_queue", None)
+        if workers and results is not None and manager is not None and manager.is_alive():
+            results._writer.close()
         if manager is not None and manager.is_alive():
             manager.join(KILL_WAIT)
 

@@ -44,9 +44,9 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   says ``interrupted``, the local pool's workers are killed and reaped. A
   signal never interrupts a call into the local pool (the run acts on it
   right after: at most ``WAIT_TICK`` later), so the pool is never left
-  inconsistent, and an ``Interrupted`` that lands in a finalizer (where
-  Python only prints it) is not printed: the run still stops at its next
-  look. A Python strategy's error, a full disk or a dead
+  inconsistent, nor inside numba or llvmlite (:class:`_Signals`), and an
+  ``Interrupted`` that lands in a finalizer (where Python only prints it) is
+  not printed: the run still stops at its next look. A Python strategy's error, a full disk or a dead
   worker stop it with one line (:class:`ExperimentError`), the manifest says
   ``failed``, and running again resumes. So does a part file found
   unreadable when the summary reads the folder back: its chunk is dropped
@@ -93,6 +93,9 @@ from .worker import point_spec, prepare, run_chunk, truncate, warm_up
 
 # seconds between manifest writes (a killed run redoes the chunks finished since the last one)
 MANIFEST_INTERVAL = float(os.environ.get("TTRSIM_MANIFEST_INTERVAL", "1.0"))
+# a stop signal held up in numba for long (a first compile) ends the process (:meth:`_Run.abandon`): set by the
+# ``ttrsim run`` command; a program that calls run_experiment gets its Interrupted once the compile is done
+ABANDON_HELD_STOP = False
 
 
 class _Signals:
@@ -103,19 +106,34 @@ class _Signals:
     run saves its state (``closing``) or calls into a pool that must not be
     left half-way (:meth:`deferred`). An ``Interrupted`` raised in a
     finalizer (``__del__``, a weakref callback: Python prints such an
-    exception and goes on) is not printed: the run stops at its next look."""
+    exception and goes on) is not printed: the run stops at its next look.
+
+    Nor is it raised inside numba or llvmlite (loading or compiling the
+    chunk loop: an exception there leaves LLVM objects half made, and the
+    process may crash later): the signal is sent again every ``RETRY``
+    seconds until it lands outside them. When it has not landed after
+    ``GRACE`` seconds (a first compile takes minutes) and ``abandon`` is
+    set, a watchdog thread ends the process through it (the run's state
+    saved as at a stop: :meth:`_Run.abandon`)."""
+
+    RETRY, GRACE = 0.05, 3.0
 
     def __init__(self):
         self.signum, self.closing, self.previous, self.hook = None, False, {}, None
+        self.actor = None                 # who acts on the stop: "main" (raising) or "watchdog" (abandon)
+        self.abandon = None               # fn(signum) -> never returns: set while a run may abandon
+        self._lock, self._watchdog, self._on = threading.Lock(), None, False
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self.previous[sig] = signal.signal(sig, self._handle)
             self.hook, sys.unraisablehook = sys.unraisablehook, self._unraisable
+            self._on = True
         return self
 
     def __exit__(self, *exc):
+        self._on = False
         for sig, handler in self.previous.items():
             signal.signal(sig, handler)
         if self.hook is not None:
@@ -139,22 +157,65 @@ class _Signals:
     def _handle(self, signum, frame):
         if self.signum is None:
             self.signum = signum
-        if not self.closing and not _in_compiled_callback(frame):
-            raise Interrupted(signum)
+        if self.closing:
+            return
+        if _in_numba(frame):
+            self._watch()
+            return
+        self._raise()
 
     def check(self):
         if self.signum is not None and not self.closing:
-            raise Interrupted(self.signum)
+            self._raise()
+
+    def _raise(self):
+        with self._lock:
+            self.actor = self.actor or "main"
+        if self.actor != "main":          # the watchdog is ending the process
+            while True:
+                time.sleep(1)
+        raise Interrupted(self.signum)
+
+    def _watch(self):
+        if self._watchdog is not None:
+            return
+        t0 = time.monotonic()
+
+        def watch():
+            while self._on and self.actor is None:
+                time.sleep(self.RETRY)
+                if self.closing or self.actor is not None:
+                    continue
+                if self.abandon is not None and time.monotonic() - t0 > self.GRACE:
+                    with self._lock:
+                        self.actor = self.actor or "watchdog"
+                    if self.actor == "watchdog":
+                        self.abandon(self.signum)
+                    return
+                os.kill(os.getpid(), self.signum)
+
+        self._watchdog = threading.Thread(target=watch, name="ttrsim-stop", daemon=True)
+        self._watchdog.start()
 
 
-def _in_compiled_callback(frame) -> bool:
-    """Whether ``frame`` runs inside numba's unpickling of a constant, which
-    compiled code calls back into Python for (its first call in a process
-    loads the chunk loop's callees there, for a second or so): an exception
-    raised there comes out of the compiled code as another error, with a
-    traceback. The run then acts on the signal at its next look instead."""
+def _package_dirs(*names) -> tuple:
+    dirs = []
+    for name in names:
+        mod = sys.modules.get(name)
+        if mod is not None and getattr(mod, "__file__", None):
+            dirs.append(os.path.dirname(mod.__file__) + os.sep)
+    return tuple(dirs)
+
+
+def _in_numba(frame) -> bool:
+    """Whether ``frame`` (or a caller of it) runs numba's or llvmlite's own
+    Python code: loading the chunk loop from the cache, compiling it, or the
+    unpickling of a constant that compiled code calls back into Python for.
+    An exception raised there can leave LLVM objects half made (a crash
+    later) or come out of the compiled code as another error."""
+    dirs = _package_dirs("numba", "llvmlite")
     while frame is not None:
-        if frame.f_code.co_name == "_numba_unpickle" and frame.f_code.co_filename.endswith("serialize.py"):
+        if frame.f_code.co_filename.startswith(dirs):
             return True
         frame = frame.f_back
     return False
@@ -250,6 +311,7 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
                     echo(f"note: took over the lock of a run that ended without releasing it "
                          f"(pid {previous.get('pid')} on {previous.get('host')}, started {previous.get('started')})")
                 r = _Run(exp, folder, manifest, grown, progress, echo, signals)
+                r.lock = lock
                 r.start()
             except OSError as e:
                 raise write_error(exp, e, "run the same command again once it is fixed") from e
@@ -408,16 +470,17 @@ class _Run:
         exp, signals, run_info = self.exp, self.signals, self.run_info
         start = time.perf_counter()
         done_before = sum(pt.games_done for pt in self.points)
-        backend = None
+        backend = self.backend = None
         inflight: dict = {}
         bar = None
         status, error = "failed", None
+        signals.abandon = self.abandon if ABANDON_HELD_STOP else None
         try:
             signals.closing = False
             signals.check()
             if self._next_chunk_exists():
                 with signals.deferred() if exp.backend == "local" else nullcontext():
-                    backend = make_backend(exp, self.echo)
+                    backend = self.backend = make_backend(exp, self.echo)
                 pool = signals.deferred if backend.atomic else nullcontext    # around every call into the pool
                 for spec in self.specs:
                     spec["parent"] = backend.parent
@@ -498,7 +561,7 @@ class _Run:
                                     "expected workers that live to the end of their chunks")
             raise error from e
         finally:
-            signals.closing = True
+            signals.closing, signals.abandon = True, None
             for f in inflight:
                 f.cancel()
             if bar is not None:
@@ -533,6 +596,28 @@ class _Run:
             raise failure
         signals.check()              # a signal while the complete run saved its summary still stops
         return result
+
+    def abandon(self, signum: int):
+        """The stop, from :class:`_Signals`' watchdog thread, of a run whose
+        main thread numba holds (compiling: no part file is being written):
+        the pool killed, the manifest saved as ``interrupted``, the lock
+        released, the usual line; then the process ends (``os._exit``, exit
+        code 128 + ``signum``): the folder resumes as after any stop."""
+        try:
+            if self.backend is not None:
+                self.backend.close(kill=True)
+            self.run_info.update(ended=now(), games=self.games_run, status="interrupted")
+            self.manifest["status"] = "interrupted"
+            self.folder.write_manifest_last(self.manifest)
+            self.lock.release()
+            games = sum(pt.games_done for pt in self.points)
+            self.echo(f"interrupted: {games:,} games kept in {self.folder.root}; run the same command again "
+                      "to resume")
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+            os._exit(128 + signum)
 
     def _next_chunk_exists(self) -> bool:
         return any(not pt.finished and any(c.key not in pt.done_keys for c in pt.chunks) for pt in self.points)
