@@ -56,10 +56,20 @@ _TABLE = (
     ("tk_p_len", -0.378, -0.378, -0.378, "... + this per train the ticket still needs on its own ..."),
     ("tk_p_turn", -0.152, -0.152, -0.152, "... + this per own turn played (fit on planner games)"),
     ("tk_train_cost", 1.0, 1.0, 1.0, "ticket values: points lost per train a kept ticket adds to the plan"),
-    ("tk_globe", 0.0, 0.0, 0.0, ("ticket values: the Globetrotter bonus a ticket moves (R6.6), counted as this x the "
-                                 "bonus's points per ticket expected to be completed (keeps and draws)")),
-    ("tk_longest", 0.0, 0.0, 0.0, ("ticket values: the longest-path bonus a ticket moves (R6.5), counted as this x "
-                                   "the bonus's points per train its plan lays (keeps and draws)")),
+    ("tk_globe", 1.0, 0.0, 0.0, ("ticket values: the Globetrotter (R6.6) a ticket moves, counted as this x the "
+                                 "bonus's points x the rise in the chance of the most completed tickets that one "
+                                 "more completed ticket gives, from the counts the seat can see (keeps and draws)")),
+    ("tk_globe_rate", 0.85, 0.85, 0.85, ("... the share of a seat's unfinished tickets expected to be completed "
+                                          "(its own and each opponent's: the others' tickets are hidden)")),
+    ("tk_globe_spread", 1.0, 1.0, 1.0, ("... the spread (tickets) of a count difference: the chance of the most is a "
+                                        "product of logistics of (own - other + 0.5) / this")),
+    ("tk_longest", 1.0, 0.0, 0.0, ("ticket values: the longest-path bonus (R6.5) a ticket moves, counted as this x "
+                                   "the bonus's points x the rise in the chance of the longest path that one more "
+                                   "train of it gives, against the public paths (keeps and draws)")),
+    ("tk_longest_grow", 0.5, 0.5, 0.5, ("... each seat's path projected as its public path + this x the trains it "
+                                        "still holds")),
+    ("tk_longest_spread", 0.25, 0.25, 0.25, ("... the spread (trains) of a path difference: 2 + this x the trains "
+                                             "the seats still hold on average")),
     ("draw_value0", -13.35, -13.35, -13.35, ("value of a ticket draw in margin points: this constant + "
                                              "draw_value_slack x turns of slack + draw_value_ev x the expected best "
                                              "keep of an offer")),
@@ -78,7 +88,10 @@ _RANGES = {
     "ticket_ev": BOOL,
     # costs and factors that are never negative (turns, payments, multipliers of turns and bonuses)
     **dict.fromkeys(("turn_value", "loco_pay", "draw_over_claim", "tk_left_factor", "tk_turns_factor",
-                     "tk_turns_per_train", "tk_globe", "tk_longest"), FACTOR),
+                     "tk_turns_per_train", "tk_globe", "tk_longest", "tk_longest_spread"), FACTOR),
+    "tk_globe_rate": ("float", 0, 1),
+    "tk_longest_grow": ("float", 0, 1),
+    "tk_globe_spread": ("float", 0, 1000, True),
     # weights of either sign: claim priorities, plan search costs (kept at least a fifth of the length),
     # passenger values, the completion logit and the draw value fits
     **dict.fromkeys(("w_detour", "w_adjacent", "double_factor", "w_single", "w_long", "loco_value",
@@ -153,6 +166,10 @@ P_TK_P_TURN = SPEC.index("tk_p_turn")
 P_TK_TRAIN_COST = SPEC.index("tk_train_cost")
 P_TK_GLOBE = SPEC.index("tk_globe")
 P_TK_LONGEST = SPEC.index("tk_longest")
+P_TK_GLOBE_RATE = SPEC.index("tk_globe_rate")
+P_TK_GLOBE_SPREAD = SPEC.index("tk_globe_spread")
+P_TK_LONGEST_GROW = SPEC.index("tk_longest_grow")
+P_TK_LONGEST_SPREAD = SPEC.index("tk_longest_spread")
 P_DRAW_VALUE0 = SPEC.index("draw_value0")
 P_DRAW_VALUE_SLACK = SPEC.index("draw_value_slack")
 P_DRAW_VALUE_EV = SPEC.index("draw_value_ev")

@@ -31,24 +31,30 @@ free). The weights are a logistic fit on 16,757 tickets kept in play in
   difference between drawing and the planner's own move, both played out with
   the same future, on 51,865 forked decisions of 4-player USA planner games);
   the seat draws when it is positive and the game is not near its end.
-* The bonuses a ticket moves (:func:`bonus_weights`): ``tk_globe`` x the
-  Globetrotter's points (R6.6) per ticket expected to be completed (``p``
-  of each kept or offered ticket; at setup each kept ticket), and
-  ``tk_longest`` x the longest path's points (R6.5) per train its plan
-  lays, in keeps (setup and in play) and draws; both 0 by default (measured
-  in docs/strategies.md, "The planner's tickets": no weight helped on every
-  preset).
+* The bonuses a ticket moves, from the rules and the public position (both
+  on by default: ``tk_globe`` and ``tk_longest`` are multipliers, 1; 0 in
+  ``planner_classic``). The Globetrotter (R6.6, :func:`globe_points`): the
+  bonus x the chance that the seat's expected completed tickets (those done
+  + each kept ticket's ``p``; at setup ``tk_globe_rate`` per kept ticket)
+  are the most, against ``tk_globe_rate x`` each opponent's tickets held
+  (:func:`globe_field`, :func:`most_chance`); a ticket in a draw counts the
+  rise it gives. The longest path (R6.5, :func:`longest_per_train`): the
+  bonus x the rise in the chance of the longest that one more train gives,
+  each seat's path its public path + ``tk_longest_grow x`` its trains left,
+  per train of the plan the seat can still lay (keeps and draws). A rule
+  set without the bonus, or with it at 0 points, adds nothing.
 """
 import numpy as np
 from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
-from ttrsim.core.board import RP_DRAW_N, RP_GLOBE_PTS, RP_LP_PTS, RP_PASSENGERS
-from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_TURN, PH_KEEP, PH_SETUP_MIX
+from ttrsim.core.board import RP_DRAW_KEEP, RP_DRAW_N, RP_GLOBE_PTS, RP_LP_PTS, RP_PASSENGERS, RP_SETUP_KEEP
+from ttrsim.core.scoring import player_longest
+from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_TURN, PH_KEEP, PH_MAIN, PH_SETUP_MIX
 from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
 
 from .action_picks import ticket_mix_action
-from .connectivity import own_components, unfinished_tickets
+from .connectivity import own_components, ticket_joined, unfinished_tickets
 from .graph_search import (
     COST_TRAINS,
     INF,
@@ -69,8 +75,12 @@ from .planner_params import (
     P_SETUP_LONG,
     P_TICKET_EV,
     P_TK_GLOBE,
+    P_TK_GLOBE_RATE,
+    P_TK_GLOBE_SPREAD,
     P_TK_LEFT_FACTOR,
     P_TK_LONGEST,
+    P_TK_LONGEST_GROW,
+    P_TK_LONGEST_SPREAD,
     P_TK_P0,
     P_TK_P_LEN,
     P_TK_P_SLACK,
@@ -131,7 +141,9 @@ def keep_choice(b, s, legal, n_legal, params, me):
     if by_value:
         all_pairs_distances(b, cost, D)
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
-    globe, per_train = bonus_weights(b, params, me)
+    others = np.empty(s.meta[M_NPLAYERS] - 1)
+    n_done, _ = globe_field(b, s, params, me, others)
+    per_train = longest_per_train(b, s, params, me)
     n_off = s.offer_n[me]
     best_a = -1
     best_v = -BIG
@@ -153,12 +165,17 @@ def keep_choice(b, s, legal, n_legal, params, me):
         turns = plan_turns(b, s, me, in_plan, want, needs)
         if by_value:
             slack = params[me, P_TK_LEFT_FACTOR] * t_left - params[me, P_TK_TURNS_FACTOR] * turns
-            v = (per_train - params[me, P_TK_TRAIN_COST]) * trains - (2 * BIG if miss > 0 else 0.0)
+            # (the longest path gains only from trains the seat has)
+            v = (per_train * min(trains, s.trains[me]) - params[me, P_TK_TRAIN_COST] * trains
+                 - (2 * BIG if miss > 0 else 0.0))
+            count = float(n_done)
             for j in range(n):
                 t = tks[j]
                 rem = location_distance(b, D, b.ticket_a[t], b.ticket_b[t])
                 p = 1.0 if rem <= 0 else completion_probability(params, me, slack, rem, own_turn)
-                v += (2.0 * p - 1.0) * b.ticket_points[t] + globe * p
+                v += (2.0 * p - 1.0) * b.ticket_points[t]
+                count += p
+            v += globe_points(b, params, me, count, others)
             if v > best_v:
                 best_v = v
                 best_a = a
@@ -174,7 +191,8 @@ def keep_choice(b, s, legal, n_legal, params, me):
             for r in range(R):
                 if in_plan[r] and s.route_owner[r] < 0:
                     rpts += b.route_points[r]
-            v = pts + rpts - tv * turns + globe * (n - n_held) + per_train * trains
+            v = (pts + rpts - tv * turns + per_train * trains
+                 + globe_points(b, params, me, n_done + params[me, P_TK_GLOBE_RATE] * n, others))
         if v > best_v:
             best_v = v
             best_a = a
@@ -193,12 +211,84 @@ def completion_probability(params, me, slack, remaining, own_turn):
 
 
 @njit(cache=True)
-def bonus_weights(b, params, me):
-    """The bonuses a ticket moves, in points (``tk_globe``, ``tk_longest``):
-    per ticket expected to be completed (the Globetrotter, R6.6) and per
-    train its plan lays (the longest path, R6.5); 0 where the rules award
-    no such bonus."""
-    return params[me, P_TK_GLOBE] * b.rp[RP_GLOBE_PTS], params[me, P_TK_LONGEST] * b.rp[RP_LP_PTS]
+def most_chance(c, others, spread):
+    """The chance that a seat's count ``c`` is at least each of ``others``
+    (ties count: R6.5 and R6.6 award every seat with the most), each
+    difference a logistic of ``spread``.
+
+    >>> import numpy as np
+    >>> round(most_chance(2.0, np.array([2.0, 1.0]), 1.0), 3)
+    0.65
+    """
+    pr = 1.0
+    for x in others:
+        pr *= 1.0 / (1.0 + np.exp(-1.7 * (c - x + 0.5) / spread))
+    return pr
+
+
+@njit(cache=True)
+def globe_field(b, s, params, me, others):
+    """The Globetrotter (R6.6) as ``me`` can see it: fills ``others`` (one
+    per opponent) with each opponent's expected completed tickets,
+    ``tk_globe_rate x`` the tickets it holds (an open offer counts its least
+    keep: the others' tickets are hidden); returns ``me``'s completed
+    tickets and its unfinished ones."""
+    n = s.meta[M_NPLAYERS]
+    held = np.zeros(n)
+    parent = np.empty(b.n_nodes, np.int64)
+    own_components(b, s, me, parent)
+    done = 0
+    for t in range(s.ticket_holder.shape[0]):
+        h = s.ticket_holder[t]
+        if h == me and ticket_joined(b, parent, t):
+            done += 1
+        elif h >= 0:
+            held[h] += 1
+    least = b.rp[RP_SETUP_KEEP] if s.meta[M_PHASE] < PH_MAIN else b.rp[RP_DRAW_KEEP]
+    k = 0
+    for q in range(n):
+        if q != me:
+            others[k] = params[me, P_TK_GLOBE_RATE] * (held[q] + (min(least, s.offer_n[q]) if s.offer_n[q] > 0
+                                                                   else 0))
+            k += 1
+    return done, held[me]
+
+
+@njit(cache=True)
+def globe_points(b, params, me, count, others):
+    """The Globetrotter's points (R6.6) ``me`` expects with ``count``
+    completed tickets expected: ``tk_globe x`` the bonus x the chance of the
+    most (:func:`most_chance`, spread ``tk_globe_spread``); 0 without it."""
+    if b.rp[RP_GLOBE_PTS] <= 0 or params[me, P_TK_GLOBE] == 0:
+        return 0.0
+    return params[me, P_TK_GLOBE] * b.rp[RP_GLOBE_PTS] * most_chance(count, others,
+                                                                      params[me, P_TK_GLOBE_SPREAD])
+
+
+@njit(cache=True)
+def longest_per_train(b, s, params, me):
+    """The longest-path bonus (R6.5) one more train of ``me``'s path moves,
+    in points: ``tk_longest x`` the bonus x the rise in the chance of the
+    longest (:func:`most_chance`) from one train more, each seat's path
+    projected as its public path + ``tk_longest_grow x`` the trains it still
+    holds, the spread ``2 + tk_longest_spread x`` the trains the seats still
+    hold on average (the paths still grow). 0 without the bonus."""
+    if b.rp[RP_LP_PTS] <= 0 or params[me, P_TK_LONGEST] == 0:
+        return 0.0
+    n = s.meta[M_NPLAYERS]
+    grow = params[me, P_TK_LONGEST_GROW]
+    others = np.empty(n - 1)
+    k = 0
+    held = 0.0
+    for q in range(n):
+        held += s.trains[q]
+        if q != me:
+            others[k] = player_longest(b, s, q) + grow * s.trains[q]
+            k += 1
+    spread = 2.0 + params[me, P_TK_LONGEST_SPREAD] * held / n
+    mine = player_longest(b, s, me) + grow * s.trains[me]
+    rise = most_chance(mine + 1.0, others, spread) - most_chance(mine, others, spread)
+    return params[me, P_TK_LONGEST] * b.rp[RP_LP_PTS] * rise
 
 
 @njit(cache=True)
@@ -252,7 +342,11 @@ def draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done):
     D = np.empty((b.n_nodes, b.n_nodes))
     all_pairs_distances(b, cost, D)
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
-    globe, per_train = bonus_weights(b, params, me)
+    others = np.empty(s.meta[M_NPLAYERS] - 1)
+    n_done, unfinished = globe_field(b, s, params, me, others)
+    count = n_done + params[me, P_TK_GLOBE_RATE] * unfinished
+    globe0 = globe_points(b, params, me, count, others)
+    per_train = longest_per_train(b, s, params, me)
     T = b.ticket_a.shape[0]
     vals = np.empty(T)
     n = 0
@@ -263,12 +357,12 @@ def draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done):
             rem = location_distance(b, D, la, lb)
             ext = min(rem, location_to_routes(b, dist, la) + location_to_routes(b, dist, lb))
             if rem <= 0:
-                vals[n] = b.ticket_points[t] + globe
+                vals[n] = b.ticket_points[t] + globe_points(b, params, me, count + 1.0, others) - globe0
             else:
                 sl = slack - ext * params[me, P_TK_TURNS_PER_TRAIN] * params[me, P_TK_TURNS_FACTOR]
                 p = completion_probability(params, me, sl, rem, own_turn)
-                vals[n] = ((2.0 * p - 1.0) * b.ticket_points[t] + globe * p
-                           + (per_train - params[me, P_TK_TRAIN_COST]) * min(ext, 45.0))
+                vals[n] = ((2.0 * p - 1.0) * b.ticket_points[t] + globe_points(b, params, me, count + p, others)
+                           - globe0 + (per_train - params[me, P_TK_TRAIN_COST]) * min(ext, 45.0))
             n += 1
     k = min(b.rp[RP_DRAW_N], s.tk_len[0])
     if n == 0 or k == 0:

@@ -86,6 +86,28 @@ def test_R8_5_the_planner_builds_a_station_for_a_blocked_ticket_and_keeps_them_o
     assert decide(g, "greedy") < claims_end(m.n_routes)                  # the others keep their stations
 
 
+def test_R8_5_the_planner_keeps_a_station_worth_more_than_the_ticket_it_would_rescue():
+    """R8.5 read from the rules: the same blocked Madrid-Zurich (8 points:
+    16 from lost to won) gets a station while a station kept scores 4 or 15
+    points, not when it scores 17 or 30."""
+    def builds(points):
+        g = setup_game("europe", 2, 0, overrides={"station_points": points})
+        s, m = g.state, g.map
+        s.route_owner[:] = -1
+        madrid = m.location_id("Madrid")
+        t = next(t for t in range(m.n_tickets)
+                 if {m.location_names[m.ticket_a[t]], m.location_names[m.ticket_b[t]]} == {"Madrid", "Zurich"})
+        s.ticket_holder[:] = -1
+        s.ticket_holder[t] = 0
+        put_hand(g, 0, {RED: 2, YELLOW: 1})
+        for r in range(m.n_routes):
+            if madrid in (m.route_a[r], m.route_b[r]):
+                s.route_owner[r] = 1
+        return decide(g, "planner") >= claims_end(m.n_routes)
+
+    assert [builds(p) for p in (4, 15, 17, 30)] == [True, True, False, False]
+
+
 def test_the_planner_counts_a_tunnels_expected_extra_cards_and_a_ferrys_locomotives():
     g = europe()
     s = g.state

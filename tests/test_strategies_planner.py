@@ -51,7 +51,7 @@ from ttrsim.strategies.graph_search import INF
 from ttrsim.strategies.memory import allocate_memory, copy_memory
 from ttrsim.strategies.planner import PASSENGER_HUNTER_SPEC, SPEC
 from ttrsim.strategies.planner_plan import SM_DETOUR, SM_DETOUR_TRAINS, SM_OWN_TICKETS, SM_OWN_TRAINS, SM_UNFINISHED
-from ttrsim.strategies.planner_tickets import completion_probability, expected_best_keep
+from ttrsim.strategies.planner_tickets import completion_probability, expected_best_keep, longest_per_train, most_chance
 
 NAMES = ("planner", "passenger_hunter")
 # The claim and card positions below are early in the game with a short plan, where a ticket draw
@@ -143,8 +143,11 @@ def test_last_turn_converts_cards_into_the_best_route():
 
 def test_keeps_the_ticket_set_that_fits():
     """With 14 trains, owning Denver-Santa Fe: Denver-El Paso needs 2 more
-    trains and fits; Calgary-Phoenix (13) and Sault St. Marie-Nashville (8)
-    do not fit with the safety margin. It keeps Denver-El Paso alone."""
+    trains and fits; Sault St. Marie-Nashville (8) does not fit beside it;
+    Calgary-Phoenix (13) fits with El Paso with one train to spare. Without
+    the longest path's value (``tk_longest`` 0) it keeps Denver-El Paso
+    alone; with it (R6.5: a 13-train path Calgary-El Paso) Calgary-Phoenix
+    too, never Sault St. Marie-Nashville."""
     g = setup_game("usa", 2, seed=1)
     s = g.state
     give_tickets(g, 0, [])
@@ -157,8 +160,8 @@ def test_keeps_the_ticket_set_that_fits():
     s.offer[0, :3] = offer
     s.offer_n[0] = 3
     s.meta[M_PHASE] = PH_KEEP
-    a = decide(g)
-    assert a - A_KEEP == 0b010
+    assert decide(g, overrides={"tk_longest": 0}) - A_KEEP == 0b010
+    assert decide(g) - A_KEEP == 0b011
 
 
 def test_keeps_the_best_value_ticket_at_setup():
@@ -176,12 +179,13 @@ def test_keeps_the_best_value_ticket_at_setup():
 
 
 def test_bonus_weights_count_only_the_bonuses_the_rules_award():
-    """tk_globe (R6.6) and tk_longest (R6.5) at setup, 20 deals each: where
-    the rules award the Globetrotter (usa-mega) a large tk_globe keeps at
-    least as many tickets on every deal and more on some; where they award
-    the longest path (usa) a large tk_longest (points per train of the plan)
-    changes some keeps; where they award neither bonus (usa: no Globetrotter,
-    usa-1910: no longest path) the weight changes no keep."""
+    """tk_globe (R6.6) and tk_longest (R6.5), multipliers of the values the
+    rules give (1 by default), at setup, 20 deals each: where the rules award
+    the Globetrotter (usa-mega) a larger tk_globe keeps at least as many
+    tickets on every deal and more on some; where they award the longest
+    path (usa) a larger tk_longest changes some keeps; where they award
+    neither bonus (usa: no Globetrotter, usa-1910: no longest path) the
+    weight changes no keep."""
     def keeps(rules, overrides=None):
         return [decide(Game(rules, 2, seed=seed), overrides=overrides) - A_KEEP for seed in range(20)]
 
@@ -193,6 +197,87 @@ def test_bonus_weights_count_only_the_bonuses_the_rules_award():
     assert keeps("usa", {"tk_longest": 3.0}) != keeps("usa")
     assert keeps("usa", {"tk_globe": 3.0}) == keeps("usa")
     assert keeps("usa-1910", {"tk_longest": 3.0}) == keeps("usa-1910")
+
+
+def test_R6_6_a_larger_globetrotter_keeps_more_tickets_at_setup():
+    """R6.6 read from the rules: at usa-1910 setup (2 and 4 players, 20 deals
+    each) raising ``globetrotter_points`` from 0 to 10 to 40 never keeps fewer
+    tickets on a deal and keeps more in all; with ``tk_globe`` 0 (the value
+    ignored, as planner_classic does) the bonus changes no keep."""
+    def counts(players, points, overrides=None):
+        return [bin(decide(Game("usa-1910", players, seed=seed, overrides={"globetrotter_points": points}),
+                           overrides=overrides) - A_KEEP).count("1") for seed in range(20)]
+
+    for players in (2, 4):
+        low, mid, high = (counts(players, p) for p in (0, 10, 40))
+        assert all(a <= b <= c for a, b, c in zip(low, mid, high)), (low, mid, high)
+        assert sum(low) < sum(high)
+        assert counts(players, 40, {"tk_globe": 0}) == low
+
+
+def test_R6_6_a_large_globetrotter_keeps_the_extra_ticket_drawn_in_play():
+    """R6.6 in play: holding Chicago-Atlanta and Los Angeles-Calgary with 30
+    trains, offered Winnipeg-Santa Fe, Omaha-New Orleans and Salt Lake
+    City-Chicago, the planner keeps Salt Lake City-Chicago alone when the
+    Globetrotter is worth nothing and all three when it is worth 100 points."""
+    def keep(points):
+        g = setup_game("usa-1910", 2, seed=1, overrides={"globetrotter_points": points})
+        s = g.state
+        give_tickets(g, 0, [ticket_id(g, "Chicago", "Atlanta"), ticket_id(g, "Los Angeles", "Calgary")])
+        offer = [ticket_id(g, "Winnipeg", "Santa Fe"), ticket_id(g, "Omaha", "New Orleans"),
+                 ticket_id(g, "Salt Lake City", "Chicago")]
+        for t in offer:
+            s.ticket_holder[t] = -1
+        s.offer[0, :3] = offer
+        s.offer_n[0] = 3
+        s.meta[M_PHASE] = PH_KEEP
+        s.trains[0] = 30
+        return decide(g) - A_KEEP
+
+    assert keep(0) == 0b100
+    assert keep(100) == 0b111
+
+
+def test_R6_5_the_longest_path_value_follows_the_bonus_and_the_race():
+    """R6.5 read from the rules: the points one more train of path moves
+    (``longest_per_train``) are 0 without the bonus, grow with
+    ``longest_path_points``, and are largest when the seat's public path is
+    level with the longest opponent's (a race still open) rather than far
+    behind or far ahead; at setup (usa, 20 deals) a 30-point bonus changes
+    some keeps against a 10-point one, and none with ``tk_longest`` 0."""
+    def per_train(points, mine, other):
+        g = setup_game("usa", 2, seed=3, overrides={"longest_path_points": points})
+        s = g.state
+        s.route_owner[:] = -1
+        for seat, route in ((0, ("Seattle", "Portland")), (1, ("Miami", "Atlanta"))):
+            s.route_owner[route_id(g, *route)] = seat
+        # paths built from one route each, then lengthened by hand through the route lengths
+        g.board.route_len[route_id(g, "Seattle", "Portland")] = mine
+        g.board.route_len[route_id(g, "Miami", "Atlanta")] = other
+        params = np.tile(param_row("planner"), (2, 1))
+        return longest_per_train(g.board, s, params, 0)
+
+    assert per_train(0, 5, 5) == 0.0
+    assert 0 < per_train(10, 5, 5) < per_train(30, 5, 5)
+    assert per_train(10, 5, 5) > per_train(10, 1, 30) and per_train(10, 5, 5) > per_train(10, 30, 1)
+
+    def keeps(points, overrides=None):
+        return [decide(Game("usa", 2, seed=seed, overrides={"longest_path_points": points}),
+                       overrides=overrides) - A_KEEP for seed in range(20)]
+
+    assert keeps(30) != keeps(10)
+    assert keeps(30, {"tk_longest": 0}) == keeps(10, {"tk_longest": 0})
+
+
+def test_most_chance_counts_ties_as_wins_and_falls_with_the_field():
+    """The chance of the most (R6.5, R6.6: every seat level with the best
+    gets the bonus): one half-count ahead of a rival is better than even, a
+    count level with it is better than even too, and each further rival
+    lowers the chance."""
+    level = most_chance(2.0, np.array([2.0]), 1.0)
+    assert 0.5 < level < most_chance(3.0, np.array([2.0]), 1.0)
+    assert most_chance(2.0, np.array([2.0, 2.0]), 1.0) == pytest.approx(level ** 2)
+    assert most_chance(0.0, np.array([5.0]), 1.0) < 0.01
 
 
 def test_draws_tickets_only_when_the_draw_pays():
