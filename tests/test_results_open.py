@@ -5,7 +5,8 @@ byte-identical); a folder written before descriptions resumes, grows and reads
 as before. ``ttrsim.open`` gives every table as a LazyFrame with the names
 joined in (strategy labels, ticket and route city pairs, station cities,
 swept values), pandas frames where pandas is installed and one line where it
-is not; ``ttrsim schema RESULTS`` lists every table's fields."""
+is not; ``ttrsim schema RESULTS`` lists every table's fields (text and
+``--json``; a bad folder or no argument is one line)."""
 import json
 import shutil
 import subprocess
@@ -16,8 +17,10 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from click.testing import CliRunner
 
 import ttrsim
+from ttrsim.cli import main
 from ttrsim.experiment.folder import DIM_DESCRIPTIONS, DIMS
 from ttrsim.experiment.load import ADDED, PANDAS_MISSING, ResultTables, folder_schema
 from ttrsim.experiment.results import Results, ResultsError
@@ -220,3 +223,40 @@ def test_files_are_the_checked_part_files_for_a_duckdb_view(folder, tmp_path):
     files = r.files("games")
     assert len(files) == 3 and str(out / "games" / "part-0001-000000.parquet") not in files
     assert pl.scan_parquet(files).collect().height == r.games.collect().height == 6
+
+
+# --------------------------------------------------------------------------- ttrsim schema RESULTS
+
+def test_schema_lists_every_tables_fields_with_type_and_description(folder):
+    r = CliRunner().invoke(main, ["schema", str(folder), "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["path"] == str(folder) and list(doc["tables"]) == list(ttrsim.open(folder))
+    for name in SCHEMAS:
+        fields = doc["tables"][name]
+        files = [f for f in fields if not f["added"]]
+        assert [(f["name"], f["description"]) for f in files] == list(DESCRIPTIONS[name].items())
+        assert {f["name"] for f in fields if f["added"]} == set(ADDED[name]) | {"rules.station_points"}
+    assert {f["name"]: f["type"] for f in doc["tables"]["turns"]}["action"] == "string (dictionary)"
+    assert [f["description"] for f in doc["tables"]["dims/routes"]] == list(DIM_DESCRIPTIONS["routes"].values())
+    text = CliRunner().invoke(main, ["schema", str(folder)])
+    assert text.exit_code == 0, text.output
+    assert "games: 16 fields (+ 1 added by ttrsim.open)" in text.output
+    line = next(x for x in text.output.splitlines() if "ticket_name" in x.split())
+    assert line.split()[:3] == ["+", "ticket_name", "String"]
+    assert any(x.split()[:2] == ["winners", "list<int8>"] for x in text.output.splitlines())
+
+
+@pytest.mark.parametrize("args, code, message", [
+    ([], 2, "Error: expected RESULTS (a results folder of ttrsim run) or --experiment (the JSON Schema of "
+            "experiment files)"),
+    (["exp.yaml"], 2, "Error: exp.yaml is an experiment file, not a results folder; the schema of experiment "
+                      "files: ttrsim schema --experiment"),
+    (["nowhere"], 1, "Error: nowhere: no such results folder"),
+    (["nowhere", "--experiment"], 2, "Error: give RESULTS or --experiment, not both"),
+])
+def test_schema_refuses_in_one_line(args, code, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["schema", *args])
+    assert r.exit_code == code and r.output.splitlines()[-1] == message, r.output
+    assert "Traceback" not in r.output
