@@ -212,7 +212,20 @@ def test_the_schema_refuses_most_bad_files():
         assert kind in refused
 
 
-# --------------------------------------------------------------------------- the command
+# --------------------------------------------------------------------------- the command and the docs
+
+def test_the_docs_show_the_editor_comment_on_a_file_that_matches(tmp_path, monkeypatch):
+    doc = (ROOT / "docs" / "experiments.md").read_text()
+    block = doc[doc.index("**In an editor.**"):]
+    block = block[block.index("```yaml\n") + 8:]
+    block = block[:block.index("```")]
+    assert block.splitlines()[0] == "# yaml-language-server: $schema=experiment.schema.json"
+    f = tmp_path / "mine.yaml"
+    f.write_text(block)
+    assert errors(read_yaml(f, what="an experiment", expected="a mapping"), SCHEMA) == []
+    monkeypatch.chdir(tmp_path)
+    assert load_experiment(f).name == "mine"
+    assert "ttrsim schema --experiment > experiment.schema.json" in doc
 
 def test_schema_experiment_prints_the_schema():
     r = CliRunner().invoke(main, ["schema", "--experiment"])

@@ -125,6 +125,11 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     assert "No module named 'pandas'" in where.stderr           # the core install has no pandas
     run = ttrsim("run", "quickstart", "--games", "40", "--workers", "1")
     assert f"results: {work / 'results' / 'quickstart'}" in run.stdout and "planner" in run.stdout
+    opened = subprocess.run([str(bin_dir / "python"), "-c", "import ttrsim; t = ttrsim.open('results/quickstart'); "
+                             "print(t['players'].collect().height); t.to_pandas('games')"], env=env,
+                            capture_output=True, check=False, text=True, cwd=work)
+    assert opened.stdout.strip() == "160" and opened.stderr.strip().splitlines()[-1] == (      # 40 games, 4 seats
+        "ImportError: to_pandas needs the optional dependency 'pandas': pip install 'ttrsim[pandas]'")
     report = ttrsim("report", "results/quickstart", "--resamples", "20", "--no-svg")
     assert (work / "results" / "quickstart" / "report" / "report.html").is_file(), report.stdout
     assert "quickstart" in ttrsim("examples").stdout

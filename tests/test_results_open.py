@@ -5,7 +5,7 @@ byte-identical); a folder written before descriptions resumes, grows and reads
 as before. ``ttrsim.open`` gives every table as a LazyFrame with the names
 joined in (strategy labels, ticket and route city pairs, station cities,
 swept values), pandas frames where pandas is installed and one line where it
-is not; ``ttrsim schema RESULTS`` lists every table's fields (text and
+is not (the example of docs/results.md runs); ``ttrsim schema RESULTS`` lists every table's fields (text and
 ``--json``; a bad folder or no argument is one line)."""
 import json
 import shutil
@@ -223,6 +223,17 @@ def test_files_are_the_checked_part_files_for_a_duckdb_view(folder, tmp_path):
     files = r.files("games")
     assert len(files) == 3 and str(out / "games" / "part-0001-000000.parquet") not in files
     assert pl.scan_parquet(files).collect().height == r.games.collect().height == 6
+
+
+def test_the_example_of_docs_results_md_runs(folder):
+    doc = (ROOT / "docs" / "results.md").read_text()
+    code = doc[doc.index("```python\n") + 10:]
+    code = code[:code.index("```")].replace('"results/quickstart"', repr(str(folder)))
+    names = {}
+    exec(compile(code, "docs/results.md", "exec"), names)
+    assert names["claims"].height > 0 and names["claims"].columns == ["strategy", "route_from", "route_to", "claims"]
+    assert names["kept"].height > 0 and names["kept"]["ticket_name"].null_count() == 0
+    assert names["scores"]["strategy"].to_list() == ["random", "planner"] and len(names["df"]) == 16
 
 
 # --------------------------------------------------------------------------- ttrsim schema RESULTS

@@ -230,7 +230,8 @@ def folder_schema(path) -> dict:
         if name in TABLES or name == "dims/points":
             added.update({k: SWEPT for k in r.results.sweep_keys})
         polars_schema = r[name].collect_schema()
-        fields += [{"name": c, "type": str(polars_schema[c]), "description": added[c], "added": True}
+        fields += [{"name": c, "type": "Enum (the labels)" if isinstance(polars_schema[c], pl.Enum) else
+                    str(polars_schema[c]), "description": added[c], "added": True}
                    for c in polars_schema.names() if c not in stored and c in added]
         out[name] = fields
     return {"path": str(r.path), "tables": out}
