@@ -136,22 +136,37 @@ class ResultTables(Mapping):
 
     def files(self, table: str) -> list[str]:
         """The part files of ``table`` the manifest lists and that check out
-        (what a DuckDB view should read: ``read_parquet([...])``)."""
-        if table not in TABLES:
-            raise KeyError(f"{self.path}: unknown table '{table}'; expected one of {', '.join(TABLES)}")
-        return list(self.results._files.get(table) or [])
+        (what a DuckDB view should read: ``read_parquet([...])``); an unknown
+        table is a :class:`ResultsError`."""
+        return self.results.part_files(table)
 
     # ------------------------------------------------------------------ the tables
+    # (names are looked up element by element, never joined: every table keeps the order of its part files)
+
+    @staticmethod
+    def _lookup(column, names: dict, dtype=pl.String) -> pl.Expr:
+        """``column``'s values (a name or an expression) replaced by ``names`` (null where it names none)."""
+        col = pl.col(column) if isinstance(column, str) else column
+        return col.replace_strict(names, default=None, return_dtype=dtype)
 
     def _swept(self, lf: pl.LazyFrame) -> pl.LazyFrame:
         """``lf`` with the swept values of its point (nothing without a sweep)."""
-        if not self.results.sweep_keys:
-            return lf
-        return lf.join(self.results.points.lazy(), on="point", how="left")
+        points = self.results.points
+        return lf.with_columns(self._lookup("point", dict(zip(points["point"], points[k])), points.schema[k])
+                               .alias(k) for k in self.results.sweep_keys)
 
     def _labels(self, *columns: str) -> list[pl.Expr]:
         """The strategy columns as an ``Enum`` of the labels, in line-up order."""
         return [pl.col(c).cast(pl.String).cast(self.results.strategy_dtype) for c in columns]
+
+    def _seat_strategy(self, lf: pl.LazyFrame) -> pl.LazyFrame:
+        """``lf`` (with ``game`` and ``seat``) with ``seating`` and the seat's ``strategy`` label."""
+        res, players = self.results, self.results.players
+        labels = {k * players + seat: res.labels[e] for k, s in enumerate(res.seatings) for seat, e in enumerate(s)}
+        key = pl.col("seating").cast(pl.Int64) * players + pl.col("seat").cast(pl.Int64)
+        return lf.with_columns(res.seating_expr()).with_columns(
+            key.replace_strict(labels, default=None, return_dtype=pl.String).cast(res.strategy_dtype)
+            .alias("strategy"))
 
     def _games(self) -> pl.LazyFrame:
         lf = self.results.scan("games")
@@ -161,33 +176,31 @@ class ResultTables(Mapping):
     def _players(self) -> pl.LazyFrame:
         names = dict(self.results.dim("strategies").select("strategy", "name").iter_rows())
         lf = self.results.scan("players").with_columns(self._labels("strategy"))
-        lf = lf.with_columns(pl.col("strategy").cast(pl.String).replace_strict(names, default=None,
-                                                                               return_dtype=pl.String)
-                             .alias("strategy_name"))
-        return self._swept(lf)
+        return self._swept(lf.with_columns(self._lookup(pl.col("strategy").cast(pl.String), names)
+                                           .alias("strategy_name")))
 
     def _tickets(self) -> pl.LazyFrame:
-        t = self.results.dim("tickets").select(
-            pl.col("ticket").cast(pl.Int16), pl.col("from").alias("ticket_from"), pl.col("to").alias("ticket_to"),
-            pl.format("{} - {}", "from", "to").alias("ticket_name"))
-        lf = self.results.with_strategy(self.results.scan("tickets"))
-        return self._swept(lf.join(t.lazy(), on="ticket", how="left"))
+        t = self.results.dim("tickets")
+        ids = t["ticket"].cast(pl.Int16).to_list()
+        name = (t["from"] + " - " + t["to"]).to_list()
+        lf = self._seat_strategy(self.results.scan("tickets"))
+        return self._swept(lf.with_columns(self._lookup("ticket", dict(zip(ids, t[c].to_list()))).alias(f"ticket_{c}")
+                                           for c in ("from", "to"))
+                           .with_columns(self._lookup("ticket", dict(zip(ids, name))).alias("ticket_name")))
 
     def _turns(self) -> pl.LazyFrame:
-        r = self.results.dim("routes").select(
-            pl.col("route").cast(pl.Int16), pl.col("label").alias("route_label"),
-            pl.col("from").alias("route_from"), pl.col("to").alias("route_to"))
-        cities = pl.DataFrame({"station": pl.Series(range(len(self.results.map.location_names)), dtype=pl.Int16),
-                               "station_city": list(self.results.map.location_names)})
-        lf = self.results.with_strategy(self.results.scan("turns"))
-        lf = lf.join(r.lazy(), on="route", how="left").join(cities.lazy(), on="station", how="left")
+        r = self.results.dim("routes")
+        ids = r["route"].cast(pl.Int16).to_list()
+        cities = dict(enumerate(self.results.map.location_names))
+        lf = self._seat_strategy(self.results.scan("turns"))
+        lf = lf.with_columns(*[self._lookup("route", dict(zip(ids, r[c].to_list()))).alias(f"route_{c}")
+                               for c in ("label", "from", "to")],
+                             self._lookup("station", cities).alias("station_city"))
         return self._swept(lf)
 
     def _dim(self, name: str) -> pl.LazyFrame:
-        df = self.results.dim(name)
-        if name == "points" and self.results.sweep_keys:
-            df = df.with_columns(pl.col("point").cast(pl.UInt16)).join(self.results.points, on="point", how="left")
-        return df.lazy()
+        lf = self.results.dim(name).lazy()
+        return self._swept(lf.with_columns(pl.col("point").cast(pl.UInt16))) if name == "points" else lf
 
 
 # --------------------------------------------------------------------------- the schema of a folder
