@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 GAMES_VERSION = 2
 
 
-def open(path):  # noqa: A001  (ttrsim.open, as polars.read_parquet: the package's name says what opens)
+def open(path):  # ttrsim.open (the package name says what it opens; the built-in open is untouched elsewhere)
     """The tables of the results folder ``path`` (``ttrsim run`` output) as
     polars LazyFrames with the names joined in: ``ttrsim.open(path)["turns"]``
     (games, players, tickets, turns and dims/...); see
