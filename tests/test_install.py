@@ -38,6 +38,13 @@ def test_every_subpackage_is_packaged():
     assert dirs["ttrsim.strategies"] == "strategies" and dirs["ttrsim.examples"] == "experiments"
 
 
+def test_the_package_is_typed():
+    """PEP 561: ``py.typed`` is in the package and its package data (the wheel
+    test below finds it in the wheel)."""
+    assert (ROOT / "ttrsim" / "py.typed").is_file()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["ttrsim"]
+
+
 def test_metadata_and_extras():
     project = PYPROJECT["project"]
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]     # an SPDX expression
@@ -94,7 +101,7 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/examples/maps/usa.yaml", "ttrsim/data/maps/usa.yaml",
                    "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py",
                    "ttrsim/examples/train_linear_policy.py", "ttrsim/examples/linear_policy.npz",
-                   "ttrsim/env/pettingzoo/usa_v1.py"):
+                   "ttrsim/env/pettingzoo/usa_v1.py", "ttrsim/py.typed"):
         assert needed in names, needed
     assert not any(n.startswith(("strategies/", "experiments/")) for n in names)
 
@@ -118,6 +125,11 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     assert "No module named 'pandas'" in where.stderr           # the core install has no pandas
     run = ttrsim("run", "quickstart", "--games", "40", "--workers", "1")
     assert f"results: {work / 'results' / 'quickstart'}" in run.stdout and "planner" in run.stdout
+    opened = subprocess.run([str(bin_dir / "python"), "-c", "import ttrsim; t = ttrsim.open('results/quickstart'); "
+                             "print(t['players'].collect().height); t.to_pandas('games')"], env=env,
+                            capture_output=True, check=False, text=True, cwd=work)
+    assert opened.stdout.strip() == "160" and opened.stderr.strip().splitlines()[-1] == (      # 40 games, 4 seats
+        "ImportError: to_pandas needs the optional dependency 'pandas': pip install 'ttrsim[pandas]'")
     report = ttrsim("report", "results/quickstart", "--resamples", "20", "--no-svg")
     assert (work / "results" / "quickstart" / "report" / "report.html").is_file(), report.stdout
     assert "quickstart" in ttrsim("examples").stdout

@@ -4,11 +4,23 @@ The package is layered (docs/architecture.md): ``ttrsim.data`` (ids, rules,
 maps), ``ttrsim.core`` (the compiled rules), ``ttrsim.strategies`` (built-in
 strategies), ``ttrsim.play`` (game loops, ``Game``), ``ttrsim.experiment``
 (the runner), ``ttrsim.report`` and ``ttrsim.cli``. Importing ``ttrsim`` itself
-loads none of them.
+loads none of them: :func:`open` (a results folder's tables) loads the
+experiment layer when it is called.
 """
+import importlib as _importlib
+
+__all__ = ["GAMES_VERSION"]        # (not open: ``from ttrsim import *`` keeps the built-in open)
 __version__ = "0.1.0"
 # The version of the games: the same seed, rules and strategies give the same
 # game only within one version (a results folder of another version is not
 # resumed). 2: random streams seeded by a hash of (seed, lane).
 GAMES_VERSION = 2
 
+
+def open(path):  # ttrsim.open (the package name says what it opens; the built-in open is untouched elsewhere)
+    """The tables of the results folder ``path`` (``ttrsim run`` output) as
+    polars LazyFrames with the names joined in: ``ttrsim.open(path)["turns"]``
+    (games, players, tickets, turns and dims/...); see
+    :mod:`ttrsim.experiment.load` and docs/results.md. A folder that cannot be
+    read raises ``ttrsim.experiment.results.ResultsError`` (one line)."""
+    return _importlib.import_module("ttrsim.experiment.load").load(path)

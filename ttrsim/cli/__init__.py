@@ -53,6 +53,7 @@ from .compiling import (
     watch_compiles,
 )
 from .examples import ExperimentFile
+from .schema import schema_cmd
 from .tune import tune_cmd
 
 
@@ -594,7 +595,7 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-for _command in (bench_cmd, examples_cmd, strategies_cmd, warmup_cmd, cache_cmd, tune_cmd):
+for _command in (bench_cmd, examples_cmd, strategies_cmd, warmup_cmd, cache_cmd, tune_cmd, schema_cmd):
     main.add_command(_command)
 
 if __name__ == "__main__":   # pragma: no cover

@@ -63,6 +63,7 @@ from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map
 from ttrsim.data.rules import DEFAULTS, RuleSet
 
 from .config import Experiment, ExperimentError
+from .tables import with_descriptions
 
 MANIFEST = "manifest.json"
 MAP_FILE = "map.json"
@@ -73,6 +74,22 @@ FORMAT = 1
 TABLES = ("games", "players", "tickets", "turns")
 DIMS = ("routes", "tickets", "strategies", "points")
 PART_FILES = "<table>/part-<point:04d>-<chunk:06d>.parquet"
+# the columns of the dimension tables, stored as their fields' metadata (b"description", as in the part files)
+DIM_DESCRIPTIONS = {
+    "routes": {"route": "route id (turns.route)", "label": "the route as the map names it: from-to (length colour)",
+               "from": "one end (a city, or a country's border point)", "to": "the other end",
+               "length": "trains to claim it", "colour": "card colour to pay with (gray: any one colour)",
+               "group": "parallel-track group id (the tracks of a double or triple route share it)",
+               "tunnel": "a tunnel (Europe)", "ferry_locos": "locomotives a ferry needs (0: no ferry)"},
+    "tickets": {"ticket": "ticket id (tickets.ticket)", "from": "one end (a city or a country)",
+                "to": "the other end", "points": "the ticket's value",
+                "decks": "deck tags, comma-separated (base, 1910, mega, bigcities, short, long, ...)"},
+    "strategies": {"strategy": "the label in the tables", "name": "the built-in strategy (MODULE:CLASS for Python)",
+                   "params": "parameter overrides (JSON)"},
+    "points": {"point": "sweep point", "values": "the swept keys' values at the point (JSON)",
+               "rule_overrides": "every rule override of the point (JSON)",
+               "strategy_params": "each entrant's parameter overrides at the point (JSON list)"},
+}
 
 
 def now() -> str:
@@ -180,7 +197,7 @@ class Folder:
         for name, tab in (("routes", routes_dim(m)), ("tickets", tickets_dim(m)),
                           ("strategies", strategies_dim(exp.entrants)), ("points", points_dim(exp.points))):
             sink = pa.BufferOutputStream()
-            pq.write_table(tab, sink)
+            pq.write_table(with_descriptions(tab, DIM_DESCRIPTIONS[name]), sink)
             self.write_atomic(self.root / "dims" / f"{name}.parquet", sink.getvalue().to_pybytes())
         for name, data in described.items():
             self.write_json(name, data)

@@ -210,6 +210,13 @@ class Results:
             lf = lf.with_columns(self.block_expr())
         return lf
 
+    def part_files(self, table: str) -> list[str]:
+        """The part files of ``table`` that ``scan`` reads: those of the chunks
+        the manifest lists whose files check out, in chunk order."""
+        if table not in TABLES:
+            raise ResultsError(f"{self.path}: unknown table '{table}'; expected one of {', '.join(TABLES)}")
+        return list(self._files.get(table) or [])
+
     def block_expr(self, game: str = "game") -> pl.Expr:
         """``block`` from the game id: (game % stride) // block_size, UInt32."""
         g = pl.col(game).cast(pl.Int64)

@@ -20,6 +20,14 @@ DEFAULT_CHUNK = 2000
 DEFAULT_MIN_GAMES = 1000
 DEFAULT_TIME_LIMIT = 10.0       # python_time_limit (ttrsim.play.guard.DEFAULT_TIME_LIMIT)
 DEFAULT_WORKER_TIMEOUT = 60.0   # worker_timeout
+# the limits of the checks (ttrsim.experiment.validator) that the file's JSON Schema gives too
+# (ttrsim.experiment.file_schema, `ttrsim schema --experiment`)
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"      # name: a folder name
+LABEL_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_+-]*$"    # an entrant's label (no dots: sweep keys split at them)
+SEED_RANGE = (0, 2 ** 63 - 1)
+WORKERS_RANGE = (1, 1024)
+CHUNK_RANGE = (1, 10_000_000)
+MAX_SECONDS = 86400.0           # python_time_limit, worker_timeout: in (0, MAX_SECONDS]
 
 # every top-level key, with a one-line description (docs/experiments.md has the long form)
 KEYS = {

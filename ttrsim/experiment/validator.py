@@ -21,15 +21,21 @@ from ttrsim.data.rules import PARAM_BY_NAME, RulesError, get_rules
 
 from .schema import (
     BACKENDS,
+    CHUNK_RANGE,
     DEFAULT_CHUNK,
     DEFAULT_MIN_GAMES,
     DEFAULT_TIME_LIMIT,
     DEFAULT_WORKER_TIMEOUT,
     ENTRANT_KEYS,
     KEYS,
+    LABEL_PATTERN,
     MAX_GAME_IDS,
+    MAX_SECONDS,
+    NAME_PATTERN,
     PLAYERS_RANGE,
+    SEED_RANGE,
     STOP_KEYS,
+    WORKERS_RANGE,
     Entrant,
     Experiment,
     ExperimentError,
@@ -38,10 +44,10 @@ from .schema import (
 )
 from .seating import SEATINGS, design
 
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_NAME_RE = re.compile(NAME_PATTERN)
 NAME_MAX, PATH_MAX = 255, 4096       # bytes of a file name and of a path (Linux, macOS and Windows allow no more)
 _LONGEST_INSIDE = 64                 # the longest path inside a results folder: <table>/part-....parquet.<tmp>
-_LABEL_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_+-]*$")
+_LABEL_RE = re.compile(LABEL_PATTERN)
 
 
 class Validator:
@@ -77,8 +83,8 @@ class Validator:
         return v.strip()
 
     def seconds(self, where, v, what):
-        if not is_number(v) or not 0 < v <= 86400:
-            self.fail(where, f"expected {what}, a number of seconds in (0, 86400], got {kind(v)}")
+        if not is_number(v) or not 0 < v <= MAX_SECONDS:
+            self.fail(where, f"expected {what}, a number of seconds in (0, {MAX_SECONDS:g}], got {kind(v)}")
         return float(v)
 
     def mapping(self, where, v, what="a mapping"):
@@ -143,7 +149,7 @@ class Validator:
         seatings = design(seating, len(entrants), players)
         block = len(seatings)
 
-        seed = self.int_in("seed", doc.get("seed", 0), 0, 2 ** 63 - 1, "an integer seed")
+        seed = self.int_in("seed", doc.get("seed", 0), *SEED_RANGE, "an integer seed")
 
         stop = None
         if doc.get("stop") is not None:
@@ -168,8 +174,8 @@ class Validator:
             self.fail("log", f"expected true or false, got {kind(log)}")
         workers = doc.get("workers")
         workers = os.cpu_count() or 1 if workers in (None, "auto") else \
-            self.int_in("workers", workers, 1, 1024, "a number of worker processes (or auto)")
-        chunk = self.int_in("chunk_size", doc.get("chunk_size", DEFAULT_CHUNK), 1, 10_000_000,
+            self.int_in("workers", workers, *WORKERS_RANGE, "a number of worker processes (or auto)")
+        chunk = self.int_in("chunk_size", doc.get("chunk_size", DEFAULT_CHUNK), *CHUNK_RANGE,
                             "a number of games per chunk")
         backend = doc.get("backend")
         scheduler = doc.get("scheduler")
