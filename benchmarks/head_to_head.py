@@ -7,7 +7,8 @@ seat) are one block, so the interval covers the deal-to-deal spread.
 
 usage: python benchmarks/head_to_head.py CANDIDATE REFERENCE [--params JSON]
            [--configs usa:2,usa:4,...] [--games N] [--seed S]
-           [--baseline-params JSON] [--save FILE.npz] [--paired-with FILE.npz]
+           [--reference-params JSON] [--baseline-params JSON] [--save FILE.npz]
+           [--paired-with FILE.npz]
 
 Paired comparisons (two settings of the candidate on the same deals): ``--baseline-params JSON``
 also plays the candidate with those parameters (instead of ``--params``) on the same seeds, seat
@@ -47,7 +48,8 @@ from ttrsim.strategies import param_row, strategy_id
 from ttrsim.strategies.memory import allocate_memory
 
 
-def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=None, blocks=False):
+def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=None, blocks=False,
+                 reference_params=None):
     """The candidate's mean win share, its 95% interval over ``n_seeds`` seed
     blocks and the CPU seconds of play (compilation left out); with
     ``blocks``, also the per-block shares (float[n_seeds], a block being the
@@ -63,8 +65,8 @@ def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=No
     for seat in range(players):
         ids = np.full(players, strategy_id(reference), np.int64)
         ids[seat] = strategy_id(candidate)
-        rows = np.tile(param_row(reference), (players, 1))
-        rows[seat] = param_row(candidate, params or {})
+        rows = np.tile(param_row(reference, reference_params or {}, rules=rules, players=players), (players, 1))
+        rows[seat] = param_row(candidate, params or {}, rules=rules, players=players)
         play_many(b, s, m, seeds[:0], ids, rows, legal, finals[:0])      # compile
         t0 = time.process_time()
         play_many(b, s, m, seeds, ids, rows, legal, finals)
@@ -102,6 +104,7 @@ def main():
     ap.add_argument("candidate")
     ap.add_argument("reference")
     ap.add_argument("--params", default="{}", help="the candidate's parameter overrides (JSON)")
+    ap.add_argument("--reference-params", default="{}", help="the reference seats' parameter overrides (JSON)")
     ap.add_argument("--configs", default="usa:2,usa:4", help="RULES:PLAYERS,...")
     ap.add_argument("--games", type=int, default=4000, help="games per configuration")
     ap.add_argument("--seed", type=int, default=1000000, help="first seed")
@@ -119,13 +122,15 @@ def main():
         n = a.games // players
         games = n * players
         mean, lo, hi, cpu, block = head_to_head(a.candidate, a.reference, rules, players, n, a.seed,
-                                                json.loads(a.params), blocks=True)
+                                                json.loads(a.params), blocks=True,
+                                                reference_params=json.loads(a.reference_params))
         saved[f"{config}:{a.seed}"] = block
         print(_line(a.candidate, a.reference, rules, players, games, mean, lo, hi, cpu), flush=True)
         base = None
         if a.baseline_params is not None:
             bmean, blo, bhi, bcpu, base = head_to_head(a.candidate, a.reference, rules, players, n, a.seed,
-                                                       json.loads(a.baseline_params), blocks=True)
+                                                       json.loads(a.baseline_params), blocks=True,
+                                                       reference_params=json.loads(a.reference_params))
             print(_line(a.candidate, a.reference, rules, players, games, bmean, blo, bhi, bcpu,
                         f"  baseline {a.baseline_params}"), flush=True)
         elif a.paired_with:

@@ -31,6 +31,7 @@ import difflib
 
 import numpy as np
 
+from .fitted import fitted_for
 from .spec import MAX_PARAMS, Param, StrategySpec  # noqa: F401  (re-exported)
 
 
@@ -74,11 +75,14 @@ def strategy_id(name: str) -> int:
     return STRATEGY_IDS[name]
 
 
-def param_row(name: str, overrides: dict | None = None) -> np.ndarray:
+def param_row(name: str, overrides: dict | None = None, *, rules=None, players: int | None = None) -> np.ndarray:
     """The float64 parameter row of strategy ``name`` with ``overrides``
     applied; a value of the wrong type or out of its parameter's range
     (:meth:`Param.problem`) is a :class:`StrategyError` naming the parameter,
-    the value and the range.
+    the value and the range. With the rule set it plays (``rules``: a
+    preset name or a :class:`~ttrsim.data.rules.RuleSet`) and ``players``,
+    the strategy's fitted set there (:func:`.fitted.fitted_for`) comes
+    first and ``overrides`` over it.
 
     >>> param_row("search", {"budget": -5})
     Traceback (most recent call last):
@@ -90,7 +94,8 @@ def param_row(name: str, overrides: dict | None = None) -> np.ndarray:
     row = np.zeros(MAX_PARAMS, np.float64)
     for i, p in enumerate(spec.params):
         row[i] = p.default
-    for key, value in (overrides or {}).items():
+    preset = getattr(rules, "preset", rules)
+    for key, value in {**fitted_for(name, preset, players)[0], **(overrides or {})}.items():
         if key not in known:
             raise _unknown(f"parameter of strategy '{name}':", key, known) if known else \
                 StrategyError(f"strategy '{name}' has no parameters, got '{key}'")

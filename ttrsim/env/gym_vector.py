@@ -83,7 +83,7 @@ class TicketToRideVectorEnv(gym.vector.VectorEnv):
         names[self.seat] = "random"
         self.strategy_ids = np.array([strategy_id(n) for n in names], np.int64)
         self.kernels = kernels_for(self.strategy_ids)
-        self.params = np.array([param_row(n) for n in names])
+        self.params = np.array([param_row(n, rules=self.rules, players=players) for n in names])
         self.illegal_reward = checks.finite(illegal_reward, "illegal_reward")
         if not isinstance(copy, bool):
             raise TypeError(f"copy must be True or False, got {checks.shown(copy)}")

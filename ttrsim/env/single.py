@@ -76,7 +76,7 @@ class TicketToRideEnv(gym.Env):
         names[seat] = "random"
         self.strategy_ids = np.array([strategy_id(n) for n in names], np.int64)
         self.kernels = kernels_for(self.strategy_ids)
-        self.params = np.array([param_row(n) for n in names])
+        self.params = np.array([param_row(n, rules=self.rules, players=players) for n in names])
         self.render_mode = render_mode
         check_render_mode(self)
         self.seat, self.mode = seat, reward_mode(reward)

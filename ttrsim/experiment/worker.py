@@ -116,7 +116,8 @@ def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None
     for k, seats in enumerate(exp.seatings):
         for p, e in enumerate(seats):
             if not ents[e].python:
-                params[k, p] = param_row(ents[e].strategy, point.entrant_params[e])
+                params[k, p] = param_row(ents[e].strategy, point.entrant_params[e], rules=exp.rules,
+                                         players=exp.players)
     # Python strategies: (module:Class, constructor parameters at this point) per entrant, None if compiled
     python = [(e.strategy, dict(point.entrant_params[i])) if e.python else None for i, e in enumerate(ents)]
     key = json.dumps([exp.config(), point.index], sort_keys=True, default=str)

@@ -59,7 +59,8 @@ def bench_one(rules: str, players: int, strategy: str = "random", seconds: float
     m = allocate_memory(b, players)
     others = ONE_SEAT.get(strategy, strategy)
     ids = np.array([strategy_id(strategy)] + [strategy_id(others)] * (players - 1), np.int64)
-    params = np.stack([param_row(strategy)] + [param_row(others)] * (players - 1))
+    params = np.stack([param_row(strategy, rules=rules, players=players)]
+                      + [param_row(others, rules=rules, players=players)] * (players - 1))
     buf = legal_buffer(b)
     batch, max_batch = (1 if strategy in ONE_SEAT else 16), 4096
     finals = np.zeros((max_batch, players, N_FINAL), np.int32)

@@ -85,7 +85,8 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
     seats = seat_list(seats, n_players)
     ids = np.array([strategy_id(x) if isinstance(x, str) else 0 for x in seats], np.int64)
     if params is None:
-        params = np.array([param_row(x) if isinstance(x, str) else param_row("random") for x in seats])
+        params = np.array([param_row(x, rules=g.rules, players=n_players) if isinstance(x, str)
+                           else param_row("random") for x in seats])
     buf = legal_buffer(g.board)
     m = allocate_memory(g.board, n_players)
     reset_memory(m, seed)

@@ -1,0 +1,66 @@
+"""Fitted defaults: the parameters ``ttrsim tune`` fitted for a strategy on
+one rule-set preset and player count, which the strategy plays there unless
+an experiment sets them itself (issue 31, docs/strategies.md "Fitted
+defaults").
+
+Each set is the ``best.yaml`` of ``ttrsim tune experiments/<tune>.yaml``
+(the tune starts from the strategy's own defaults, never from a fitted set,
+so the file reproduces it). A preset or player count without a set of its
+own plays the nearest fitted one (:func:`fitted_for` says which): the same
+preset at the nearest fitted player count (ties: the larger), and a preset
+without sets plays ``NEAREST_PRESET``'s.
+
+>>> fitted_for("planner", "usa-bigcities", 3)[1]
+'usa 4p (nearest fitted set)'
+>>> fitted_for("random", "usa", 2)
+({}, '')
+"""
+from __future__ import annotations
+
+# strategy -> (preset, players) -> (parameter values, the tune file that fits them)
+FITTED: dict[str, dict[tuple[str, int], tuple[dict, str]]] = {
+    "planner": {        # {} where the tune kept the defaults (no challenger beat them)
+        ("usa", 2): ({"tk_longest": 0.94389, "tk_train_cost": 0.841468, "draw_value0": -20.433495},
+            "experiments/tune_planner_usa_2p.yaml"),
+        ("usa", 4): ({},
+            "experiments/tune_planner_usa_4p.yaml"),
+        ("usa-mega", 2): ({"tk_globe": 1.449589, "tk_longest": 0.817291, "tk_train_cost": 0.638305,
+                           "draw_value0": -23.439261},
+            "experiments/tune_planner_usa_mega_2p.yaml"),
+        ("usa-mega", 4): ({},
+            "experiments/tune_planner_usa_mega_4p.yaml"),
+        ("germany", 2): ({},
+            "experiments/tune_planner_germany_2p.yaml"),
+        ("germany", 4): ({"tk_globe": 1.004223, "tk_train_cost": 1.421479, "draw_value0": -16.082584},
+            "experiments/tune_planner_germany_4p.yaml"),
+        ("europe", 2): ({"tk_longest": 1.630996, "tk_train_cost": 1.734486, "draw_value0": -19.805413},
+            "experiments/tune_planner_europe_2p.yaml"),
+        ("europe", 4): ({},
+            "experiments/tune_planner_europe_4p.yaml"),
+        ("usa-1910", 2): ({},
+            "experiments/tune_planner_usa_1910_2p.yaml"),
+        ("usa-1910", 4): ({},
+            "experiments/tune_planner_usa_1910_4p.yaml"),
+    },
+}
+
+# a preset without fitted sets plays the sets of the preset whose board and scoring are closest
+NEAREST_PRESET = {"usa-bigcities": "usa"}
+
+
+def fitted_for(strategy: str, rules: str | None, players: int | None) -> tuple[dict, str]:
+    """The fitted parameter values of ``strategy`` on preset ``rules`` at
+    ``players`` and where they come from (``"usa 2p"``, or ``"usa 4p
+    (nearest fitted set)"``); ``({}, "")`` for a strategy without fitted
+    sets or without a rule set and player count to look them up."""
+    sets = FITTED.get(strategy)
+    if not sets or rules is None or players is None:
+        return {}, ""
+    preset = rules if any(r == rules for r, _ in sets) else NEAREST_PRESET.get(rules, "usa")
+    counts = sorted(n for r, n in sets if r == preset)
+    if not counts:
+        return {}, ""
+    n = min(counts, key=lambda c: (abs(c - players), -c))
+    values, _ = sets[(preset, n)]
+    exact = preset == rules and n == players
+    return dict(values), f"{preset} {n}p" + ("" if exact else " (nearest fitted set)")
