@@ -37,14 +37,15 @@ def run(runner, *args):
 
 def compiled_totals(rules, n_players, seed, names=("random",)):
     """Final totals of ``play_game`` for ``seed``, strategy ``names`` (one for
-    every seat or one per seat) with their default parameters."""
+    every seat or one per seat) with their default parameters (a strategy's
+    fitted set on that rule set and player count: strategies/fitted.py)."""
     from ttrsim import strategies
     names = list(names) * n_players if len(names) == 1 else list(names)
     b = build_board(get_rules(rules))
     s = allocate_state(b, n_players)
     ids = np.array([strategies.STRATEGY_IDS[n] for n in names], np.int64)
     row = getattr(strategies, "param_row", None)
-    params = np.array([row(n) for n in names]) if row else np.zeros((n_players, 1))
+    params = np.array([row(n, rules=rules, players=n_players) for n in names]) if row else np.zeros((n_players, 1))
     play_game(b, s, allocate_memory(b, n_players), seed, ids, params, legal_buffer(b))
     return s.final[:n_players, F_TOTAL].tolist()
 

@@ -6,6 +6,9 @@ options, prints tables or JSON, and turns library errors into one-line
 (:mod:`ttrsim.cli.common`). ``ttrsim strategies`` and ``ttrsim examples`` are in
 :mod:`ttrsim.cli.catalog`; ``ttrsim bench`` in :mod:`ttrsim.cli.bench`; compiling with a notice and progress, ``ttrsim
 warmup`` and ``ttrsim cache`` in :mod:`ttrsim.cli.compiling`.
+
+Size: the commands' options and their one-line errors live together here;
+the larger commands have their own modules (bench, tune, schema, compiling).
 """
 from __future__ import annotations
 

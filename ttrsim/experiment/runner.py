@@ -59,6 +59,9 @@ boundary inside it, and the point ends at the first boundary (past
 ``min_games``) where it is narrower than ``width``: the chunk is cut there and
 later chunks are dropped. The stopping point therefore depends only on the
 games, never on workers, chunking or backend.
+
+Size: one module on purpose: the run's life (signals, the pool, commits, the
+manifest) is one state machine, and its stop paths share that state.
 """
 from __future__ import annotations
 
