@@ -69,6 +69,16 @@ def give_tickets(g, seat, tickets):
         s.ticket_holder[t] = seat
 
 
+def offer_in_play(g, seat, tickets):
+    """``seat`` is to keep some of ``tickets``, drawn in play (R5.1)."""
+    s = g.state
+    for t in tickets:
+        s.ticket_holder[t] = -1
+    s.offer[seat, :len(tickets)] = tickets
+    s.offer_n[seat] = len(tickets)
+    s.meta[M_PHASE] = PH_KEEP
+
+
 def loc_id(g, name):
     return g.map.location_names.index(name)
 
@@ -153,13 +163,8 @@ def test_keeps_the_ticket_set_that_fits():
     give_tickets(g, 0, [])
     s.route_owner[route_id(g, "Denver", "Santa Fe")] = 0
     s.trains[0] = 14
-    offer = [ticket_id(g, "Calgary", "Phoenix"), ticket_id(g, "Denver", "El Paso"),
-             ticket_id(g, "Sault St. Marie", "Nashville")]
-    for t in offer:
-        s.ticket_holder[t] = -1
-    s.offer[0, :3] = offer
-    s.offer_n[0] = 3
-    s.meta[M_PHASE] = PH_KEEP
+    offer_in_play(g, 0, [ticket_id(g, "Calgary", "Phoenix"), ticket_id(g, "Denver", "El Paso"),
+                         ticket_id(g, "Sault St. Marie", "Nashville")])
     assert decide(g, overrides={"tk_longest": 0}) - A_KEEP == 0b010
     assert decide(g) - A_KEEP == 0b011
 
@@ -224,13 +229,8 @@ def test_R6_6_a_large_globetrotter_keeps_the_extra_ticket_drawn_in_play():
         g = setup_game("usa-1910", 2, seed=1, overrides={"globetrotter_points": points})
         s = g.state
         give_tickets(g, 0, [ticket_id(g, "Chicago", "Atlanta"), ticket_id(g, "Los Angeles", "Calgary")])
-        offer = [ticket_id(g, "Winnipeg", "Santa Fe"), ticket_id(g, "Omaha", "New Orleans"),
-                 ticket_id(g, "Salt Lake City", "Chicago")]
-        for t in offer:
-            s.ticket_holder[t] = -1
-        s.offer[0, :3] = offer
-        s.offer_n[0] = 3
-        s.meta[M_PHASE] = PH_KEEP
+        offer_in_play(g, 0, [ticket_id(g, "Winnipeg", "Santa Fe"), ticket_id(g, "Omaha", "New Orleans"),
+                             ticket_id(g, "Salt Lake City", "Chicago")])
         s.trains[0] = 30
         return decide(g) - A_KEEP
 
