@@ -150,6 +150,56 @@ def test_a_changed_tune_is_refused_unless_overwrite(tmp_path):
     assert r.record["config"]["seed"] == 4 and record(out)["config"]["seed"] == 4
 
 
+# --------------------------------------------------------------------------- styles (docs/tune.md "Styles")
+
+# the planner never drawing a ticket in play (draw_value0 -40) keeps about 2.5 tickets at usa 2 players; the
+# style asks for 2.8 at least, so the start plays outside it and only candidates drawing tickets are inside
+STYLED = {**PLANTED, "name": "styled", "description": "a ticket-heavy style from a start outside it",
+          "params": {"draw_value0": -40.0}, "fit": {"draw_value0": [-40.0, 0.0]},
+          "style": {"tickets_kept": [2.8, None]}, "budget": 1800, "candidates": 6, "stages": 2}
+
+
+def test_a_style_tune_leaves_a_start_outside_the_style_for_the_best_candidate_inside_it(tmp_path):
+    result = tune(STYLED, output=tmp_path / "styled", echo=False)
+    rec = result.record
+    first = rec["stages"][0]
+    assert first["incumbent_style"]["tickets_kept"] < 2.8              # the start plays outside the style
+    assert first["accepted"]
+    best = next(c for c in first["candidates"] if c["id"] == first["best"])
+    assert best["style"]["tickets_kept"] >= 2.8                          # ... the accepted one inside it
+    for st in rec["stages"]:                                             # an out-of-style candidate never wins a stage
+        kept = {c["id"]: c["style"]["tickets_kept"] for c in st["candidates"]}
+        assert kept[st["best"]] >= 2.8 or not st["accepted"]
+        for r in st["rounds"]:                                           # inside ranks first in every round
+            at = {c["id"]: x["style"]["tickets_kept"] for c in st["candidates"] for x in c["rounds"]
+                  if x["round"] == r["round"]}
+            inside = [c for c in r["candidates"] if at[c] >= 2.8]
+            assert all(k in inside for k in r["kept"][:len(inside)])
+    assert result.best["draw_value0"] > -40.0
+    assert rec["final"]["style"]["tickets_kept"] >= 2.8                 # on fresh seeds too
+    rows = list(csv.DictReader((tmp_path / "styled" / "trace.csv").open()))
+    assert {"in_style", "tickets_kept"} <= set(rows[0])
+    assert all(int(r["in_style"]) == (float(r["tickets_kept"]) >= 2.8) for r in rows)
+    assert "Style: tickets_kept >= 2.8" in (tmp_path / "styled" / "report.md").read_text()
+    assert "fitted in the style tickets_kept >= 2.8" in (tmp_path / "styled" / "best.yaml").read_text()
+
+
+def test_a_style_nobody_plays_stops_the_tune_and_says_so(tmp_path):
+    lines = []
+    result = tune({**STYLED, "name": "impossible", "style": {"tickets_kept": [40, None]}, "stages": 1},
+                  output=tmp_path / "impossible", echo=lines.append)
+    assert result.record["stopped"] == "no candidate plays in the style"
+    assert result.best == {"draw_value0": -40.0} and result.final is None
+    assert any("nor any candidate plays in the style" in line for line in lines)
+
+
+def test_a_tune_without_a_style_keeps_its_config_and_files_as_before(planted):
+    _, out = planted
+    rec = json.loads((out / "tune.json").read_text())
+    assert "style" not in rec["config"] and "incumbent_style" not in rec["stages"][0]
+    assert "in_style" not in (out / "trace.csv").read_text().splitlines()[0]
+
+
 def test_the_config_docstring_examples_run():
     result = doctest.testmod(ttrsim.tune.config)
     assert result.attempted > 0 and result.failed == 0
@@ -166,7 +216,8 @@ def test_the_catalogue_covers_every_field():
                  "params_outside_fit", "fit_missing", "fit_unknown_parameter", "fit_reversed", "fit_text",
                  "budget_missing", "budget_too_small", "candidates_zero", "margin_negative", "margin_too_big",
                  "stages_zero", "final_games_zero", "seed_negative", "workers_zero", "output_outside",
-                 "output_occupied", "fit_outside_range"):
+                 "output_occupied", "fit_outside_range", "style_unknown_measure", "style_open", "style_reversed",
+                 "style_not_mapping"):
         assert kind in names
 
 

@@ -48,6 +48,8 @@ KEYS = {
     "candidates": "challengers per stage (default 8)",
     "margin": "win share a challenger must beat the fair share by, e.g. 0.01 = 1 point (default 0.01)",
     "stages": "best-response stages at most (default 4)",
+    "style": "a style the fitted set must play in, {measure: [low, high]} (null: no bound); measures: "
+             "tickets_kept, tickets_completed, tickets_failed, longest_path, route_points",
     "final_games": "games of the final head-to-head on fresh seeds (default 2000)",
     "seed": "tune seed, an integer >= 0 (default 0)",
     "output": "tune folder (default results/<name>); in the file: a folder inside the current folder",
@@ -55,6 +57,14 @@ KEYS = {
 }
 # execution settings: they never change the result, so resuming may change them
 EXECUTION_KEYS = ("output", "workers")
+# style measures: a seat's mean per game of a column of the players table (tickets_kept: completed + failed)
+STYLE_MEASURES = {
+    "tickets_kept": "tickets kept (setup and later draws)",
+    "tickets_completed": "tickets completed",
+    "tickets_failed": "tickets failed",
+    "longest_path": "length of the longest continuous path",
+    "route_points": "route points",
+}
 DEFAULTS = {"candidates": 8, "margin": 0.01, "stages": 4, "final_games": 2000, "seed": 0}
 MAX_CANDIDATES = 64
 MAX_STAGES = 100
@@ -89,6 +99,7 @@ class TuneConfig:
     seed: int
     output: Path
     workers: int
+    style: tuple = ()       # ((measure, low or None, high or None), ...): the fitted set's style (docs/tune.md)
 
     @property
     def block_size(self) -> int:
@@ -103,7 +114,8 @@ class TuneConfig:
     def config(self) -> dict:
         """Everything that decides the result (JSON-able): tune.json keeps it
         and a resume under a different one is refused."""
-        return json.loads(json.dumps({
+        style = {"style": {m: [lo, hi] for m, lo, hi in self.style}} if self.style else {}   # older tunes: none
+        return json.loads(json.dumps({**style,
             "name": self.name, "rules": self.rules, "rule_overrides": self.rule_overrides,
             "players": self.players, "strategy": self.strategy, "params": self.params,
             "fit": {n: [lo, hi] for n, lo, hi, _ in self.fit}, "budget": self.budget,
@@ -233,6 +245,7 @@ class _TuneValidator(Validator):
             self.fail("budget", f"{budget} games cannot pay {final} final games and one stage of {candidates} "
                                 f"candidates ({least - final} games at least); expected at least {least}")
         seed = self.int_in("seed", doc.get("seed", DEFAULTS["seed"]), 0, 2 ** 63 - 1, "an integer seed")
+        style = self.style(doc.get("style"))
         workers = doc.get("workers")
         workers = os.cpu_count() or 1 if workers in (None, "auto") else \
             self.int_in("workers", workers, 1, 1024, "a number of worker processes (or auto)")
@@ -245,7 +258,30 @@ class _TuneValidator(Validator):
         return TuneConfig(name=name, description=description, source=self.source, base=self.base, rules=preset,
                           rule_overrides=rule_overrides, players=players, strategy=strategy, params=params,
                           fit=tuple(fit), budget=budget, candidates=candidates, margin=float(margin), stages=stages,
-                          final_games=final, seed=seed, output=output, workers=workers)
+                          final_games=final, seed=seed, output=output, workers=workers, style=style)
+
+    def style(self, value) -> tuple:
+        """``style: {measure: [low, high]}`` as ((measure, low, high), ...); null leaves a side open."""
+        if value is None:
+            return ()
+        doc = self.mapping("style", value, "a mapping {measure: [low, high]}")
+        out = []
+        for m, bounds in doc.items():
+            w = f"style.{m}"
+            if m not in STYLE_MEASURES:
+                self.fail(w, f"unknown style measure{did_you_mean(m, STYLE_MEASURES)}; expected one of: "
+                             f"{', '.join(STYLE_MEASURES)}")
+            if bounds == [None, None]:
+                self.fail(w, "expected [low, high] with at least one bound, got [null, null]")
+            if not (isinstance(bounds, list) and len(bounds) == 2
+                    and all(b is None or (is_number(b) and math.isfinite(b)) for b in bounds)):
+                got = repr(bounds) if isinstance(bounds, list) and len(repr(bounds)) <= 40 else kind(bounds)
+                self.fail(w, f"expected [low, high], two numbers or one number and null (no bound), got {got}")
+            lo, hi = bounds
+            if lo is not None and hi is not None and not lo < hi:
+                self.fail(w, f"expected [low, high] with low < high, got [{lo}, {hi}]")
+            out.append((m, lo, hi))
+        return tuple(out)
 
 
 def _rounds(n: int) -> int:

@@ -15,6 +15,7 @@ from ttrsim.experiment.folder import Folder
 from ttrsim.experiment.stats import interval_text, percent
 
 from .config import TuneConfig
+from .search import in_style
 
 TUNE_FILE, TRACE_FILE, BEST_FILE, REPORT_FILE = "tune.json", "trace.csv", "best.yaml", "report.md"
 OWN_FILES = (TUNE_FILE, TRACE_FILE, BEST_FILE, REPORT_FILE)
@@ -31,10 +32,12 @@ def write_outputs(folder: Folder, cfg: TuneConfig, rec: dict):
 
 
 def trace_csv(cfg: TuneConfig, rec: dict) -> str:
+    """One row per candidate and round; a tune with a style adds ``in_style`` and each measure (mean per game)."""
     names = [f[0] for f in cfg.fit]
+    style = [m for m, *_ in cfg.style]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(TRACE_COLUMNS + tuple(names))
+    w.writerow(TRACE_COLUMNS + tuple(names) + (("in_style",) + tuple(style) if style else ()))
     rows = []
     for st in rec["stages"]:
         kept = {(r["round"], c) for r in st["rounds"] for c in r["kept"]}
@@ -42,7 +45,8 @@ def trace_csv(cfg: TuneConfig, rec: dict) -> str:
             for r in c["rounds"]:
                 rows.append([st["stage"], r["round"], c["id"], c["kind"], r["games"], r["win_share"], r["low"],
                             r["high"], int((r["round"], c["id"]) in kept), int(st["best"] == c["id"]),
-                            int(st["best"] == c["id"] and st["accepted"])] + [c["params"][n] for n in names])
+                            int(st["best"] == c["id"] and st["accepted"])] + [c["params"][n] for n in names]
+                            + ([int(in_style(cfg, r["style"]))] + [r["style"][m] for m in style] if style else []))
     w.writerows(sorted(rows, key=lambda r: r[:3]))
     return out.getvalue()
 
@@ -56,11 +60,22 @@ def best_yaml(cfg: TuneConfig, rec: dict) -> str:
     head = [f"# {cfg.strategy} parameters fitted by `ttrsim tune` ({cfg.name}: {cfg.rules}, {cfg.players} players,"
             f" status {rec['status']})",
             f"# use in an experiment lineup: {{strategy: {cfg.strategy}, params: path/to/{BEST_FILE}}}"]
+    if cfg.style:
+        head.append(f"# fitted in the style {_style_bounds(cfg)} (a seat's mean per game)")
     f = rec.get("final")
     if f:
         head.append(f"# final head-to-head, one fitted seat vs the start: {percent(f['win_share'])} "
                     f"{interval_text(f['low'], f['high'])} over {f['games']} games (fair {percent(f['fair'])})")
     return "\n".join(head) + "\n" + yaml.safe_dump(best_params(cfg, rec), sort_keys=False)
+
+
+def _style_bounds(cfg: TuneConfig) -> str:
+    return ", ".join(f"{m} {'>= ' + str(lo) if hi is None else '<= ' + str(hi) if lo is None else f'in [{lo}, {hi}]'}"
+                     for m, lo, hi in cfg.style)
+
+
+def measures_text(measures: dict) -> str:
+    return ", ".join(f"{m} {v:.2f}" for m, v in measures.items())
 
 
 def _values(params: dict) -> str:
@@ -80,6 +95,11 @@ def report_md(cfg: TuneConfig, rec: dict) -> str:
               + (f", stopped: {rec['stopped']}" if rec.get("stopped") else "") + f"; {rec['games']:,} of "
               f"{cfg.budget:,} games.", "",
               f"- start: {_values(rec['start'])}", f"- fitted: {_values(rec['incumbent'])}", ""]
+    style = [m for m, *_ in cfg.style]
+    if style:
+        lines[-3:-3] = [f"Style: {_style_bounds(cfg)} (a seat's mean per game). A candidate outside the style ranks "
+                        "after every one inside it and is never accepted; a candidate inside it replaces an "
+                        "incumbent that plays outside it without the margin.", ""]
     f = rec.get("final")
     lines += ["## Final head-to-head", ""]
     if f:
@@ -97,15 +117,19 @@ def report_md(cfg: TuneConfig, rec: dict) -> str:
                   + " ".join(f"Round {r['round']}: {len(r['candidates'])} at {r['games']} games, kept "
                              f"{', '.join(r['kept'])}." for r in st["rounds"]), ""]
         names = [n for n, *_ in cfg.fit]
-        lines += ["| candidate | kind | " + " | ".join(names) + " | games | win share | 95% interval |",
-                  "|---|---|" + "---|" * len(names) + "---:|---:|---|"]
+        if style and st.get("incumbent_style"):
+            lines += [f"Incumbent's style in the best candidate's games: {measures_text(st['incumbent_style'])}.", ""]
+        lines += ["| candidate | kind | " + " | ".join(names + style) + " | games | win share | 95% interval |",
+                  "|---|---|" + "---|" * len(names + style) + "---:|---:|---|"]
         order = sorted(st["candidates"], key=lambda c: (-c.get("games", 0), -c.get("win_share", 0), c["id"]))
         for c in order:
             if "games" not in c:
                 continue
             mark = " (accepted)" if st["best"] == c["id"] and st["accepted"] else \
                 " (best)" if st["best"] == c["id"] else ""
-            lines.append(f"| {c['id']}{mark} | {c['kind']} | " + " | ".join(str(c["params"][n]) for n in names)
+            cells = [str(c["params"][n]) for n in names] + [
+                f"{c['style'][m]:.2f}" + ("" if in_style(cfg, c["style"]) else " (out)") for m in style]
+            lines.append(f"| {c['id']}{mark} | {c['kind']} | " + " | ".join(cells)
                          + f" | {c['games']} | {percent(c['win_share'])} | {interval_text(c['low'], c['high'])} |")
         lines.append("")
     return "\n".join(lines)

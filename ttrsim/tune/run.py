@@ -24,12 +24,13 @@ from pathlib import Path
 
 from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.folder import Folder, FolderLock, now
+from ttrsim.experiment.results import Results
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.experiment.signals import Interrupted
 
 from .config import TuneConfig, TuneError, load_tune
-from .output import OWN_FILES, TUNE_FILE, write_outputs
-from .search import candidates, score, stage_plan, stage_seed
+from .output import OWN_FILES, TUNE_FILE, measures_text, write_outputs
+from .search import candidates, in_style, score, stage_plan, stage_seed, style_measures
 
 VERSION = 1
 
@@ -144,6 +145,7 @@ class _Tune:
         self.games = 0          # games of every evaluation (the budget counts them)
         self.games_run = 0      # played by this call
         self.played: dict[str, int] = {}
+        self.style = [m for m, *_ in cfg.style]     # the style's measures (none without a style)
         self.start_time = time.perf_counter()
         self.record = {"version": VERSION, "name": cfg.name, "description": cfg.description,
                        "config": cfg.config(), "config_hash": cfg.config_hash(), "status": "running",
@@ -151,6 +153,10 @@ class _Tune:
                        "stopped": None, "games": 0, "execution": {}}
 
     # ---- evaluations
+    def labels(self, label: str) -> list[str]:
+        """The entrant labels of the ``players - 1`` field seats of an evaluation."""
+        return [label + ("" if i == 0 else f"-{i + 1}") for i in range(self.cfg.players - 1)]
+
     def evaluate(self, tag: str, seat: dict, field_params: dict, seed: int, games: int, chunk: int = 2000,
                  labels=("challenger", "incumbent")):
         """Grow (or play, or find complete) the experiment ``evals/<tag>``:
@@ -160,8 +166,8 @@ class _Tune:
         cfg = self.cfg
         fixed = dict(cfg.params)
         lineup = [{"strategy": cfg.strategy, "params": {**fixed, **seat}, "label": labels[0]}]
-        lineup += [{"strategy": cfg.strategy, "params": {**fixed, **field_params},
-                    "label": labels[1] + ("" if i == 0 else f"-{i + 1}")} for i in range(cfg.players - 1)]
+        lineup += [{"strategy": cfg.strategy, "params": {**fixed, **field_params}, "label": label}
+                   for label in self.labels(labels[1])]
         exp = {"name": f"{cfg.name}.{tag}", "description": f"tune {cfg.name}: {tag}", "rules": cfg.rules,
                "rule_overrides": cfg.rule_overrides, "players": cfg.players, "seating": "rotate", "lineup": lineup,
                "games": games, "seed": seed, "log": False, "workers": cfg.workers, "chunk_size": chunk,
@@ -175,7 +181,7 @@ class _Tune:
             line = str(e).splitlines()[0].removeprefix("<dict>: ")
             raise TuneError(f"{cfg.source}: evals/{tag}: {line}; the tune stopped, run it again to resume") from None
         self.games_run += r.games_run
-        s = score(r.path, labels[0], games // cfg.players)
+        s = score(r.path, labels[0], games // cfg.players, self.style)
         self.played[tag] = s.games
         self.games = sum(self.played.values())
         return s
@@ -204,7 +210,9 @@ class _Tune:
                     c.update(s.to_json())
                     c["rounds"].append({"round": r, **s.to_json()})
                     self.save("running")
-                ranked = sorted(alive, key=lambda i: (-st["candidates"][i]["win_share"], i))
+                # a candidate outside the style ranks after every one inside it
+                ranked = sorted(alive, key=lambda i: (not in_style(cfg, st["candidates"][i].get("style", {})),
+                                                      -st["candidates"][i]["win_share"], i))
                 keep = ranked[:1] if r == len(plan.rounds) else ranked[:(len(alive) + 1) // 2]
                 top = st["candidates"][ranked[0]]
                 st["rounds"].append({"round": r, "candidates": [st["candidates"][i]["id"] for i in alive],
@@ -215,13 +223,28 @@ class _Tune:
             best = st["candidates"][alive[0]]
             st["best"] = best["id"]
             remaining -= plan.games
-            if best["low"] > self.fair + cfg.margin:
+            best_in, outside = in_style(cfg, best.get("style", {})), False
+            if self.style:          # the incumbent's own style, measured in the best candidate's games
+                held = style_measures(Results.open(cfg.output / "evals" / f"s{stage:02d}-{best['id']}"),
+                                      self.labels("incumbent"), best["games"] // cfg.players, self.style)
+                st["incumbent_style"] = {m: round(v, 4) for m, v in held.items()}
+                outside = not in_style(cfg, held)
+            if best_in and (best["low"] > self.fair + cfg.margin or outside):
                 st["accepted"] = True
                 incumbent = dict(best["params"])
                 rec["incumbent"] = dict(incumbent)
-                self.echo(f"stage {stage}: {best['id']} beats the incumbent ({_share(best)}, lower end above "
-                          f"{100 * (self.fair + cfg.margin):.1f}%): {_params_text(incumbent)}")
+                why = (f"beats the incumbent ({_share(best)}, lower end above {100 * (self.fair + cfg.margin):.1f}%)"
+                       if best["low"] > self.fair + cfg.margin else
+                       f"replaces the incumbent, which plays outside the style "
+                       f"({measures_text(st['incumbent_style'])}; {_share(best)})")
+                self.echo(f"stage {stage}: {best['id']} {why}: {_params_text(incumbent)}")
                 self.save("running")
+            elif outside:
+                rec["stopped"] = "no candidate plays in the style"
+                self.echo(f"stage {stage}: neither the incumbent ({measures_text(st['incumbent_style'])}) nor any "
+                          "candidate plays in the style; give a start inside it (params)")
+                self.save("running")
+                break
             else:
                 rec["stopped"] = "stable"
                 self.echo(f"stage {stage}: no challenger beats the incumbent by the margin (best {best['id']} "

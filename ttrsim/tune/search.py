@@ -82,32 +82,66 @@ def candidates(cfg: TuneConfig, stage: int, incumbent: dict) -> list[dict]:
     return out
 
 
+# a style measure (ttrsim.tune.config.STYLE_MEASURES) as an expression over the players table
+_MEASURES = {
+    "tickets_kept": pl.col("tickets_completed").cast(pl.Float64) + pl.col("tickets_failed").cast(pl.Float64),
+    "tickets_completed": pl.col("tickets_completed").cast(pl.Float64),
+    "tickets_failed": pl.col("tickets_failed").cast(pl.Float64),
+    "longest_path": pl.col("longest_path").cast(pl.Float64),
+    "route_points": pl.col("routes").cast(pl.Float64),
+}
+
+
 @dataclass
 class Score:
-    """A candidate's win share over its games, with the 95% interval over seed blocks."""
+    """A candidate's win share over its games, with the 95% interval over seed
+    blocks, and its style measures (mean per game; only in a tune with a style)."""
     games: int
     win_share: float
     low: float
     high: float
+    style: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"games": self.games, "win_share": round(self.win_share, 6), "low": round(self.low, 6),
-                "high": round(self.high, 6)}
+        out = {"games": self.games, "win_share": round(self.win_share, 6), "low": round(self.low, 6),
+               "high": round(self.high, 6)}
+        if self.style:
+            out["style"] = {m: round(v, 4) for m, v in self.style.items()}
+        return out
 
 
-def score(path, label: str, blocks: int) -> Score:
+def in_style(cfg: TuneConfig, measures: dict) -> bool:
+    """Whether style measures (mean per game) lie inside the tune's style bounds (True without a style)."""
+    return all((lo is None or measures[m] >= lo) and (hi is None or measures[m] <= hi) for m, lo, hi in cfg.style)
+
+
+def _seats(res: Results, labels, blocks: int):
+    return res.scan("players").filter(pl.col("strategy").cast(pl.String).is_in(list(labels))
+                                      & (pl.col("block") < blocks))
+
+
+def score(path, label: str, blocks: int, style=()) -> Score:
     """The win share of entrant ``label`` over the first ``blocks`` seed
     blocks of the results folder ``path``: per block its summed win shares
     over its games (the rotations of one deal), the ratio over blocks and its
-    block interval."""
+    block interval; with ``style`` (measure names), its mean of each."""
     res = Results.open(path)
-    sums = (res.scan("players").filter((pl.col("strategy").cast(pl.String) == label) & (pl.col("block") < blocks))
+    sums = (_seats(res, [label], blocks)
             .group_by("block").agg(pl.col("win_share").cast(pl.Float64).sum().alias("w"),
                                    pl.len().cast(pl.Float64).alias("n"))
             .sort("block").collect())
     w, n = sums["w"].to_numpy()[:, None], sums["n"].to_numpy()[:, None]
     lo, hi = block_interval(w, n)
-    return Score(games=int(n.sum()), win_share=float(w.sum() / n.sum()), low=float(lo[0]), high=float(hi[0]))
+    return Score(games=int(n.sum()), win_share=float(w.sum() / n.sum()), low=float(lo[0]), high=float(hi[0]),
+                 style=style_measures(res, [label], blocks, style))
+
+
+def style_measures(res: Results, labels, blocks: int, style) -> dict:
+    """The mean per game of each style measure over the seats of ``labels`` in the first ``blocks`` blocks."""
+    if not style:
+        return {}
+    row = _seats(res, labels, blocks).select([_MEASURES[m].mean().alias(m) for m in style]).collect().row(0)
+    return dict(zip(style, row))
 
 
 @dataclass
