@@ -32,6 +32,7 @@ import difflib
 import numpy as np
 
 from .fitted import fitted_for
+from .planner_params import STYLES
 from .spec import MAX_PARAMS, Param, StrategySpec  # noqa: F401  (re-exported)
 
 
@@ -54,6 +55,7 @@ def _registry():
                (route_focus.SPEC, route_focus), (one_step.SPEC, one_step), (long_route.SPEC, long_route),
                (greedy.SPEC, greedy), (planner.SPEC, planner), (planner.PASSENGER_HUNTER_SPEC, planner),
                (planner.CLASSIC_SPEC, planner), (search.SPEC, search)]
+    entries += [(spec, planner) for spec in planner.STYLE_SPECS]    # appended: the ids above stay
     return {s.name: s for s, _ in entries}, {s.name: module for s, module in entries}
 
 
@@ -61,6 +63,8 @@ def _registry():
 REGISTRY, KERNEL_MODULES = _registry()
 STRATEGY_NAMES = tuple(REGISTRY)
 STRATEGY_IDS = {name: i for i, name in enumerate(STRATEGY_NAMES)}
+# the strategies that play a style (``STYLES``: style name -> the strategy fitted in it)
+STYLE_FAMILY = tuple(STYLES.values())
 
 
 def _unknown(kind: str, name: str, options) -> StrategyError:
@@ -104,3 +108,16 @@ def param_row(name: str, overrides: dict | None = None, *, rules=None, players: 
             raise StrategyError(f"{key}: {problem}", key, problem)
         row[known[key]] = float(value)
     return row
+
+
+def style_params(name: str, style: str, preset: str, players: int) -> dict:
+    """The parameter values that make strategy ``name`` (one of :data:`STYLE_FAMILY`)
+    play ``style`` on ``preset`` at ``players``: where the style's strategy, with
+    its fitted set there, differs from ``name`` with its own.
+
+    >>> style_params("planner", "balanced", "usa", 4)
+    {}
+    """
+    mine = param_row(name, rules=preset, players=players)
+    theirs = param_row(STYLES[style], rules=preset, players=players)
+    return {p.name: float(theirs[i]) for i, p in enumerate(REGISTRY[name].params) if theirs[i] != mine[i]}

@@ -14,6 +14,8 @@ without sets plays ``NEAREST_PRESET``'s.
 'usa 4p (nearest fitted set)'
 >>> fitted_for("random", "usa", 2)
 ({}, '')
+>>> fitted_for("planner_tickets", "germany", 2)[1]
+'usa 4p (nearest fitted set)'
 """
 from __future__ import annotations
 
@@ -27,11 +29,14 @@ FITTED: dict[str, dict[tuple[str, int], tuple[dict, str]]] = {
         ("usa-mega", 2): ({"tk_globe": 1.449589, "tk_longest": 0.817291, "tk_train_cost": 0.638305,
                            "draw_value0": -23.439261},
             "experiments/tune_planner_usa_mega_2p.yaml"),
-        ("usa-mega", 4): ({},
+        ("usa-mega", 4): ({"w_detour": 0.254655, "w_adjacent": 1.906915, "loco_value": 0.622374,
+                           "turn_value": 3.678125, "tk_train_cost": 0.782593, "draw_value0": -15.062907,
+                           "tk_globe": 0.65765, "tk_longest": 0.755251},
             "experiments/tune_planner_usa_mega_4p.yaml"),
         ("germany", 2): ({},
             "experiments/tune_planner_germany_2p.yaml"),
-        ("germany", 4): ({"tk_globe": 1.004223, "tk_train_cost": 1.421479, "draw_value0": -16.082584},
+        ("germany", 4): ({"w_detour": 0.964137, "w_adjacent": 4.0, "loco_value": 0.504108, "turn_value": 4.607392,
+                          "tk_train_cost": 1.081882, "draw_value0": -19.283553, "tk_globe": 0.852385},
             "experiments/tune_planner_germany_4p.yaml"),
         ("europe", 2): ({"tk_longest": 1.630996, "tk_train_cost": 1.734486, "draw_value0": -19.805413},
             "experiments/tune_planner_europe_2p.yaml"),
@@ -41,6 +46,21 @@ FITTED: dict[str, dict[tuple[str, int], tuple[dict, str]]] = {
             "experiments/tune_planner_usa_1910_2p.yaml"),
         ("usa-1910", 4): ({},
             "experiments/tune_planner_usa_1910_4p.yaml"),
+    },
+    # the styles (docs/strategies.md "Styles"): fitted under a style constraint, from the style's base values
+    "planner_tickets": {
+        ("usa", 4): ({"draw_value0": -7.386296, "draw_value_ev": 0.435325, "tk_train_cost": 1.530021,
+                      "tk_p0": 7.302928},
+            "experiments/tune_planner_tickets_usa_4p.yaml"),
+        ("usa-mega", 4): ({"draw_value0": -8.845701, "draw_value_ev": 0.365056, "tk_train_cost": 1.668297,
+                           "tk_p0": 7.850513},
+            "experiments/tune_planner_tickets_usa_mega_4p.yaml"),
+    },
+    "planner_routes": {
+        ("usa", 4): ({"turn_value": 4.629667, "w_detour": 0.0, "w_long": 0.226703, "tk_longest": 0.9835},
+            "experiments/tune_planner_routes_usa_4p.yaml"),
+        ("usa-mega", 4): ({"turn_value": 4.85237, "w_detour": 0.095246, "w_long": 0.170697, "tk_longest": 1.091343},
+            "experiments/tune_planner_routes_usa_mega_4p.yaml"),
     },
 }
 

@@ -172,6 +172,7 @@ from .planner_params import (  # noqa: F401  (the registry's entries)
     P_TK_TURNS_FACTOR,
     PASSENGER_HUNTER_SPEC,
     SPEC,
+    STYLE_SPECS,
 )
 from .planner_passengers import BIG, colour_scores, passenger_choice, route_pass_value
 from .planner_plan import (

@@ -123,6 +123,24 @@ CLASSIC_SPEC = StrategySpec(
     lists_claims=False,
 )
 
+# The planner's styles (issue 31 section 3): the same kernel and parameters, each fitted by `ttrsim tune` under a
+# style constraint (docs/tune.md "Styles"); ``planner`` itself is the balanced style (fitted without one). The base
+# values below only start a style's tune inside the style; the fitted sets (strategies/fitted.py) replace them.
+STYLE_BASE = {
+    "planner_tickets": ("tickets", {"draw_value0": -5.0},
+                        "the planner fitted as strong as it can be while keeping many tickets (the ticket-heavy "
+                        "style: see `ttrsim strategies planner_tickets` for the fitted sets)"),
+    "planner_routes": ("routes", {"draw_value0": -40.0, "turn_value": 6.0},
+                       "the planner fitted as strong as it can be while keeping few tickets (the route-heavy "
+                       "style: no ticket draw after setup)"),
+}
+STYLE_SPECS = tuple(
+    StrategySpec(name, text, params=tuple(Param(n, base.get(n, d), doc, *_RANGES[n]) for n, d, _, _, doc in _TABLE),
+                 lists_claims=False)
+    for name, (_, base, text) in STYLE_BASE.items())
+# a style's name -> the strategy that plays it
+STYLES = {"routes": "planner_routes", "balanced": "planner", "tickets": "planner_tickets"}
+
 P_KEEP_MARGIN = SPEC.index("keep_margin")
 P_TURN_VALUE = SPEC.index("turn_value")
 P_PACE = SPEC.index("pace")
