@@ -42,7 +42,9 @@ def test_the_catalogue_covers_every_kind_of_mistake():
                  "param_budget_negative", "param_budget_inf", "param_keep_factor_negative", "param_rollout_unknown",
                  "param_budget_huge", "param_budget_zero", "param_budget_fraction", "param_z_nan",
                  "param_block_deals_negative", "param_bool_as_number", "param_number_as_bool", "param_int_fraction",
-                 "param_float_nan", "param_sweep_out_of_range"):
+                 "param_float_nan", "param_sweep_out_of_range",
+                 # issue 31: planner styles
+                 "styles_unknown", "styles_no_planner", "styles_twice", "styles_not_a_list"):
         assert kind in names
 
 

@@ -137,7 +137,7 @@ def _entrant(registry) -> dict:
 
 def experiment_schema() -> dict:
     """The JSON Schema of an experiment file (a dict, JSON-able)."""
-    from ttrsim.strategies import REGISTRY
+    from ttrsim.strategies import REGISTRY, STYLES
 
     rules = {p.name: _rule_value(p) for p in PARAMS}
     seconds = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_SECONDS}
@@ -166,6 +166,7 @@ def experiment_schema() -> dict:
                   "properties": {f"rules.{p}": {"type": "array", "minItems": 1, "items": v}
                                  for p, v in rules.items() if p != "map"},
                   "additionalProperties": {"type": "array", "minItems": 1}},
+        "styles": {"type": ["array", "null"], "minItems": 1, "uniqueItems": True, "items": {"enum": list(STYLES)}},
         "log": {"type": "boolean", "default": False},
         "workers": {"anyOf": [{"type": "integer", "minimum": WORKERS_RANGE[0], "maximum": WORKERS_RANGE[1]},
                               {"enum": ["auto", None]}]},

@@ -44,6 +44,7 @@ KEYS = {
     "stop": "sequential stop instead of games: {strategy, width, min_games, max_games}",
     "seed": "experiment seed, an integer >= 0 (default 0)",
     "sweep": "grid {rules.PARAM | strategies.LABEL.PARAM: [values]}; each point a sub-experiment",
+    "styles": "planner styles to play in turn, from routes, balanced, tickets (a sweep axis 'style')",
     "log": "turn-level logging (the turns table) on or off (default false)",
     "workers": "worker processes (default: every core)",
     "chunk_size": "games per chunk / part file (default 2000, rounded to whole blocks)",

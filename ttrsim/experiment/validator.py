@@ -163,7 +163,7 @@ class Validator:
             games_requested = self.int_in("games", doc["games"], 1, what="a number of games")
             games = math.ceil(games_requested / block) * block
 
-        sweep = self.sweep(doc.get("sweep"), entrants)
+        sweep = self.sweep(doc.get("sweep"), entrants) + self.styles(doc.get("styles"), entrants)
         points = self.points(preset, rule_overrides, entrants, sweep, players)
         if len(points) * games > MAX_GAME_IDS:
             self.fail("games", f"{len(points)} sweep points x {games} games exceed the {MAX_GAME_IDS} game ids; "
@@ -421,8 +421,25 @@ class Validator:
             out.append((key, values))
         return out
 
+    def styles(self, value, entrants) -> list:
+        """``styles: [routes, balanced, tickets]`` as the sweep axis ``("style", [...])`` (docs/experiments.md)."""
+        from ttrsim.strategies import STYLE_FAMILY, STYLES
+        if value is None:
+            return []
+        if not isinstance(value, list) or not value:
+            self.fail("styles", f"expected a non-empty list of styles from: {', '.join(STYLES)}, got {kind(value)}")
+        for i, v in enumerate(value):
+            if v not in STYLES:
+                hint = did_you_mean(v, STYLES) if isinstance(v, str) else ""
+                self.fail(f"styles[{i}]", f"unknown style {kind(v)}{hint}; expected one of: {', '.join(STYLES)}")
+        if len(set(value)) < len(value):
+            self.fail("styles", "a style is listed twice; expected each style once")
+        if not any(e.strategy in STYLE_FAMILY and not e.python for e in entrants):
+            self.fail("styles", f"no seat plays a style; expected a lineup with one of: {', '.join(STYLE_FAMILY)}")
+        return [("style", list(value))]
+
     def points(self, preset, rule_overrides, entrants, sweep, players) -> list[Point]:
-        from ttrsim.strategies import StrategyError, param_row
+        from ttrsim.strategies import STYLE_FAMILY, StrategyError, param_row, style_params
         keys = [k for k, _ in sweep]
         grids = list(itertools.product(*[v for _, v in sweep])) if sweep else [()]
         points = []
@@ -434,6 +451,11 @@ class Validator:
                 w = f"sweep.{key}"
                 parts = key.split(".")
                 values[key] = v
+                if key == "style":          # every planner seat plays the style; its own params over it
+                    for e_i, e in enumerate(entrants):
+                        if e.strategy in STYLE_FAMILY and not e.python:
+                            eparams[e_i] = {**style_params(e.strategy, v, preset, players), **eparams[e_i]}
+                    continue
                 if parts[0] == "rules":
                     ro[parts[1]] = v
                     try:

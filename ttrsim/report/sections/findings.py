@@ -12,6 +12,9 @@ advantage; the tickets whose keepers win most above and below their usual
 rate (highest and lowest *lift*, named only where Holm's correction for the
 number of tickets compared leaves the lift significant at 5%; an association);
 the most claimed routes; passenger majorities (maps with passengers); in-game ticket draws.
+An experiment over planner styles (``styles:``) first says whether the
+strongest strategy and the seat advantage hold in every style or depend on it
+(:func:`_across_styles`).
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ ALPHA = 0.05    # the family-wise error rate of a "most" finding picked among ma
 
 def findings(ctx: Context) -> list:
     """The key findings as document blocks (a heading and a list), to go right after the header."""
-    lines = [line for line in (sweeps.play_change_line(ctx), sweeps.effect_line(ctx)) if line]
+    lines = [line for line in (sweeps.play_change_line(ctx), sweeps.effect_line(ctx), *_across_styles(ctx)) if line]
     for p in ctx.chart_points() or ctx.point_ids:
         at = finding_lines(ctx, p)
         lines += [f"*{ctx.point_label(p)}*: {x}" for x in at] if ctx.sweep else at
@@ -63,6 +66,44 @@ def finding_lines(ctx: Context, p: int) -> list[str]:
                  _ticket_draws(ctx, p)):
         if line:
             out.append(line)
+    return out
+
+
+def _across_styles(ctx: Context) -> list[str]:
+    """Over the points of a ``styles:`` experiment (with no other sweep key, or
+    per value of the others): whether the strongest strategy is the same in
+    every style, and whether a seat advantage is detected in every style, in
+    none, or in some (each style's own 95% intervals, as in its point's lines)."""
+    if "style" not in ctx.sweep:
+        return []
+    out = []
+    others = [k for k in ctx.sweep if k != "style"]
+    for _, group in ctx.points.group_by(others or [pl.lit(0).alias("_")], maintain_order=True):
+        where = "".join(f", {k.split('.')[-1]}={group[k][0]}" for k in others)
+        styles = dict(zip(group["style"], group["point"]))
+        best = {}
+        for style, p in styles.items():
+            pooled = _rows(ctx, "player_win_rates", p)
+            if len(pooled) >= 2 and pooled[0]["low"] > pooled[1]["high"]:
+                best[style] = pooled[0]["player"]
+            else:
+                best[style] = None          # not told apart
+        names = ", ".join(styles)
+        told = {s: b for s, b in best.items() if b is not None}
+        if len(told) == len(styles) and len(set(told.values())) == 1:
+            out.append(f"**In every style** ({names}{where}) the strongest strategy is `{next(iter(told.values()))}`"
+                       " (each style's 95% intervals).")
+        else:
+            each = "; ".join(f"{s}: " + (f"`{b}`" if b else "none told apart") for s, b in best.items())
+            out.append(f"**The strongest strategy depends on the style** ({each}{where}).")
+        seen = {s: any(r["low"] > r["fair"] or r["high"] < r["fair"] for r in _rows(ctx, "seat_advantage", p))
+                for s, p in styles.items()}
+        if not _fixed_seating(ctx) and any(_rows(ctx, "seat_advantage", p) for p in styles.values()):
+            some = [s for s, v in seen.items() if v]
+            text = ("detected in every style" if len(some) == len(seen) else "detected in no style" if not some
+                    else f"detected in {', '.join(some)} only")
+            out.append(f"**Seat advantage across styles{where}**: {text} (each seat's 95% interval against the fair "
+                       "share).")
     return out
 
 
