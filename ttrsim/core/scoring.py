@@ -278,7 +278,7 @@ def final_scoring(b, s):
                     if stations and not ticket_completed(b, s, t, own):
                         f[p, F_TICKETS_RESCUED] += 1
                 else:
-                    f[p, F_TICKETS_LOST] += b.ticket_points[t]
+                    f[p, F_TICKETS_LOST] += b.ticket_penalty[t]
                     f[p, F_N_FAILED] += 1
         f[p, F_LP_LEN] = player_longest(b, s, p)
         f[p, F_N_PASSENGERS] = s.pass_player[p].sum()
