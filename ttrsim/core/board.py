@@ -94,7 +94,7 @@ BOARD_FIELDS = (
 Board = define_record("Board", BOARD_FIELDS, __name__, borrowed=True)
 
 
-def ticket_value(m: MapData, percent: int, name: str) -> np.ndarray:
+def scaled_ticket_points(m: MapData, percent: int, name: str) -> np.ndarray:
     """The map's printed ticket points x ``percent`` / 100, rounded half away
     from zero (R6.3; :func:`~ttrsim.data.rules.percent_of`), as int16."""
     v = percent_of(m.ticket_points.astype(np.int64), percent)
@@ -211,8 +211,9 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         route_tunnel=m.route_tunnel.astype(np.int8), route_ferry=m.route_ferry.astype(np.int16),
         group_routes=group_routes, loc_node_start=start, loc_nodes=order,
         ticket_a=m.ticket_a.astype(np.int16), ticket_b=m.ticket_b.astype(np.int16),
-        ticket_points=ticket_value(m, rules.ticket_points_percent, "ticket_points_percent"),
-        ticket_penalty=ticket_value(m, rules.ticket_penalty_percent, "ticket_penalty_percent"), ticket_deck=ticket_deck,
+        ticket_points=scaled_ticket_points(m, rules.ticket_points_percent, "ticket_points_percent"),
+        ticket_penalty=scaled_ticket_points(m, rules.ticket_penalty_percent, "ticket_penalty_percent"),
+        ticket_deck=ticket_deck,
         deck_tickets=deck_tickets, deck_size=np.array([len(d) for d in decks], np.int16),
         pass_setup=(m.passengers if passengers_on else np.zeros_like(m.passengers)).astype(np.int16),
         node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),

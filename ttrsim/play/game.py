@@ -187,7 +187,7 @@ class Game:
         game's rules, R6.3)."""
         records = self.__dict__.get("_records")
         if records is None:
-            m, b = self.map, self.board
+            m, board = self.map, self.board
             place = [m.location_names[loc] for loc in m.node_loc.tolist()]
             routes = tuple(MappingProxyType({
                 "id": r, "from": m.node_names[a], "to": m.node_names[b], "from_place": place[a],
@@ -196,7 +196,8 @@ class Game:
                 for r, (a, b) in enumerate(zip(m.route_a.tolist(), m.route_b.tolist())))
             tickets = tuple(MappingProxyType({
                 "id": t, "from": m.location_names[m.ticket_a[t]], "to": m.location_names[m.ticket_b[t]],
-                "points": int(b.ticket_points[t]), "penalty": int(b.ticket_penalty[t])}) for t in range(m.n_tickets))
+                "points": int(board.ticket_points[t]), "penalty": int(board.ticket_penalty[t])})
+                for t in range(m.n_tickets))
             records = self._records = (routes, tickets)
         return records
 

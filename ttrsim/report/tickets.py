@@ -133,9 +133,9 @@ def _scored(res: Results) -> pl.LazyFrame:
     points x ``ticket_points_percent`` / ``ticket_penalty_percent``)."""
     printed = np.asarray(res.map.ticket_points, np.int64)
     frames = [pl.DataFrame({"point": p, "ticket": np.arange(printed.size),
-                            "won": percent_of(printed, r.ticket_points_percent),
-                            "lost": percent_of(printed, r.ticket_penalty_percent)})
-              for p, r in ((p, res.rules_at(p)) for p in res.point_ids)]
+                            "won": percent_of(printed, res.rules_at(p).ticket_points_percent),
+                            "lost": percent_of(printed, res.rules_at(p).ticket_penalty_percent)})
+              for p in res.point_ids]
     return pl.concat(frames).with_columns(pl.col("point").cast(pl.UInt16), pl.col("ticket").cast(pl.Int16)).lazy()
 
 
