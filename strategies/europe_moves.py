@@ -15,7 +15,7 @@ from numba import njit
 from ttrsim.core.actions import X_STATION, claims_end, decode_station, tunnel_give_up_action
 from ttrsim.core.board import RP_STATION_PTS, RP_TUNNEL_CARDS
 from ttrsim.core.engine import route_open_to
-from ttrsim.core.scoring import locations_joined, player_components, uf_find
+from ttrsim.core.scoring import locations_joined, player_components, ticket_stake, uf_find
 from ttrsim.core.state import M_TUNNEL_EXTRA, M_TUNNEL_ROUTE
 from ttrsim.core.tunnels import expected_extra
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
@@ -91,14 +91,14 @@ def rescue_city(b, s, me, parent, t):
 
 @njit(cache=True)
 def station_rescue(b, s, me, legal, n_legal):
-    """A station build that rescues the most valuable blocked ticket of seat
+    """A station build that rescues the blocked ticket most at stake of seat
     ``me``: a ticket no path of own and claimable routes can complete any
     more, but one can with one other seat's route into a city where a
     station can go (R8.4, R8.5); the cheapest legal payment (fewest
     locomotives) on that city. A station rescues a ticket only when that
-    is worth more than the station kept: the ticket's points count twice
-    (from lost to won), a station not built scores ``station_points``
-    (R8.5). -1 when no ticket needs one."""
+    is worth more than the station kept: the ticket's stake counts (from
+    lost to won: its points plus its penalty, R6.3), a station not built
+    scores ``station_points`` (R8.5). -1 when no ticket needs one."""
     if s.stations_left[me] <= 0:
         return -1
     R = b.route_len.shape[0]
@@ -108,13 +108,13 @@ def station_rescue(b, s, me, legal, n_legal):
     parent = np.empty(b.n_nodes, np.int64)
     _reach(b, s, me, parent, usable)
     best_city = -1
-    best_pts = b.rp[RP_STATION_PTS] / 2.0          # 2 x a ticket's points against a station kept
+    best_pts = b.rp[RP_STATION_PTS]         # a ticket's stake against a station kept
     for t in range(b.ticket_a.shape[0]):
-        if s.ticket_holder[t] == me and b.ticket_points[t] > best_pts and \
+        if s.ticket_holder[t] == me and ticket_stake(b, t) > best_pts and \
                 not locations_joined(b, parent, b.ticket_a[t], b.ticket_b[t]):
             city = rescue_city(b, s, me, parent, t)
             if city >= 0:
-                best_city, best_pts = city, b.ticket_points[t]
+                best_city, best_pts = city, ticket_stake(b, t)
     if best_city < 0:
         return -1
     n_routes = b.route_len.shape[0]

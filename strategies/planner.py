@@ -41,8 +41,8 @@ the number of unfinished tickets while its trains and tickets are the same.
 
 Tickets no path can reach any more are given up. While the plan needs more
 trains than the seat has (or, with ``play_pace`` > 0, more turns than the game
-probably has left) the ticket whose removal saves the most per point it is
-worth is given up too.
+probably has left) the ticket whose removal saves the most per point at
+stake (its points plus its penalty, R6.3) is given up too.
 
 Turns left are estimated from public counts: every other seat is assumed to
 lay ``pace`` trains a turn (or its average so far, if higher) until it
@@ -97,8 +97,8 @@ Decisions
   with cards the plan does not need (keeping the plan's trains plus
   ``spare_trains``) turns cards into points; in free mode any length counts.
   On its very last turn (R6.1 countdown) it claims the payable route worth
-  most now: route points plus twice the points of tickets the claim completes
-  (a ticket swings from minus to plus).
+  most now: route points plus the stake of tickets the claim completes
+  (a ticket swings from minus its penalty to plus its points, R6.3).
 * Passengers (Germany): the colour whose next passenger improves its majority
   standing most: its own majority points gained (R6.7) minus ``deny`` times
   the average points the others lose, plus ``lookahead`` times the same for a
@@ -127,7 +127,7 @@ from ttrsim.core.actions import CLAIMS_PER_ROUTE
 from ttrsim.core.board import RP_PASSENGERS, RP_STATIONS
 from ttrsim.core.engine import is_legal
 from ttrsim.core.record import borrowed
-from ttrsim.core.scoring import locations_joined
+from ttrsim.core.scoring import locations_joined, ticket_stake
 from ttrsim.core.state import (
     M_COUNTDOWN,
     M_PHASE,
@@ -246,7 +246,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
             for i in range(T):
                 if (s.ticket_holder[i] == me and not locations_joined(b, parent, b.ticket_a[i], b.ticket_b[i])
                         and claim_completes(b, parent, i, r)):
-                    v += 2.0 * b.ticket_points[i]
+                    v += ticket_stake(b, i)
             if passengers:
                 v += route_pass_value(b, s, r, cscore)
             if v > best_v:

@@ -20,7 +20,7 @@ from numba import njit
 
 from ttrsim.core.board import RP_END_TRAINS, RP_PASSENGERS, RP_TRAINS
 from ttrsim.core.record import borrowed
-from ttrsim.core.scoring import locations_joined
+from ttrsim.core.scoring import locations_joined, ticket_stake
 from ttrsim.core.state import M_COUNTDOWN, M_NPLAYERS, M_TURN
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
 
@@ -201,12 +201,12 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist
         for r in range(in_plan.shape[0]):
             in_plan[r] = False
         return 0
-    # most valuable ticket first (the forest heuristic joins in this order)
+    # most at stake first (the forest heuristic joins in this order)
     used = 0
     for i in range(nt):
         best = -1
         for j in range(nt):
-            if not (used >> j) & 1 and (best < 0 or b.ticket_points[tks[j]] > b.ticket_points[tks[best]]):
+            if not (used >> j) & 1 and (best < 0 or ticket_stake(b, tks[j]) > ticket_stake(b, tks[best])):
                 best = j
         used |= 1 << best
         ta[i] = b.ticket_a[tks[best]]
@@ -422,14 +422,14 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
             break
         best_i = 0
         best_v = -BIG
-        for i in range(nt):                 # drop the ticket saving most per point
+        for i in range(nt):                 # drop the ticket saving most per point at stake
             t = tks[i]
             tks[i] = tks[nt - 1]
             tks[nt - 1] = t
             make_plan(b, s, me, tks, nt - 1, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
             nt2, _ = plan_trains(b, s, me, in_plan)
             turns2 = plan_turns(b, s, me, in_plan, want, needs)
-            v = ((need_t - nt2) + 2.0 * (turns - turns2)) / max(1, b.ticket_points[t])
+            v = ((need_t - nt2) + 2.0 * (turns - turns2)) / max(1, ticket_stake(b, t))
             tks[nt - 1] = tks[i]
             tks[i] = t
             if v > best_v:

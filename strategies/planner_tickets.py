@@ -14,7 +14,8 @@ count), *remaining* the trains the ticket still needs on its own (own routes
 free). The weights are a logistic fit on 16,757 tickets kept in play in
 4-player USA planner games (calibrated: predicted 0.1-0.2, 0.3, 0.5, 0.7, 0.85,
 0.96 against 0.12, 0.31, 0.50, 0.70, 0.85, 0.96 completed). A ticket is worth
-``(2p - 1) x points`` (its points if completed, minus them if not) less
+``p x points - (1 - p) x penalty`` (what it scores if completed, less what it
+loses if not, both under the rules: R6.3, :func:`ticket_ev`) less
 ``tk_train_cost`` per train it adds to the plan.
 
 * Keeping tickets drawn in play: each legal keep set is planned with the held
@@ -173,7 +174,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
                 t = tks[j]
                 rem = location_distance(b, D, b.ticket_a[t], b.ticket_b[t])
                 p = 1.0 if rem <= 0 else completion_probability(params, me, slack, rem, own_turn)
-                v += (2.0 * p - 1.0) * b.ticket_points[t]
+                v += ticket_ev(b, t, p)
                 count += p
             v += globe_points(b, params, me, count, others)
             if v > best_v:
@@ -208,6 +209,15 @@ def completion_probability(params, me, slack, remaining, own_turn):
     z = (params[me, P_TK_P0] + params[me, P_TK_P_SLACK] * slack + params[me, P_TK_P_LEN] * min(remaining, 30.0)
          + params[me, P_TK_P_TURN] * own_turn)
     return 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True)
+def ticket_ev(b, t, p):
+    """The points ticket ``t`` brings when completed with probability ``p``
+    (R6.3): ``p x points - (1 - p) x penalty``, written as ``(2p - 1) x
+    penalty + p x (points - penalty)``, so that at the printed values it is
+    ``(2p - 1) x points`` to the last bit."""
+    return (2.0 * p - 1.0) * b.ticket_penalty[t] + p * (b.ticket_points[t] - b.ticket_penalty[t])
 
 
 @njit(cache=True)
@@ -361,7 +371,7 @@ def draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done):
             else:
                 sl = slack - ext * params[me, P_TK_TURNS_PER_TRAIN] * params[me, P_TK_TURNS_FACTOR]
                 p = completion_probability(params, me, sl, rem, own_turn)
-                vals[n] = ((2.0 * p - 1.0) * b.ticket_points[t] + globe_points(b, params, me, count + p, others)
+                vals[n] = (ticket_ev(b, t, p) + globe_points(b, params, me, count + p, others)
                            - globe0 + (per_train - params[me, P_TK_TRAIN_COST]) * min(ext, 45.0))
             n += 1
     k = min(b.rp[RP_DRAW_N], s.tk_len[0])

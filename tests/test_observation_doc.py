@@ -62,7 +62,7 @@ def split_top(inner: str) -> tuple:
 
 def test_the_documentation_names_every_record_field():
     assert documented_record("route") == {"id", "from", "to", "from_place", "to_place", "length", "colour", "group"}
-    assert documented_record("ticket") == {"id", "from", "to", "points"}
+    assert documented_record("ticket") == {"id", "from", "to", "points", "penalty"}
     assert documented_record("player") == {"seat", "trains", "score", "cards", "tickets", "passengers"}
 
 

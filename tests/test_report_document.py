@@ -244,7 +244,8 @@ def test_ready_made_studies_state_their_question_and_load():
     root = Path(__file__).resolve().parents[1] / "experiments"
     files = sorted(root.glob("study_*.yaml"))
     stems = {f.stem for f in files}
-    assert {"study_tournament_usa4", "study_germany_passengers", "study_globetrotter_sweep"} <= stems
+    assert {"study_tournament_usa4", "study_germany_passengers", "study_globetrotter_sweep",
+            "study_ticket_points_sweep"} <= stems
     assert {f"study_rulesets_{x}" for x in ("base", "1910", "mega", "bigcities")} <= stems
     assert {f"study_first_seat_{n}p" for n in (2, 3, 4, 5)} <= stems
     presets = set()

@@ -51,6 +51,21 @@ def test_ticket_value_known_answers(res):
     assert (r["win_rate_kept"], r["baseline"], r["lift"]) == (0.0, 0.375, -0.375)
 
 
+def test_R6_3_net_points_follow_each_points_rules(tmp_path):
+    """Calgary-Salt Lake City (7) kept twice per point, completed once and
+    failed once: at the printed rules it nets (7 - 7) / 2; at
+    ``ticket_points_percent`` 200 and ``ticket_penalty_percent`` 50 (3.5 ->
+    4) it nets (14 - 4) / 2, as the games scored it; ``points`` stays the
+    printed 7."""
+    path = make_results(tmp_path / "s", games=[game([10, 5], point=p) for p in (0, 0, 1, 1)], tickets=[
+        dict(g=g, seat=0, ticket=2, completed=g % 2 == 0) for g in range(4)],
+        sweep=[("rules.ticket_points_percent", [100, 200])],
+        point_overrides={1: {"ticket_points_percent": 200, "ticket_penalty_percent": 50}})
+    t = ticket_value(path)
+    assert t.select("point", "points", "mean_net_points").rows() == [(0, 7, 0.0), (1, 7, 5.0)]
+    assert ticket_decks(path)["mean_net_points"].to_list() == [0.0, 5.0]
+
+
 def test_ticket_decks(res):
     d = ticket_decks(res)
     assert d.columns == ["point", "deck", "tickets", "offered", "keep_rate", "completion_rate", "mean_net_points"]

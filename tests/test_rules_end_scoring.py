@@ -285,6 +285,25 @@ def test_R6_3_chain_through_several_routes():
     assert (f[1, F_TICKETS_WON], f[1, F_N_COMPLETED], f[1, F_TICKETS_LOST], f[1, F_N_FAILED]) == (0, 0, 11, 1)
 
 
+@pytest.mark.parametrize("points_pct, penalty_pct, won, lost", [
+    (0, 0, 0, 0), (50, 50, 4, 6), (100, 100, 7, 11), (150, 150, 11, 17),   # 3.5 -> 4, 5.5 -> 6, 10.5 -> 11, 16.5 -> 17
+    (150, 0, 11, 0), (0, 50, 0, 6)])
+def test_R6_3_scaled_ticket_points_and_penalty(points_pct, penalty_pct, won, lost):
+    """R6.3 variants: seat 0 completes Calgary-Salt Lake City (7) over Helena
+    and fails Denver-Pittsburgh (11); it scores 7 x ``ticket_points_percent``
+    / 100 and loses 11 x ``ticket_penalty_percent`` / 100, each rounded half
+    away from zero, the two independent of each other."""
+    g = setup_game("usa", n_players=2, seed=31, overrides={"ticket_points_percent": points_pct,
+                                                             "ticket_penalty_percent": penalty_pct})
+    blank(g)
+    own(g, 0, ("Calgary", "Helena"), ("Helena", "Salt Lake City"))
+    hold(g, 0, ticket_id(g, "Calgary", "Salt Lake City", tag="base"), ticket_id(g, "Denver", "Pittsburgh", tag="base"))
+    g.state.score[0] = 7 + 4                  # the route points (R1.4)
+    f = scored(g)
+    assert (f[0, F_TICKETS_WON], f[0, F_TICKETS_LOST], f[0, F_N_COMPLETED], f[0, F_N_FAILED]) == (won, lost, 1, 1)
+    assert f[0, F_TOTAL] == 11 + won - lost + 10                          # and the longest path (R6.5)
+
+
 def test_R6_3_other_players_routes_do_not_count():
     """R6.3 "the player's own routes": a link owned by another player breaks
     the chain, and completing somebody else's ticket earns nothing."""

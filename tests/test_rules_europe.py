@@ -410,10 +410,10 @@ def test_R8_5_station_routes_are_the_best_choice_by_brute_force(seed):
         assert f[F_LP_LEN] == player_longest(g.board, s, p)        # own routes only
 
 
-def test_R8_5_a_station_rescues_a_ticket_and_unbuilt_stations_score_four():
-    """Seat 0 holds Madrid-Paris and owns Madrid-Pamplona; seat 1 owns
-    Pamplona-Paris: a station on Pamplona completes the ticket."""
-    g = europe(2)
+def station_on_pamplona(g):
+    """Seat 0 holds Madrid-Zurich (8) and owns Madrid-Pamplona and
+    Paris-Zurich; seat 1 owns Pamplona-Paris; seat 0's station on Pamplona
+    can borrow it. Scored; returns the ticket and Pamplona-Paris."""
     s, m = g.state, g.map
     s.ticket_holder[:] = -1
     t = next(t for t in range(m.n_tickets) if {m.location_names[m.ticket_a[t]], m.location_names[m.ticket_b[t]]}
@@ -424,11 +424,20 @@ def test_R8_5_a_station_rescues_a_ticket_and_unbuilt_stations_score_four():
     pz = route_id(g, "Paris", "Zurich")
     s.route_owner[mp], s.route_owner[pp], s.route_owner[pz] = 0, 1, 0
     s.score[:] = [4 + 4, 7]                                   # the running route points (R4.4)
-    pamplona = m.location_id("Pamplona")
-    s.station_owner[pamplona] = 0
+    s.station_owner[m.location_id("Pamplona")] = 0
     s.stations_left[:] = [2, 3]
     choose_station_routes(g.board, s)
     final_scoring(g.board, s)
+    return t, pp
+
+
+def test_R8_5_a_station_rescues_a_ticket_and_unbuilt_stations_score_four():
+    """Seat 0 holds Madrid-Zurich and owns Madrid-Pamplona; seat 1 owns
+    Pamplona-Paris: a station on Pamplona completes the ticket."""
+    g = europe(2)
+    s, m = g.state, g.map
+    t, pp = station_on_pamplona(g)
+    pamplona = m.location_id("Pamplona")
     f = s.final[0]
     assert s.station_route[pamplona] == pp
     assert f[F_TICKETS_RESCUED] == 1 and f[F_STATIONS_USED] == 1 and f[F_TICKETS_WON] == m.ticket_points[t]
@@ -436,6 +445,24 @@ def test_R8_5_a_station_rescues_a_ticket_and_unbuilt_stations_score_four():
     assert f[F_LP_LEN] == 3              # Madrid-Pamplona, Paris-Zurich: not joined by the borrowed route
     assert s.final[1, F_LP_LEN] == 4
     assert f[F_TOTAL] == 4 + 4 + m.ticket_points[t] + 8
+
+
+@pytest.mark.parametrize("points_pct, penalty_pct, won, lost", [
+    (0, 0, 0, 0), (50, 50, 4, 4), (150, 150, 12, 12), (0, 100, 0, 8), (100, 0, 8, 0)])
+def test_R6_3_R8_5_a_station_rescue_scores_the_scaled_values(points_pct, penalty_pct, won, lost):
+    """R6.3 variants in R8.5: the station on Pamplona borrows Pamplona-Paris
+    when that gains points, from minus the penalty to plus the points of
+    Madrid-Zurich (8) under ``ticket_points_percent`` /
+    ``ticket_penalty_percent``: at any value but 0 / 0, where the ticket is
+    worth nothing either way and the station borrows nothing (the fewest)."""
+    g = europe(2, overrides={"ticket_points_percent": points_pct, "ticket_penalty_percent": penalty_pct})
+    _, pp = station_on_pamplona(g)
+    f = g.state.final[0]
+    rescued = won + lost > 0
+    assert g.state.station_route[g.map.location_id("Pamplona")] == (pp if rescued else -1)
+    assert (f[F_TICKETS_RESCUED], f[F_STATIONS_USED]) == (rescued, rescued)
+    assert (f[F_TICKETS_WON], f[F_TICKETS_LOST]) == ((won, 0) if rescued else (0, lost))
+    assert f[F_TOTAL] == 8 + (won if rescued else -lost) + 8
 
 
 def test_R8_5_the_fewest_stations_that_borrow_a_route():

@@ -202,6 +202,8 @@ OVERRIDES = {
     "max_loco_resets": ("usa", 7, rp(RP_MAX_RESETS), [7]),
     "end_trains": ("usa", 5, rp(RP_END_TRAINS), [5]),
     "lock_parallel_max_players": ("usa", 1, rp(RP_LOCK_MAXP), [1]),
+    "ticket_points_percent": ("usa", 150, lambda b: b.ticket_points[:4].tolist(), [18, 20, 11, 11]),  # 12, 13, 7, 7
+    "ticket_penalty_percent": ("usa", 50, lambda b: b.ticket_penalty[:4].tolist(), [6, 7, 4, 4]),      # printed x 0.5
     "longest_path_points": ("usa", 12, rp(RP_LP_PTS), [12]),
     "globetrotter_points": ("usa", 15, rp(RP_GLOBE_PTS), [15]),
     "passenger_first": ("germany", 25, rp(RP_PASS_FIRST, RP_PASSENGERS), [25, 1]),

@@ -86,26 +86,44 @@ def test_R8_5_the_planner_builds_a_station_for_a_blocked_ticket_and_keeps_them_o
     assert decide(g, "greedy") < claims_end(m.n_routes)                  # the others keep their stations
 
 
+def builds_station_for_blocked_madrid_zurich(overrides):
+    """Seat 0 holds Madrid-Zurich (8 points), seat 1 owns every route into
+    Madrid: does the planner build a station (for it)?"""
+    g = setup_game("europe", 2, 0, overrides=overrides)
+    s, m = g.state, g.map
+    s.route_owner[:] = -1
+    madrid = m.location_id("Madrid")
+    t = next(t for t in range(m.n_tickets)
+             if {m.location_names[m.ticket_a[t]], m.location_names[m.ticket_b[t]]} == {"Madrid", "Zurich"})
+    s.ticket_holder[:] = -1
+    s.ticket_holder[t] = 0
+    put_hand(g, 0, {RED: 2, YELLOW: 1})
+    for r in range(m.n_routes):
+        if madrid in (m.route_a[r], m.route_b[r]):
+            s.route_owner[r] = 1
+    return decide(g, "planner") >= claims_end(m.n_routes)
+
+
 def test_R8_5_the_planner_keeps_a_station_worth_more_than_the_ticket_it_would_rescue():
     """R8.5 read from the rules: the same blocked Madrid-Zurich (8 points:
     16 from lost to won) gets a station while a station kept scores 4 or 15
     points, not when it scores 17 or 30."""
-    def builds(points):
-        g = setup_game("europe", 2, 0, overrides={"station_points": points})
-        s, m = g.state, g.map
-        s.route_owner[:] = -1
-        madrid = m.location_id("Madrid")
-        t = next(t for t in range(m.n_tickets)
-                 if {m.location_names[m.ticket_a[t]], m.location_names[m.ticket_b[t]]} == {"Madrid", "Zurich"})
-        s.ticket_holder[:] = -1
-        s.ticket_holder[t] = 0
-        put_hand(g, 0, {RED: 2, YELLOW: 1})
-        for r in range(m.n_routes):
-            if madrid in (m.route_a[r], m.route_b[r]):
-                s.route_owner[r] = 1
-        return decide(g, "planner") >= claims_end(m.n_routes)
+    assert [builds_station_for_blocked_madrid_zurich({"station_points": p}) for p in (4, 15, 17, 30)] == \
+        [True, True, False, False]
 
-    assert [builds(p) for p in (4, 15, 17, 30)] == [True, True, False, False]
+
+def test_R6_3_the_planners_station_rescue_weighs_the_scaled_points_and_penalty():
+    """R6.3 variants read from the rules: against a station kept worth 17,
+    Madrid-Zurich's 16 at stake (8 won + 8 not lost) is too little, 12 + 8 at
+    ``ticket_points_percent`` 150 or 8 + 16 at ``ticket_penalty_percent`` 200
+    is enough; at 0 / 0 the ticket is worth no station even of 4."""
+    def builds(station_points, points_pct=100, penalty_pct=100):
+        return builds_station_for_blocked_madrid_zurich({
+            "station_points": station_points, "ticket_points_percent": points_pct,
+            "ticket_penalty_percent": penalty_pct})
+
+    assert not builds(17) and builds(17, points_pct=150) and builds(17, penalty_pct=200)
+    assert builds(4) and not builds(4, 0, 0)
 
 
 def test_the_planner_counts_a_tunnels_expected_extra_cards_and_a_ferrys_locomotives():

@@ -238,6 +238,29 @@ def test_R6_6_a_large_globetrotter_keeps_the_extra_ticket_drawn_in_play():
     assert keep(100) == 0b111
 
 
+def test_R6_3_higher_ticket_points_or_a_lower_penalty_keep_more_tickets_drawn_in_play():
+    """R6.3 variants read from the rules: offered the first 3 tickets of the
+    pile right after setup (usa, 2 and 4 players, 20 deals), the planner
+    keeps on no deal fewer as ``ticket_points_percent`` rises (50, 100, 200)
+    or ``ticket_penalty_percent`` falls (200, 100, 0), and more in all (a
+    ticket is worth ``p x points - (1 - p) x penalty``)."""
+    def counts(players, overrides):
+        out = []
+        for seed in range(20):
+            g = setup_game("usa", players, seed=seed, overrides=overrides)
+            s = g.state
+            offer_in_play(g, 0, [t for t in range(len(s.ticket_holder))
+                                 if s.ticket_holder[t] < 0 and g.board.ticket_deck[t] == 0][:3])
+            out.append(bin(decide(g) - A_KEEP).count("1"))
+        return out
+
+    for players in (2, 4):
+        for key, values in (("ticket_points_percent", (50, 100, 200)), ("ticket_penalty_percent", (200, 100, 0))):
+            low, mid, high = (counts(players, {key: v}) for v in values)
+            assert all(a <= b <= c for a, b, c in zip(low, mid, high)), (key, low, mid, high)
+            assert sum(low) < sum(mid) < sum(high), (key, low, mid, high)
+
+
 def test_R6_5_the_longest_path_value_follows_the_bonus_and_the_race():
     """R6.5 read from the rules: the points one more train of path moves
     (``longest_per_train``) are 0 without the bonus, grow with

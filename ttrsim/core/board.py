@@ -15,7 +15,8 @@ import numpy as np
 
 from ttrsim.data.ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
 from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map
-from ttrsim.data.rules import MAX_OFFER, TIEBREAK_NAMES, RulesError, RuleSet  # noqa: F401  (MAX_OFFER: re-exported)
+from ttrsim.data.rules import MAX_OFFER  # noqa: F401  (re-exported)
+from ttrsim.data.rules import TIEBREAK_NAMES, RulesError, RuleSet, percent_of
 
 from .record import define_record
 
@@ -74,7 +75,8 @@ BOARD_FIELDS = (
     "loc_nodes",      # int16[N]
     "ticket_a",       # int16[T] endpoint locations
     "ticket_b",       # int16[T]
-    "ticket_points",  # int16[T]
+    "ticket_points",  # int16[T] points a completed ticket scores: printed x ticket_points_percent / 100 (R6.3)
+    "ticket_penalty", # int16[T] points a failed ticket loses: printed x ticket_penalty_percent / 100 (R6.3)
     "ticket_deck",    # int16[T] draw pile of the ticket in this rule set, -1 = not used
     "deck_tickets",   # int16[D, T] tickets of each pile in map order, -1 padded
     "deck_size",      # int16[D]
@@ -90,6 +92,16 @@ BOARD_FIELDS = (
                       #   union over colours of one set each (ttrsim.core.claims._scan_claims)
 )
 Board = define_record("Board", BOARD_FIELDS, __name__, borrowed=True)
+
+
+def scaled_ticket_points(m: MapData, percent: int, name: str) -> np.ndarray:
+    """The map's printed ticket points x ``percent`` / 100, rounded half away
+    from zero (R6.3; :func:`~ttrsim.data.rules.percent_of`), as int16."""
+    v = percent_of(m.ticket_points.astype(np.int64), percent)
+    if v.size and v.max() > np.iinfo(np.int16).max:
+        raise RulesError(f"rule parameter '{name}': {percent}% of a ticket of {int(m.ticket_points.max())} points "
+                         f"on map '{m.name}' exceeds {np.iinfo(np.int16).max}")
+    return v.astype(np.int16)
 
 
 def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
@@ -199,7 +211,9 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         route_tunnel=m.route_tunnel.astype(np.int8), route_ferry=m.route_ferry.astype(np.int16),
         group_routes=group_routes, loc_node_start=start, loc_nodes=order,
         ticket_a=m.ticket_a.astype(np.int16), ticket_b=m.ticket_b.astype(np.int16),
-        ticket_points=m.ticket_points.astype(np.int16), ticket_deck=ticket_deck,
+        ticket_points=scaled_ticket_points(m, rules.ticket_points_percent, "ticket_points_percent"),
+        ticket_penalty=scaled_ticket_points(m, rules.ticket_penalty_percent, "ticket_penalty_percent"),
+        ticket_deck=ticket_deck,
         deck_tickets=deck_tickets, deck_size=np.array([len(d) for d in decks], np.int16),
         pass_setup=(m.passengers if passengers_on else np.zeros_like(m.passengers)).astype(np.int16),
         node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),

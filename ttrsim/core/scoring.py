@@ -190,6 +190,13 @@ def ticket_completed(b, s, t, parent):
 
 
 @njit(cache=True)
+def ticket_stake(b, t):
+    """R6.3: the points between completing ticket ``t`` and failing it, what
+    it scores plus what it loses (twice its printed points by default)."""
+    return int(b.ticket_points[t]) + int(b.ticket_penalty[t])
+
+
+@njit(cache=True)
 def player_longest(b, s, p):
     """Seat ``p``'s longest continuous path in trains (R6.5)."""
     n = 0
@@ -278,7 +285,7 @@ def final_scoring(b, s):
                     if stations and not ticket_completed(b, s, t, own):
                         f[p, F_TICKETS_RESCUED] += 1
                 else:
-                    f[p, F_TICKETS_LOST] += b.ticket_points[t]
+                    f[p, F_TICKETS_LOST] += b.ticket_penalty[t]
                     f[p, F_N_FAILED] += 1
         f[p, F_LP_LEN] = player_longest(b, s, p)
         f[p, F_N_PASSENGERS] = s.pass_player[p].sum()

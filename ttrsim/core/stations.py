@@ -108,7 +108,7 @@ def ticket_score(b, s, p, parent):
     total = 0
     for t in range(b.ticket_a.shape[0]):
         if s.ticket_holder[t] == p:
-            total += b.ticket_points[t] if ticket_completed(b, s, t, parent) else -b.ticket_points[t]
+            total += b.ticket_points[t] if ticket_completed(b, s, t, parent) else -b.ticket_penalty[t]
     return total
 
 

@@ -68,6 +68,10 @@ PARAMS: tuple[Param, ...] = (
           lo=0, hi=200),
     Param("lock_parallel_max_players", 3, "R4.5",
           "with this many players or fewer, claiming one track of a double/triple closes the others", lo=0, hi=5),
+    Param("ticket_points_percent", 100, "R6.3",
+          "a completed ticket scores its printed points x this / 100 (rounded half away from zero)", lo=0, hi=1000),
+    Param("ticket_penalty_percent", 100, "R6.3",
+          "a failed ticket loses its printed points x this / 100 (rounded likewise); 0 = no penalty", lo=0, hi=1000),
     Param("longest_path_points", 10, "R6.5", "longest continuous path bonus; 0 = no bonus", lo=0, hi=1000),
     Param("globetrotter_points", 0, "R6.6", "most completed tickets bonus; 0 = no bonus", lo=0, hi=1000),
     Param("passenger_first", 0, "R6.7", "passenger majority points for most of a colour; 0 = no passengers",
@@ -138,6 +142,8 @@ class RuleSet:
     max_loco_resets: int
     end_trains: int
     lock_parallel_max_players: int
+    ticket_points_percent: int
+    ticket_penalty_percent: int
     longest_path_points: int
     globetrotter_points: int
     passenger_first: int
@@ -219,6 +225,17 @@ def _check_value(p: Param, value):
             raise RulesError(f"{bad} must map route lengths 1..{MAX_ROUTE_LENGTH} to integer points, got {value!r}")
         return tuple(sorted(value.items()))
     raise AssertionError(p.name)  # every parameter is handled above
+
+
+def percent_of(points, percent: int):
+    """``points x percent / 100`` rounded half away from zero, for positive
+    ``points`` (an int or an int array): what a ticket scores or loses under
+    ``ticket_points_percent`` / ``ticket_penalty_percent`` (R6.3).
+
+    >>> percent_of(5, 50), percent_of(7, 150), percent_of(9, 0), percent_of(1, 50)
+    (3, 11, 0, 1)
+    """
+    return (points * percent + 50) // 100
 
 
 def preset_names() -> list[str]:

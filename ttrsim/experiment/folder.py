@@ -82,7 +82,7 @@ DIM_DESCRIPTIONS = {
                "group": "parallel-track group id (the tracks of a double or triple route share it)",
                "tunnel": "a tunnel (Europe)", "ferry_locos": "locomotives a ferry needs (0: no ferry)"},
     "tickets": {"ticket": "ticket id (tickets.ticket)", "from": "one end (a city or a country)",
-                "to": "the other end", "points": "the ticket's value",
+                "to": "the other end", "points": "the ticket's printed points",
                 "decks": "deck tags, comma-separated (base, 1910, mega, bigcities, short, long, ...)"},
     "strategies": {"strategy": "the label in the tables", "name": "the built-in strategy (MODULE:CLASS for Python)",
                    "params": "parameter overrides (JSON)"},

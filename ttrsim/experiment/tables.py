@@ -175,7 +175,7 @@ DESCRIPTIONS = {
         "kept": "kept (else returned)",
         "completed": "kept and completed at the end; null for a returned ticket",
         "completed_turn": "the 0-based turn in which a kept ticket became complete; null otherwise",
-        "points": "the ticket's value",
+        "points": "the ticket's printed points (scored and lost x the R6.3 percentages)",
     },
     "turns": {
         "game": "game id (games.game)",

@@ -128,7 +128,7 @@ class Game:
 
         >>> obs = Game("usa", 2, seed=1).observation()
         >>> obs["phase"], len(obs["offer"]), sorted(obs["offer"][0])
-        ('setup-keep', 3, ['from', 'id', 'points', 'to'])
+        ('setup-keep', 3, ['from', 'id', 'penalty', 'points', 'to'])
         >>> r = obs["routes"][3]
         >>> r["from"], r["to"], r["length"], r["colour"], obs["route_owner"][3]
         ('Atlanta', 'New Orleans', 4, 'orange', -1)
@@ -182,10 +182,12 @@ class Game:
     def records(self) -> tuple:
         """The map's routes and tickets as read-only records, by id (built once
         per game object): a route ``{id, from, to, from_place, to_place,
-        length, colour, group}``, a ticket ``{id, from, to, points}``."""
+        length, colour, group}``, a ticket ``{id, from, to, points, penalty}``
+        (what it scores when completed and loses when failed under the
+        game's rules, R6.3)."""
         records = self.__dict__.get("_records")
         if records is None:
-            m = self.map
+            m, board = self.map, self.board
             place = [m.location_names[loc] for loc in m.node_loc.tolist()]
             routes = tuple(MappingProxyType({
                 "id": r, "from": m.node_names[a], "to": m.node_names[b], "from_place": place[a],
@@ -194,12 +196,13 @@ class Game:
                 for r, (a, b) in enumerate(zip(m.route_a.tolist(), m.route_b.tolist())))
             tickets = tuple(MappingProxyType({
                 "id": t, "from": m.location_names[m.ticket_a[t]], "to": m.location_names[m.ticket_b[t]],
-                "points": int(m.ticket_points[t])}) for t in range(m.n_tickets))
+                "points": int(board.ticket_points[t]), "penalty": int(board.ticket_penalty[t])})
+                for t in range(m.n_tickets))
             records = self._records = (routes, tickets)
         return records
 
     def ticket_label(self, t: int) -> str:
-        """``'Köln-Saarbrücken 4'``: a ticket's places and points."""
+        """``'Köln-Saarbrücken 4'``: a ticket's places and printed points."""
         m = self.map
         return (f"{m.location_names[m.ticket_a[t]]}-{m.location_names[m.ticket_b[t]]} "
                 f"{int(m.ticket_points[t])}")

@@ -33,6 +33,7 @@ import heapq
 import numpy as np
 import polars as pl
 
+from ttrsim.data.rules import percent_of
 from ttrsim.experiment import stats
 
 from .dataset import Results
@@ -126,6 +127,18 @@ def _seat_key() -> pl.Expr:
 WIN_UNITS = 60      # a win share is 1/k of a win (k <= 5 tied winners): a whole number of 1/60 wins
 
 
+def _scored(res: Results) -> pl.LazyFrame:
+    """Per point and ticket: ``won`` and ``lost``, the points it scores when
+    completed and loses when failed under the point's rules (R6.3: its printed
+    points x ``ticket_points_percent`` / ``ticket_penalty_percent``)."""
+    printed = np.asarray(res.map.ticket_points, np.int64)
+    frames = [pl.DataFrame({"point": p, "ticket": np.arange(printed.size),
+                            "won": percent_of(printed, res.rules_at(p).ticket_points_percent),
+                            "lost": percent_of(printed, res.rules_at(p).ticket_penalty_percent)})
+              for p in res.point_ids]
+    return pl.concat(frames).with_columns(pl.col("point").cast(pl.UInt16), pl.col("ticket").cast(pl.Int16)).lazy()
+
+
 def _ticket_sums(res: Results) -> pl.DataFrame:
     """Per point and ticket: offered, kept, completed, net points and win sums of
     the keepers, and ``base``, the sum of the keepers' strategies' win rates.
@@ -133,7 +146,7 @@ def _ticket_sums(res: Results) -> pl.DataFrame:
     sums are exact in any order the lazy engine adds rows, and only a handful of
     strategy rows per ticket are added as floats, in a fixed order: the same
     values every run."""
-    t = res.scan("tickets").select("point", "game", "seat", "block", "ticket", "kept", "completed", "points")
+    t = res.scan("tickets").select("point", "game", "seat", "block", "ticket", "kept", "completed")
     offered = t.group_by("point", "ticket").agg(pl.len().cast(pl.Int64).alias("offered"))
     wins = (pl.col("win_share").cast(pl.Float64) * WIN_UNITS).round().cast(pl.Int64).alias("wins")
     strategy = pl.col("strategy").cast(pl.String).cast(res.strategy_dtype)
@@ -141,11 +154,12 @@ def _ticket_sums(res: Results) -> pl.DataFrame:
     rate = (players.group_by("point", "strategy")           # each strategy's overall win rate at the point
             .agg((pl.col("wins").sum() / (WIN_UNITS * pl.len())).alias("rate")))
     done = pl.col("completed").fill_null(False)
-    by_strategy = (t.filter(pl.col("kept")).select("point", "ticket", "completed", "points", _seat_key())
+    by_strategy = (t.filter(pl.col("kept")).select("point", "ticket", "completed", _seat_key())
+                   .join(_scored(res), on=["point", "ticket"], how="left")
                    .join(players.drop("point"), on="key", how="left")
                    .group_by("point", "ticket", "strategy")
                    .agg(pl.len().cast(pl.Int64).alias("kept"), done.sum().cast(pl.Int64).alias("completed"),
-                        pl.when(done).then(pl.col("points")).otherwise(-pl.col("points")).cast(pl.Int64).sum()
+                        pl.when(done).then(pl.col("won")).otherwise(-pl.col("lost")).sum()
                         .alias("net"), pl.col("wins").sum())
                    .join(rate, on=["point", "strategy"], how="left")
                    .collect().sort("point", "ticket", "strategy"))
@@ -172,11 +186,12 @@ def _ticket_sums(res: Results) -> pl.DataFrame:
 def ticket_value(res: Results) -> pl.DataFrame:
     """Per point and ticket offered at least once.
 
-    Columns: point, ticket, from, to, points, decks (comma-separated deck tags),
-    shortest_path (trains on the empty board), offered (times offered, at setup
-    or in a draw), kept, keep_rate (kept / offered), completed (kept and
-    completed), completion_rate (completed / kept), mean_net_points (over kept:
-    +points if completed else -points), win_rate_kept (mean win share of the
+    Columns: point, ticket, from, to, points (printed), decks (comma-separated
+    deck tags), shortest_path (trains on the empty board), offered (times
+    offered, at setup or in a draw), kept, keep_rate (kept / offered), completed
+    (kept and completed), completion_rate (completed / kept), mean_net_points
+    (over kept: the points scored if completed, minus those lost if not, under
+    the point's rules, R6.3), win_rate_kept (mean win share of the
     keepers), baseline (mean of the keepers' strategies' overall win rates),
     lift (win_rate_kept - baseline), lift_low, lift_high (the 95% interval of
     win_rate_kept over seed blocks, :func:`ttrsim.experiment.stats.rate_interval`,

@@ -17,8 +17,9 @@ def ticket_value(ctx: Context, t: dict):
     if tv is None:
         return ctx.failed("ticket_value")
     ctx.doc.p("Per destination ticket: how often it was offered and kept, how often a kept ticket was "
-              "completed, the mean net points it brought when kept (+points if completed, -points if not), "
-              "and the win rate of the players who kept it against their strategy's overall win rate "
+              "completed, the mean net points it brought when kept (what it scored if completed, minus what it "
+              "lost if not; *points* is its printed value), and the win rate of the players who kept it "
+              "against their strategy's overall win rate "
               "(*lift*, in percentage points, with its 95% interval over seed blocks; positive = keeping it goes "
               "with winning more: an association, not a cause). Highest lift first. *Path* is the shortest "
               "route between its ends on the empty board, in trains.")
