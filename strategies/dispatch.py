@@ -40,6 +40,8 @@ PLANNER = STRATEGY_IDS["planner"]
 PASSENGER_HUNTER = STRATEGY_IDS["passenger_hunter"]
 PLANNER_CLASSIC = STRATEGY_IDS["planner_classic"]
 SEARCH = STRATEGY_IDS["search"]
+PLANNER_TICKETS = STRATEGY_IDS["planner_tickets"]
+PLANNER_ROUTES = STRATEGY_IDS["planner_routes"]
 
 # by registry id: whether the strategy picks its claims from the legal list
 # (``StrategySpec.lists_claims``); listing every payment of every route is most

@@ -252,7 +252,7 @@ def test_every_registered_strategy_has_its_own_dispatch_branch():
     """The dispatcher's ids are the registry's, by name; an id past the
     registry is an error, not another strategy's kernel."""
     names = {"RANDOM", "DESTINATION_HUNGRY", "ROUTE_FOCUS", "ONE_STEP", "LONG_ROUTE", "GREEDY", "PLANNER",
-             "PASSENGER_HUNTER", "PLANNER_CLASSIC", "SEARCH"}
+             "PASSENGER_HUNTER", "PLANNER_CLASSIC", "SEARCH", "PLANNER_TICKETS", "PLANNER_ROUTES"}
     assert {name.upper() for name in STRATEGY_NAMES} == names
     assert {getattr(dispatch, n) for n in names} == set(range(len(STRATEGY_NAMES)))
     assert all(getattr(dispatch, name.upper()) == strategy_id(name) for name in STRATEGY_NAMES)
