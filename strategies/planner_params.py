@@ -46,7 +46,7 @@ _TABLE = (
     ("draw_long_trains", 25.0, 30.0, 25.0, "Germany: take long tickets in a draw only with this many trains"),
     ("deny", 1.0, 1.0, 1.0, "passenger colour choice: weight of the others' majority points lost"),
     ("lookahead", 0.5, 0.7, 0.5, "passenger colour choice: weight of a second passenger's gain"),
-    ("ticket_ev", 1.0, 0.0, 0.0, ("1: in-game ticket draws and keeps by expected value (see planner_tickets); "
+    ("ticket_ev", 1.0, 0.0, 0.0, ("1: in-game ticket draws and keeps by expected value (module planner_tickets.py); "
                                   "0: the classic thresholds draw_plan_left, draw_min_trains, draw_min_opp")),
     ("tk_left_factor", 0.8, 0.8, 0.8, "ticket values: turns left estimated as this x the pace estimate (a fit)"),
     ("tk_turns_factor", 1.2, 1.2, 1.2, "ticket values: turns a plan needs, as this x its card-and-claim count"),
@@ -127,17 +127,17 @@ CLASSIC_SPEC = StrategySpec(
 # style constraint (docs/tune.md "Styles"); ``planner`` itself is the balanced style (fitted without one). The base
 # values below only start a style's tune inside the style; the fitted sets (strategies/fitted.py) replace them.
 STYLE_BASE = {
-    "planner_tickets": ("tickets", {"draw_value0": -5.0},
+    "planner_tickets": ({"draw_value0": -5.0},
                         "the planner fitted as strong as it can be while keeping many tickets (the ticket-heavy "
-                        "style: see `ttrsim strategies planner_tickets` for the fitted sets)"),
-    "planner_routes": ("routes", {"draw_value0": -40.0, "turn_value": 6.0},
+                        "style; fitted sets in strategies/fitted.py)"),
+    "planner_routes": ({"draw_value0": -40.0, "turn_value": 6.0},
                        "the planner fitted as strong as it can be while keeping few tickets (the route-heavy "
                        "style: no ticket draw after setup)"),
 }
 STYLE_SPECS = tuple(
     StrategySpec(name, text, params=tuple(Param(n, base.get(n, d), doc, *_RANGES[n]) for n, d, _, _, doc in _TABLE),
                  lists_claims=False)
-    for name, (_, base, text) in STYLE_BASE.items())
+    for name, (base, text) in STYLE_BASE.items())
 # a style's name -> the strategy that plays it
 STYLES = {"routes": "planner_routes", "balanced": "planner", "tickets": "planner_tickets"}
 

@@ -429,7 +429,7 @@ class Validator:
         if not isinstance(value, list) or not value:
             self.fail("styles", f"expected a non-empty list of styles from: {', '.join(STYLES)}, got {kind(value)}")
         for i, v in enumerate(value):
-            if v not in STYLES:
+            if not isinstance(v, str) or v not in STYLES:
                 hint = did_you_mean(v, STYLES) if isinstance(v, str) else ""
                 self.fail(f"styles[{i}]", f"unknown style {kind(v)}{hint}; expected one of: {', '.join(STYLES)}")
         if len(set(value)) < len(value):
