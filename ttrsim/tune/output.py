@@ -70,8 +70,10 @@ def best_yaml(cfg: TuneConfig, rec: dict) -> str:
 
 
 def _style_bounds(cfg: TuneConfig) -> str:
-    return ", ".join(f"{m} {'>= ' + str(lo) if hi is None else '<= ' + str(hi) if lo is None else f'in [{lo}, {hi}]'}"
-                     for m, lo, hi in cfg.style)
+    """'tickets_kept >= 6', 'tickets_kept <= 3.5' or 'longest_path in [20, 30]', comma-separated."""
+    def bound(lo, hi):
+        return f">= {lo}" if hi is None else f"<= {hi}" if lo is None else f"in [{lo}, {hi}]"
+    return ", ".join(f"{m} {bound(lo, hi)}" for m, lo, hi in cfg.style)
 
 
 def measures_text(measures: dict) -> str:
