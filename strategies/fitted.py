@@ -14,7 +14,7 @@ without sets plays ``NEAREST_PRESET``'s.
 'usa 4p (nearest fitted set)'
 >>> fitted_for("random", "usa", 2)
 ({}, '')
->>> fitted_for("planner_tickets", "germany", 2)[1]
+>>> fitted_for("planner_tickets", "usa-1910", 3)[1]
 'usa 4p (nearest fitted set)'
 """
 from __future__ import annotations
@@ -48,17 +48,48 @@ FITTED: dict[str, dict[tuple[str, int], tuple[dict, str]]] = {
             "experiments/tune_planner_usa_1910_4p.yaml"),
     },
     # the styles (docs/strategies.md "Styles"): fitted under a style constraint, from the style's base values
+    # ({} where the tune kept the base values)
     "planner_tickets": {
-        ("usa", 4): ({"draw_value0": -7.386296, "draw_value_ev": 0.435325, "tk_train_cost": 1.530021,
-                      "tk_p0": 7.302928},
+        ("europe", 2): ({"draw_value0": -10.64644, "draw_value_ev": 0.506883,
+                         "tk_train_cost": 1.108011, "tk_p0": 5.601215},
+            "experiments/tune_planner_tickets_europe_2p.yaml"),
+        ("europe", 4): ({"draw_value0": -7.133569, "draw_value_ev": 0.01564,
+                         "tk_train_cost": 1.104826, "tk_p0": 6.161972},
+            "experiments/tune_planner_tickets_europe_4p.yaml"),
+        ("germany", 2): ({"draw_value0": -9.767698, "draw_value_ev": 0.261966,
+                          "tk_train_cost": 1.831076, "tk_p0": 7.582673},
+            "experiments/tune_planner_tickets_germany_2p.yaml"),
+        ("germany", 4): ({"draw_value0": -10.280185, "draw_value_ev": 0.32725,
+                          "tk_train_cost": 1.499616, "tk_p0": 4.882668},
+            "experiments/tune_planner_tickets_germany_4p.yaml"),
+        ("usa", 2): ({"draw_value0": -8.897495, "draw_value_ev": 0.614907,
+                      "tk_train_cost": 1.209248, "tk_p0": 5.875903},
+            "experiments/tune_planner_tickets_usa_2p.yaml"),
+        ("usa", 4): ({"draw_value0": -7.386296, "draw_value_ev": 0.435325,
+                      "tk_train_cost": 1.530021, "tk_p0": 7.302928},
             "experiments/tune_planner_tickets_usa_4p.yaml"),
-        ("usa-mega", 4): ({"draw_value0": -8.845701, "draw_value_ev": 0.365056, "tk_train_cost": 1.668297,
-                           "tk_p0": 7.850513},
+        ("usa-mega", 2): ({"draw_value0": -10.022041, "draw_value_ev": 0.24951,
+                           "tk_train_cost": 2.025638, "tk_p0": 5.622567},
+            "experiments/tune_planner_tickets_usa_mega_2p.yaml"),
+        ("usa-mega", 4): ({"draw_value0": -8.845701, "draw_value_ev": 0.365056,
+                           "tk_train_cost": 1.668297, "tk_p0": 7.850513},
             "experiments/tune_planner_tickets_usa_mega_4p.yaml"),
     },
     "planner_routes": {
+        ("europe", 2): ({"turn_value": 3.822018, "w_detour": 0.947789, "w_long": 0.225892, "tk_longest": 0.174542},
+            "experiments/tune_planner_routes_europe_2p.yaml"),
+        ("europe", 4): ({"turn_value": 4.661247, "w_detour": 0.971759, "w_long": 0.927062, "tk_longest": 1.549667},
+            "experiments/tune_planner_routes_europe_4p.yaml"),
+        ("germany", 2): ({},
+            "experiments/tune_planner_routes_germany_2p.yaml"),
+        ("germany", 4): ({},
+            "experiments/tune_planner_routes_germany_4p.yaml"),
+        ("usa", 2): ({"turn_value": 5.074132, "w_detour": 0.555161, "w_long": 0.600739, "tk_longest": 1.343814},
+            "experiments/tune_planner_routes_usa_2p.yaml"),
         ("usa", 4): ({"turn_value": 4.629667, "w_detour": 0.0, "w_long": 0.226703, "tk_longest": 0.9835},
             "experiments/tune_planner_routes_usa_4p.yaml"),
+        ("usa-mega", 2): ({"turn_value": 5.410506, "w_detour": 0.797531, "w_long": 0.566367, "tk_longest": 1.217168},
+            "experiments/tune_planner_routes_usa_mega_2p.yaml"),
         ("usa-mega", 4): ({"turn_value": 4.85237, "w_detour": 0.095246, "w_long": 0.170697, "tk_longest": 1.091343},
             "experiments/tune_planner_routes_usa_mega_4p.yaml"),
     },
