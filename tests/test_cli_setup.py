@@ -207,7 +207,8 @@ def test_completion_of_presets_strategies_and_examples():
     names = lambda items: [i.value for i in items]
     assert names(PRESET.shell_complete(None, None, "ge")) == ["germany"]
     assert names(PRESET_LIST.shell_complete(None, None, "usa,usa-m")) == ["usa,usa-mega"]
-    assert names(Strategies().shell_complete(None, None, "random,pla")) == ["random,planner", "random,planner_classic"]
+    assert names(Strategies().shell_complete(None, None, "random,pla")) == ["random,planner", "random,planner_classic",
+                                                                         "random,planner_tickets", "random,planner_routes"]
     assert "quickstart" in names(ExperimentFile().shell_complete(None, None, "quick"))
 
 
