@@ -81,30 +81,26 @@ def _across_styles(ctx: Context) -> list[str]:
     for _, group in ctx.points.group_by(others or [pl.lit(0).alias("_")], maintain_order=True):
         where = "".join(f", {k.split('.')[-1]}={group[k][0]}" for k in others)
         styles = dict(zip(group["style"], group["point"]))
-        best = {}
-        for style, p in styles.items():
-            pooled = _rows(ctx, "player_win_rates", p)
-            if len(pooled) >= 2 and pooled[0]["low"] > pooled[1]["high"]:
-                best[style] = pooled[0]["player"]
-            else:
-                best[style] = None          # not told apart
-        names = ", ".join(styles)
-        told = {s: b for s, b in best.items() if b is not None}
-        if len(told) == len(styles) and len(set(told.values())) == 1:
-            out.append(f"**In every style** ({names}{where}) the strongest strategy is `{next(iter(told.values()))}`"
-                       " (each style's 95% intervals).")
+        best = {s: _told_apart(_rows(ctx, "player_win_rates", p)) for s, p in styles.items()}
+        if None not in best.values() and len(set(best.values())) == 1:
+            out.append(f"**In every style** ({', '.join(styles)}{where}) the strongest strategy is "
+                       f"`{next(iter(best.values()))}` (each style's 95% intervals).")
         else:
             each = "; ".join(f"{s}: " + (f"`{b}`" if b else "none told apart") for s, b in best.items())
             out.append(f"**The strongest strategy depends on the style** ({each}{where}).")
-        seen = {s: any(r["low"] > r["fair"] or r["high"] < r["fair"] for r in _rows(ctx, "seat_advantage", p))
-                for s, p in styles.items()}
-        if not _fixed_seating(ctx) and any(_rows(ctx, "seat_advantage", p) for p in styles.values()):
-            some = [s for s, v in seen.items() if v]
-            text = ("detected in every style" if len(some) == len(seen) else "detected in no style" if not some
+        seats = {s: _rows(ctx, "seat_advantage", p) for s, p in styles.items()}
+        if not _fixed_seating(ctx) and any(seats.values()):
+            some = [s for s, rows in seats.items() if any(r["low"] > r["fair"] or r["high"] < r["fair"] for r in rows)]
+            text = ("detected in every style" if len(some) == len(seats) else "detected in no style" if not some
                     else f"detected in {', '.join(some)} only")
             out.append(f"**Seat advantage across styles{where}**: {text} (each seat's 95% interval against the fair "
                        "share).")
     return out
+
+
+def _told_apart(pooled: list[dict]) -> str | None:
+    """The first player of pooled win-rate rows (highest first) when its interval lies above the second's."""
+    return pooled[0]["player"] if len(pooled) >= 2 and pooled[0]["low"] > pooled[1]["high"] else None
 
 
 def _one_player(ctx: Context, p: int) -> bool:
