@@ -16,6 +16,8 @@ without sets plays ``NEAREST_PRESET``'s.
 ({}, '')
 >>> fitted_for("planner_tickets", "usa-1910", 3)[1]
 'usa 4p (nearest fitted set)'
+>>> fitted_for("search", "usa-mega", 2)[0]["rollout_tk_globe"]       # its rollouts' planner
+1.449589
 """
 from __future__ import annotations
 
@@ -97,6 +99,17 @@ FITTED: dict[str, dict[tuple[str, int], tuple[dict, str]]] = {
 
 # a preset without fitted sets plays the sets of the preset whose board and scoring are closest
 NEAREST_PRESET = {"usa-bigcities": "usa"}
+# a strategy whose rollouts play another's fitted set, through its parameters ``rollout_<key>``
+ROLLOUT_OF = {"search": "planner"}
+
+
+def fitted_keys(strategy: str) -> tuple[str, ...]:
+    """The parameters some fitted set of ``strategy`` sets, sorted.
+
+    >>> fitted_keys("planner")[:3]
+    ('draw_value0', 'loco_value', 'tk_globe')
+    """
+    return tuple(sorted({k for values, _ in FITTED[strategy].values() for k in values}))
 
 
 def fitted_for(strategy: str, rules: str | None, players: int | None) -> tuple[dict, str]:
@@ -104,6 +117,9 @@ def fitted_for(strategy: str, rules: str | None, players: int | None) -> tuple[d
     ``players`` and where they come from (``"usa 2p"``, or ``"usa 4p
     (nearest fitted set)"``); ``({}, "")`` for a strategy without fitted
     sets or without a rule set and player count to look them up."""
+    if strategy in ROLLOUT_OF:
+        values, where = fitted_for(ROLLOUT_OF[strategy], rules, players)
+        return {f"rollout_{k}": v for k, v in values.items()}, where
     sets = FITTED.get(strategy)
     if not sets or rules is None or players is None:
         return {}, ""

@@ -216,6 +216,36 @@ def main_phase_plan(b, s, m, params, me):
 
 
 @njit(cache=True)
+def draw_value_now(b, s, legal, n_legal, params, me, floor, cost, in_plan, n_plan, want, needs, dist, prev, done):
+    """The value (margin points, :func:`~ttrsim.strategies.planner_tickets.draw_value`)
+    of a ticket draw now, given the plan ``in_plan`` (:func:`main_phase_plan`'s
+    rows); ``-BIG`` when no draw is legal or its value cannot exceed ``floor``
+    whatever the offer (a draw is taken above 0)."""
+    if s.tk_len[0] == 0 or ticket_mix_action(b, s, legal, n_legal, 0) < 0:
+        return -BIG
+    slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
+    if n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
+        slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, in_plan, want, needs)
+    # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
+    if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 <= floor:
+        return -BIG
+    return draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done)
+
+
+@njit(cache=True)
+def ticket_draw_value(b, s, m, legal, n_legal, params, me, floor):
+    """What the planner (``params``) values a ticket draw at now, in margin
+    points (:func:`draw_value_now`; it draws above 0); ``-BIG`` near the end
+    (``end_trains``, the last round) or without the expected-value rule
+    (``ticket_ev`` 0). For a search over whether to draw."""
+    if params[me, P_TICKET_EV] <= 0 or s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_END_TRAINS]:
+        return -BIG
+    cost, _, in_plan, _, n_plan, want, needs, _, _, dist, prev, done = main_phase_plan(b, s, m, params, me)
+    return draw_value_now(b, s, legal, n_legal, params, me, floor, cost, in_plan, n_plan, want, needs,
+                          dist, prev, done)
+
+
+@njit(cache=True)
 def play_choice(b, s, m, legal, n_legal, params, me):
     R = b.route_len.shape[0]
     N = b.n_nodes
@@ -258,14 +288,10 @@ def play_choice(b, s, m, legal, n_legal, params, me):
         return a
 
     by_value = params[me, P_TICKET_EV] > 0
-    if by_value and not near_end and s.tk_len[0] > 0 and ticket_mix_action(b, s, legal, n_legal, 0) >= 0:
-        slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
-        if n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
-            slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, in_plan, want, needs)
-        # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
-        if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 > 0:
-            if draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done) > 0:
-                return ticket_mix_action(b, s, legal, n_legal, 0)
+    if by_value and not near_end:
+        if draw_value_now(b, s, legal, n_legal, params, me, 0.0, cost, in_plan, n_plan, want, needs,
+                          dist, prev, done) > 0:
+            return ticket_mix_action(b, s, legal, n_legal, 0)
 
     if n_plan > 0:
         best_r, best_v = claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore, passengers,

@@ -2,8 +2,9 @@
 options (issue 11, section 2).
 
 At the decisions where looking ahead pays (which tickets to keep, at setup
-and in play; the main actions of the last turns; in the middle game, as a
-parameter, whether to draw tickets or take one of the planner's best claims)
+and in play; whether to draw tickets, whenever a draw might pay; the main
+actions of the last turns; in the middle game, as a parameter, one of the
+planner's best claims)
 it lists a few candidates, the policy's own pick first, and plays each out to
 the end of the game from *determinizations*
 (:mod:`ttrsim.strategies.determinize`: the hidden cards and tickets dealt
@@ -31,7 +32,11 @@ policy's pick, at no cost.
   :func:`ttrsim.strategies.planner.ranked_claims`; in the last round, or
   once some seat has at most ``last_trains`` trains, at least
   ``last_claims`` of them), its card draw and a ticket
-  draw (in Germany the planner's short/long mix); with ``block`` > 0 (by
+  draw (in Germany the planner's short/long mix); and, in the middle game
+  and the end game alike, the planner's ticket draw whenever a draw might pay
+  (``ticket_gate``: the planner values it above ``-ticket_gate`` margin
+  points, :func:`ttrsim.strategies.planner.ticket_draw_value`; it draws
+  itself above 0), its keep then searched like any keep; with ``block`` > 0 (by
   default in 2-player games) also up to ``block`` blocking claims: the
   seat's payable claims (the planner's payment) whose route, or the parallel
   track a claim closes (R4.5), is on the other seats' plans in the most of
@@ -43,7 +48,10 @@ policy's pick, at no cost.
 * Rollouts seat the policy ``rollout`` (a policy id of
   :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
   default parameters at every seat (``opp_rollout`` >= 0: that policy at the
-  other seats), each seat with a fresh memory.
+  other seats), each seat with a fresh memory; the planner (and the
+  candidates it ranks) with the ``rollout_<key>`` values (:data:`ROLLOUT_KEYS`),
+  which are by default the planner's fitted set for the rule set and player
+  count (:func:`ttrsim.strategies.fitted.fitted_for`).
 * Budgets: ``keep_factor x budget`` rollouts at ticket keeps (at setup they
   decide the whole game), ``budget`` in the end game (growing to
   ``(1 + growth) x budget`` as the trains run out), ``middle_budget`` (and
@@ -78,6 +86,8 @@ are played on the memory's scratch states (``m.scratch``).
 >>> choose(g.board, g.state, m, buf, n, params) in g.legal_actions()
 True
 """
+from dataclasses import replace
+
 import numpy as np
 from numba import njit
 
@@ -96,9 +106,11 @@ from ttrsim.core.state import (
     PH_SETUP_KEEP,
 )
 
+from . import planner
 from .determinize import copy_state_into, determinize, setup_keeps
+from .fitted import fitted_keys
 from .memory import clear_seats, new_memory
-from .planner import main_phase_plan, ranked_claims
+from .planner import main_phase_plan, ranked_claims, ticket_draw_value
 from .planner_claims import locks_all_tracks, route_exposure
 from .planner_plan import min_trains_any
 from .planner_tickets import keep_choice, mix_choice
@@ -111,11 +123,13 @@ from .rollout import (
     play_out,
     policies_params,
     policy_choose,
-    policy_params,
     seat_policies,
 )
 from .spec import BOOL, COUNT, DEALS, ROLLOUTS, TRAINS, Param, StrategySpec
 
+# the planner parameters a fitted set may set: the search's rollouts play them (parameters rollout_<key>)
+ROLLOUT_KEYS = fitted_keys("planner")
+_PLANNER = {p.name: p for p in planner.SPEC.params}
 # standard errors (z, middle_z: below 0 any positive mean gain will do)
 Z_RANGE = ("float", -100, 100)
 POLICY = ("int", 0, len(POLICY_NAMES) - 1)      # a rollout policy id (ttrsim.strategies.rollout)
@@ -169,7 +183,12 @@ SPEC = StrategySpec(
                                   "least this many of the planner's best claims (its ranking of every payable claim)",
               *COUNT),
         Param("last_trains", 6.0, "last_claims also once some seat has at most this many trains", *TRAINS),
-    ),
+        Param("ticket_gate", 6.0, "a ticket draw is also a candidate whenever the planner values it (margin points, "
+                                  "planner.ticket_draw_value; it draws above 0) above -ticket_gate; 0: only as the "
+                                  "policy's pick (or with middle 1, 2)", "float", 0, 100),
+    ) + tuple(replace(_PLANNER[k], name=f"rollout_{k}",
+                      doc=f"the rollout planner's {k}; by default its fitted set for the rule set and player "
+                          f"count (strategies/fitted.py)") for k in ROLLOUT_KEYS),
     lists_claims=False,
 )
 P_BUDGET = SPEC.index("budget")
@@ -197,6 +216,9 @@ P_BLOCK = SPEC.index("block")
 P_BLOCK_DEALS = SPEC.index("block_deals")
 P_LAST_CLAIMS = SPEC.index("last_claims")
 P_LAST_TRAINS = SPEC.index("last_trains")
+P_TICKET_GATE = SPEC.index("ticket_gate")
+ROLLOUT_COLUMNS = np.array([SPEC.index(f"rollout_{k}") for k in ROLLOUT_KEYS], np.int64)
+_PLANNER_P = np.array([planner.SPEC.index(k) for k in ROLLOUT_KEYS], np.int64)
 # defaults by the player count: a parameter left negative (its default) takes its value for the table's
 # player count, (2 players, 3 or more); an explicit value >= 0 wins
 BY_PLAYERS = {"infer": (1.0, 0.0), "block": (1.0, 0.0)}
@@ -213,6 +235,19 @@ def by_players(params, me, n_players):
     for i in range(_BY_PLAYERS_P.shape[0]):
         if out[me, _BY_PLAYERS_P[i]] < 0:
             out[me, _BY_PLAYERS_P[i]] = _BY_PLAYERS_V[i, col]
+    return out
+
+
+@njit(cache=True)
+def rollout_params(policies, params, me):
+    """A parameter table seating ``policies[p]`` with its defaults at seat
+    ``p``, the planner with seat ``me``'s ``rollout_`` values (its fitted set
+    for the rule set and player count, unless set)."""
+    out = policies_params(policies)
+    for p in range(policies.shape[0]):
+        if policies[p] == PLANNER:
+            for i in range(ROLLOUT_COLUMNS.shape[0]):
+                out[p, _PLANNER_P[i]] = params[me, ROLLOUT_COLUMNS[i]]
     return out
 
 
@@ -364,7 +399,8 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     n_pol = legal_list(POLICY_LISTS_CLAIMS[policy], b, s, buf)
     n = _add(cands, 0, policy_choose(policy, b, s, m, buf, n_pol, rparams))
     phase = s.meta[M_PHASE]
-    pparams = rparams if policy == PLANNER_CLASSIC else policy_params(PLANNER, s.meta[M_NPLAYERS])
+    pparams = rparams if policy == PLANNER_CLASSIC else \
+        rollout_params(np.full(s.meta[M_NPLAYERS], PLANNER, np.int64), params, me)
     if phase == PH_KEEP or phase == PH_SETUP_KEEP:
         if params[me, P_KEEPS] > 0:
             if params[me, P_KEEP_SETS] > 0:
@@ -377,6 +413,9 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
         return n
     end = in_end_game(s, params, me)
     middle = int(params[me, P_MIDDLE])
+    gate = params[me, P_TICKET_GATE]
+    if gate > 0 and ticket_draw_value(b, s, m, legal, n_legal, pparams, me, -gate) > -gate:
+        n = _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))     # a draw might pay
     if not end and middle == 0:
         return n
     if not end and middle == 1:
@@ -534,7 +573,7 @@ def choose(b, s, m, legal, n_legal, params):
     params = by_players(params, me, s.meta[M_NPLAYERS])
     policy = int(params[me, P_ROLLOUT])
     policies = seat_policies(policy, int(params[me, P_OPP_ROLLOUT]), me, s.meta[M_NPLAYERS])
-    rparams = policies_params(policies)
+    rparams = rollout_params(policies, params, me)
     cands = np.empty(n_legal + b.route_len.shape[0] + 4, np.int64)
     n = candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands)
     if n == 1:

@@ -239,13 +239,18 @@ def test_param_row_takes_the_bounds_and_numpy_or_boolean_values():
 def test_parameter_columns_are_derived_from_the_specs():
     """A kernel module's ``P_<NAME>`` constants are the columns of the spec's
     parameters of that name, and every parameter has one (the planner's are
-    in ``planner_params``, shared by its two parameter sets)."""
+    in ``planner_params``, shared by its two parameter sets; the search's
+    ``rollout_<key>`` parameters are its ``ROLLOUT_COLUMNS``, in
+    ``ROLLOUT_KEYS`` order)."""
     modules = {name: planner_params if module.__name__.endswith(".planner") else module
                for name, module in KERNEL_MODULES.items()}
     for name, module in modules.items():
         spec = REGISTRY[name]
         columns = {k[2:].lower(): v for k, v in vars(module).items() if k.startswith("P_")}
-        assert columns == {p.name: spec.index(p.name) for p in spec.params}, name
+        keys = getattr(module, "ROLLOUT_KEYS", ())
+        assert list(getattr(module, "ROLLOUT_COLUMNS", [])) == [spec.index(f"rollout_{k}") for k in keys]
+        assert columns == {p.name: spec.index(p.name) for p in spec.params
+                           if p.name not in {f"rollout_{k}" for k in keys}}, name
 
 
 def test_every_registered_strategy_has_its_own_dispatch_branch():

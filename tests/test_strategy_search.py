@@ -9,16 +9,16 @@ from conftest import decide, fresh_memory, put_hand, route_id, setup_game, ticke
 from numba import njit
 from test_experiment_run import assert_same_tables
 
-from ttrsim.core.actions import A_CLAIM, A_KEEP, A_PASSENGER, decode_claim, encode_claim, legal_buffer
+from ttrsim.core.actions import A_CLAIM, A_KEEP, A_PASSENGER, A_TICKETS, decode_claim, encode_claim, legal_buffer
 from ttrsim.core.state import F_TOTAL, F_WINNER, M_COUNTDOWN, M_DECK_N, M_PLAYER, copy_state
 from ttrsim.data.ids import LOCO
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.play.game import Game
 from ttrsim.play.loop import play_finals
-from ttrsim.strategies import dispatch, param_row, search, strategy_id
+from ttrsim.strategies import dispatch, param_row, planner, search, strategy_id
 from ttrsim.strategies.determinize import determinize
 from ttrsim.strategies.planner import main_phase_plan
-from ttrsim.strategies.rollout import PLANNER, policy_params
+from ttrsim.strategies.rollout import GREEDY, PLANNER, policy_params
 from ttrsim.strategies.search import outcome
 
 RED = 5       # card colours of ttrsim.data.ids: the hand of the end-game position
@@ -185,9 +185,63 @@ def search_candidates(g, overrides):
     cands = np.empty(n_legal + g.board.route_len.shape[0] + 4, np.int64)
     me = int(g.state.meta[M_PLAYER])
     params = search.by_players(np.tile(param_row("search", overrides), (g.n_players, 1)), me, g.n_players)
-    n = search.candidates(g.board, g.state, fresh_memory(g), buf, n_legal, PLANNER,
-                          policy_params(PLANNER, g.n_players), me, params, cands)
+    rparams = search.rollout_params(np.full(g.n_players, PLANNER), params, me)
+    n = search.candidates(g.board, g.state, fresh_memory(g), buf, n_legal, PLANNER, rparams, me, params, cands)
     return [int(a) for a in cands[:n]]
+
+
+def test_the_rollouts_play_the_planners_fitted_set_for_the_rule_set():
+    """The ``rollout_`` parameters default to the planner's fitted set of the
+    rule set and player count; the rollout table seats the planner with them
+    (an explicit value wins), other policies with their defaults."""
+    for preset, players in (("usa-mega", 2), ("germany", 4), ("usa", 4)):
+        planner_row = param_row("planner", rules=preset, players=players)
+        row = param_row("search", rules=preset, players=players)
+        for k in search.ROLLOUT_KEYS:
+            assert row[search.SPEC.index(f"rollout_{k}")] == planner_row[planner.SPEC.index(k)]
+    row = param_row("search", {"rollout_turn_value": 5.5}, rules="usa-mega", players=2)
+    policies = np.array([PLANNER, GREEDY])
+    out = search.rollout_params(policies, np.tile(row, (2, 1)), 0)
+    fitted = param_row("planner", rules="usa-mega", players=2)
+    assert out[0, planner.SPEC.index("turn_value")] == 5.5
+    assert out[0, planner.SPEC.index("tk_globe")] == fitted[planner.SPEC.index("tk_globe")] != 1.0
+    assert np.array_equal(out[1], param_row("greedy"))
+    assert param_row("search")[search.SPEC.index("rollout_tk_globe")] == 1.0        # no rule set: the defaults
+
+
+def test_a_ticket_draw_is_a_candidate_whenever_the_planner_values_it_within_the_gate():
+    """The planner's value of a ticket draw is linear in its ``draw_value0``:
+    set (through ``rollout_draw_value0``) so that the draw is worth -3 margin
+    points, it is a candidate with ``ticket_gate`` 6 and not with 2 (nor 0);
+    worth +3, it is the policy's own pick, listed once."""
+    g = setup_game("usa", 4, seed=2)
+    b, s = g.board, g.state
+    me = int(s.meta[M_PLAYER])
+    buf = legal_buffer(b)
+    n_legal = dispatch.legal_for(strategy_id("search"), b, s, buf)
+    p_d0 = planner.SPEC.index("draw_value0")
+
+    def value(d0):
+        params = np.tile(param_row("search", {"rollout_draw_value0": d0}), (4, 1))
+        pparams = search.rollout_params(np.full(4, PLANNER), params, me)
+        return planner.ticket_draw_value(b, s, fresh_memory(g), buf, n_legal, pparams, me, -100.0)
+
+    d0 = planner.SPEC.params[p_d0].default
+    rest = value(d0) - d0
+    assert -100 < value(d0) < 100 and abs(value(d0 + 1.0) - (rest + d0 + 1.0)) < 1e-9
+
+    def draws(cands):
+        return [a for a in cands if A_TICKETS <= a < A_KEEP]
+
+    below = -3.0 - rest                                         # draw_value0 making the draw worth -3
+    gated = search_candidates(g, {"rollout_draw_value0": below, "ticket_gate": 6})
+    assert not A_TICKETS <= gated[0] < A_KEEP and len(draws(gated)) == 1
+    assert draws(search_candidates(g, {"rollout_draw_value0": below, "ticket_gate": 2})) == []
+    assert draws(search_candidates(g, {"rollout_draw_value0": below, "ticket_gate": 0})) == []
+    own = search_candidates(g, {"rollout_draw_value0": 3.0 - rest, "ticket_gate": 6})
+    assert A_TICKETS <= own[0] < A_KEEP and len(draws(own)) == 1
+    s.meta[M_COUNTDOWN] = 2                                     # the last round (R6.1): never
+    assert draws(search_candidates(g, {"rollout_draw_value0": below, "ticket_gate": 6})) == []
 
 
 def test_keep_sets_caps_the_keep_candidates_to_the_planners_best():
