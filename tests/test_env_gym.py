@@ -234,9 +234,6 @@ GVEC_CASES = [
      "num_envs must be an integer 1 to 65536, got 4.0"),
     ("gvec_players_six", None, lambda e, a: gym_vector_env(2, "usa", players=6), ValueError,
      "players must be an integer 2 to 5 (R1.2), got 6"),
-    ("gvec_rules_europe", None, lambda e, a: gym_vector_env(2, "europe", players=2), ValueError,
-     ("the environments do not cover tunnels, ferries and stations yet (Europe, R8); "
-      "expected a rule set without them")),
     ("gvec_seat_out_of_range", None, lambda e, a: _gvec(seat=2), ValueError, "seat must be an integer 0 to 1, got 2"),
     ("gvec_opponents_count", None, lambda e, a: _gvec(opponents=["random"] * 3), ValueError,
      "give one opponent strategy or one per seat (2), got 3"),
