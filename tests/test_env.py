@@ -50,6 +50,8 @@ def test_mask_is_the_legal_actions_and_obs_in_bounds(rules):
         engine = {int(to_engine(g.board, g.state, lay.act_engine, a)) for a in acts}
         assert engine <= legal                      # every env action is a legal engine action
         assert {int(env_action(g.board, lay.lay, lay.route_act, e)) for e in legal} == set(acts.tolist())
+        assert all(env_action(g.board, lay.lay, lay.route_act, to_engine(g.board, g.state, lay.act_engine, a)) == a
+                   for a in acts)                   # the codec round-trips
         g.apply(int(to_engine(g.board, g.state, lay.act_engine, int(rng.choice(acts)))))
 
 
