@@ -147,8 +147,10 @@ OBS_FIELDS = (
 class Layout:
     """The observation and action layout of ``board`` with ``n_players`` seats.
 
-    ``lay``: int32 offsets of the observation fields (``O_*``) and the
-    passenger flag; ``fields``: (name, offset, size, shape, high) rows;
+    ``lay``: int32 offsets of the observation fields (``O_*``), the rule
+    flags (``L_*``: passengers, tunnels, ferries, stations) and the first
+    codes of the action blocks (``X_*``); ``fields``: (name, offset, size,
+    shape, high) rows;
     ``obs_high``: float32 upper bound of every entry (all entries are >= 0);
     action blocks ``a_faceup``, ``a_blind``, ``a_pass``, ``a_tickets``,
     ``a_keep``, ``a_passenger``, ``a_claim``, ``a_tunnel`` (pay, give up),
@@ -373,7 +375,7 @@ def encode_obs(b, s, seat, lay, out):
             out[lay[O_STATIONS_LEFT] + _rel(p, seat, P)] = s.stations_left[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # in mask_of's loop over the legal actions: the board's sizes hoisted
 def env_action(b, lay, route_act, a):
     """The env action of engine action ``a`` (a claim: the code of its route
     and pay colour; a tunnel payment: pay; a station: its city and pay colour)."""
