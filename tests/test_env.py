@@ -2,28 +2,24 @@
 (mask = legal actions, observation within its bounds and fair), the batch env,
 the PettingZoo AEC env, Game and a seated policy play identical games from the
 same seeds and actions, PettingZoo's api_test and seed_test and Gymnasium's
-check_env pass for every preset, and a board renders (bad input:
-tests/test_env_bad.py)."""
+check_env pass for every preset, Europe's included (tunnels, ferries and
+stations, R8), and a board renders (bad input: tests/test_env_bad.py)."""
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ttrsim.core.state import copy_state
+from ttrsim.core.engine import is_legal
+from ttrsim.core.actions import A_CLAIM, claims_end, decode_claim
+from ttrsim.core.state import M_DECK_N, M_PHASE, M_TUNNEL_EXTRA, M_TUNNEL_ROUTE, PH_TUNNEL, copy_state
 from ttrsim.data.rules import preset_names
 from ttrsim.env import PolicyStrategy, VectorEnv, random_actions
-from ttrsim.env.encoding import Layout, encode_obs, to_engine, write_mask
+from ttrsim.env.encoding import Layout, encode_obs, env_action, to_engine, write_mask
 from ttrsim.play.game import Game, IllegalAction
 from ttrsim.play.pyplay import play
 
-PRESETS = [r for r in preset_names() if r != "europe"]       # the envs do not cover Europe's R8 yet
-
-
-def test_env_refuses_europe_in_one_line():
-    from ttrsim.core.board import build_board
-    from ttrsim.data.rules import get_rules
-    with pytest.raises(ValueError, match="tunnels, ferries and stations"):
-        Layout(build_board(get_rules("europe")), 2)
+PRESETS = preset_names()
+assert "europe" in PRESETS
 
 
 def first_legal(obs, mask):
@@ -53,23 +49,123 @@ def test_mask_is_the_legal_actions_and_obs_in_bounds(rules):
         assert n == len(acts) > 0
         engine = {int(to_engine(g.board, g.state, lay.act_engine, a)) for a in acts}
         assert engine <= legal                      # every env action is a legal engine action
+        assert {int(env_action(g.board, lay.lay, lay.route_act, e)) for e in legal} == set(acts.tolist())
+        assert all(env_action(g.board, lay.lay, lay.route_act, to_engine(g.board, g.state, lay.act_engine, a)) == a
+                   for a in acts)                   # the codec round-trips
         g.apply(int(to_engine(g.board, g.state, lay.act_engine, int(rng.choice(acts)))))
+
+
+def europe_games(n_games, players=3):
+    """Random Europe games (stations and tunnels chosen more often than at
+    random, so that every decision of R8 comes up): yields (game, layout, mask)
+    at every decision."""
+    for seed in range(n_games):
+        g = Game("europe", players, seed=seed)
+        lay = Layout(g.board, players)
+        mask = lay.empty_mask()
+        rng = np.random.default_rng(seed)
+        while not g.over:
+            write_mask(g.board, g.state, lay.lay, lay.route_act, lay.legal, mask)
+            yield g, lay, mask
+            acts = np.flatnonzero(mask)
+            pay = acts[acts >= lay.a_claim]            # claims, a tunnel's decision, stations
+            draw = acts[acts < lay.a_tickets]          # train cards: claims come with a big hand
+            big = g.state.hand[g.player].sum() >= 10
+            a = rng.choice(pay if len(pay) and (big or rng.random() < 0.2) else draw if len(draw) else acts)
+            g.apply(int(to_engine(g.board, g.state, lay.act_engine, int(a))))
+
+
+def test_europe_mask_is_the_engine_legality_and_the_codec_round_trips():
+    """Every legal env action of random Europe games (claims of tunnels and
+    ferries, a tunnel's pay or give up, stations) is a legal engine action
+    whose env action is itself; every legal engine action has its env action
+    in the mask; and every decision of R8 comes up."""
+    seen = set()
+    for g, lay, mask in europe_games(3):
+        legal = g.legal_actions()
+        acts = np.flatnonzero(mask)
+        assert {int(env_action(g.board, lay.lay, lay.route_act, e)) for e in legal} == set(acts.tolist())
+        for a in acts:
+            e = int(to_engine(g.board, g.state, lay.act_engine, int(a)))
+            assert is_legal(g.board, g.state, e) and e in legal
+            assert env_action(g.board, lay.lay, lay.route_act, e) == a
+            if A_CLAIM <= e < claims_end(len(g.board.route_len)):
+                r, _, locos = decode_claim(e)
+                seen.add("ferry" if g.board.route_ferry[r] else "tunnel claim" if g.board.route_tunnel[r] else "claim")
+                assert locos >= g.board.route_ferry[r]
+            else:
+                seen.add(lay.action_name(int(a)))
+    assert {"ferry", "tunnel claim", "tunnel pay", "tunnel give up"} <= seen
+    assert any(name.startswith("station ") for name in seen)
+
+
+def test_europe_observation_shows_stations_and_the_tunnel_being_decided():
+    seen_tunnel = seen_station = False
+    for g, lay, mask in europe_games(2):
+        obs = lay.empty_obs()
+        s = g.state
+        encode_obs(g.board, s, g.player, lay.lay, obs)
+        assert (obs >= 0).all() and (obs <= lay.obs_high).all()
+        assert (lay.field(obs, "route_tunnel") == g.board.route_tunnel).all()
+        assert (lay.field(obs, "route_ferry") == g.board.route_ferry).all()
+        tunnel = s.meta[M_PHASE] == PH_TUNNEL
+        assert lay.field(obs, "phase")[7] == tunnel
+        assert lay.field(obs, "tunnel_route").sum() == tunnel == lay.field(obs, "tunnel_colour").sum()
+        if tunnel:
+            seen_tunnel = True
+            assert lay.field(obs, "tunnel_route").argmax() == s.meta[M_TUNNEL_ROUTE]
+            assert (lay.field(obs, "tunnel_held") == s.tunnel_held).all()
+            shown = s.tunnel_shown[s.tunnel_shown >= 0]
+            assert (lay.field(obs, "tunnel_shown") == np.bincount(shown, minlength=9)).all()
+            assert lay.field(obs, "tunnel_extra")[0] == s.meta[M_TUNNEL_EXTRA] > 0
+            assert set(np.flatnonzero(mask)) <= {lay.a_tunnel, lay.a_tunnel + 1} and mask[lay.a_tunnel + 1]
+        else:
+            assert not lay.field(obs, "tunnel_held").any() and not lay.field(obs, "tunnel_extra").any()
+        stations = lay.field(obs, "stations").reshape(-1, 3)
+        owner = s.station_owner
+        assert (stations.sum(axis=1) == (owner >= 0)).all()
+        for x in np.flatnonzero(owner >= 0):
+            seen_station = True
+            assert stations[x].argmax() == (owner[x] - g.player) % 3
+        assert (lay.field(obs, "stations_left") == np.roll(s.stations_left, -g.player)).all()
+    assert seen_tunnel and seen_station
+
+
+def hides_other_seats(g, lay, seat):
+    """What ``seat`` may not see (another seat's cards of the same count,
+    another seat's offer, the deck's order, a ticket nobody holds) changes
+    nothing in its observation; its own hand does."""
+    a, b = lay.empty_obs(), lay.empty_obs()
+    encode_obs(g.board, g.state, seat, lay.lay, a)
+    s = copy_state(g.state)
+    other, third = (seat + 1) % 3, (seat + 2) % 3
+    s.hand[other] = np.roll(s.hand[other], 3)      # other cards, same count
+    s.offer[third, :] = s.offer[third, ::-1]       # another offer order
+    n = s.meta[M_DECK_N]                           # the deck in another order
+    s.deck[:n] = s.deck[:n][::-1]
+    encode_obs(g.board, s, seat, lay.lay, b)
+    assert (a == b).all()
+    encode_obs(g.board, s, other, lay.lay, b)
+    assert (lay.field(b, "hand") == s.hand[other]).all()
+    assert lay.field(a, "seat")[seat] == 1 and lay.field(b, "seat")[other] == 1
 
 
 def test_observation_hides_other_seats_cards_tickets_and_offers():
     g = Game("usa", 3, seed=2)
-    lay = Layout(g.board, 3)
-    a, b = lay.empty_obs(), lay.empty_obs()
-    encode_obs(g.board, g.state, 0, lay.lay, a)
-    s = copy_state(g.state)
-    hand = s.hand[1].copy()
-    s.hand[1] = np.roll(hand, 3)                   # other cards, same count
-    s.offer[2, :] = s.offer[2, ::-1]               # another offer order
-    encode_obs(g.board, s, 0, lay.lay, b)
-    assert (a == b).all()
-    encode_obs(g.board, s, 1, lay.lay, b)
-    assert (lay.field(b, "hand") == s.hand[1]).all()
-    assert lay.field(a, "seat")[0] == 1 and lay.field(b, "seat")[1] == 1
+    hides_other_seats(g, Layout(g.board, 3), 0)
+
+
+def test_europe_observation_hides_what_the_seat_may_not_see():
+    """Fairness on Europe at every phase, a tunnel being decided included:
+    the long tickets offered to another seat, its hand (the tunnel's laid-down
+    cards are public) and the deck stay hidden."""
+    phases = set()
+    for i, (g, lay, _) in enumerate(europe_games(1)):
+        if g.phase == "tunnel" or g.phase not in phases or i % 25 == 0:
+            phases.add(g.phase)
+            for seat in range(3):
+                hides_other_seats(g, lay, seat)
+    assert {"setup-keep", "main", "tunnel"} <= phases
 
 
 def play_vector(rules, players, seeds, policy=None, rng_seed=0):
@@ -94,16 +190,17 @@ def play_vector(rules, players, seeds, policy=None, rng_seed=0):
     return acts, finals, seen
 
 
-def test_batch_env_aec_env_and_game_play_identical_games():
+@pytest.mark.parametrize("rules", ["usa", "europe"])
+def test_batch_env_aec_env_and_game_play_identical_games(rules):
     pytest.importorskip("pettingzoo")
     from ttrsim.env import aec_env
 
     seeds = [11, 12, 13]
-    acts, finals, seen = play_vector("usa", 3, seeds)
-    env = aec_env("usa", 3, reward="win")
+    acts, finals, seen = play_vector(rules, 3, seeds)
+    env = aec_env(rules, 3, reward="win")
     for seed, actions, (final, rewards), views in zip(seeds, acts, finals, seen):
         env.reset(seed=seed)
-        g = Game("usa", 3, seed)
+        g = Game(rules, 3, seed)
         lay = env.layout
         for a, view in zip(actions, views):
             obs, *_ = env.last()
@@ -115,14 +212,15 @@ def test_batch_env_aec_env_and_game_play_identical_games():
         assert [env.rewards[ag] for ag in env.possible_agents] == rewards.tolist()
 
 
-def test_batch_env_auto_resets_from_the_next_seed():
-    env = VectorEnv("usa", 2, n_envs=2)
+@pytest.mark.parametrize("rules", ["usa", "europe"])
+def test_batch_env_auto_resets_from_the_next_seed(rules):
+    env = VectorEnv(rules, 2, n_envs=2)
     obs, mask = env.reset([4, 9])
     rng = np.random.default_rng(1)
     while not env.dones[0]:
         env.step(random_actions(mask, rng))
     assert env.seeds[0] == 6                    # slot 0 plays seeds 4, 6, 8, ...
-    fresh = VectorEnv("usa", 2, n_envs=2)
+    fresh = VectorEnv(rules, 2, n_envs=2)
     fresh_obs, fresh_mask = fresh.reset([6, 1])
     assert (obs[0] == fresh_obs[0]).all() and (mask[0] == fresh_mask[0]).all()
 

@@ -262,9 +262,6 @@ for kind, make in MAKERS.items():
          "rules must be a preset name or a RuleSet, got 5"),
         (f"{kind}_rules_unknown", None, lambda e, a, m=make: m(rules="usa-2", players=2), ValueError,
          "unknown rule set 'usa-2'; did you mean 'usa'?"),
-        (f"{kind}_rules_europe", None, lambda e, a, m=make: m(rules="europe", players=2), ValueError,
-         ("the environments do not cover tunnels, ferries and stations yet (Europe, R8); "
-          "expected a rule set without them")),
         (f"{kind}_overrides_text", None, lambda e, a, m=make: m(rules="usa", players=2, overrides="trains=20"),
          TypeError, "overrides must be a dict of rule parameters, got 'trains=20'"),
         (f"{kind}_overrides_with_a_rule_set", None,

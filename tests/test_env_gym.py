@@ -64,7 +64,8 @@ def _random_legal(mask, rng):
     return np.array([int(rng.choice(np.flatnonzero(row))) for row in mask])
 
 
-def test_same_step_autoreset_plays_the_single_env_games():
+@pytest.mark.parametrize("rules", ["usa", "europe"])
+def test_same_step_autoreset_plays_the_single_env_games(rules):
     """Gymnasium's same-step contract (gymnasium.farama.org/api/vector/autoreset):
     the step that ends an episode returns terminated, its reward and the first
     observation of the next episode, the ended one's last observation and
@@ -73,8 +74,8 @@ def test_same_step_autoreset_plays_the_single_env_games():
     new episode. Every observation, reward and mask equals the single env's
     (which plays Game) for the same seeds and actions, an illegal action included."""
     n, seed = 3, 40
-    vec = gym_vector_env(n, "usa", players=2, opponents="greedy", reward="margin")
-    singles = [gym_env("usa", players=2, opponents="greedy", reward="margin") for _ in range(n)]
+    vec = gym_vector_env(n, rules, players=2, opponents="greedy", reward="margin")
+    singles = [gym_env(rules, players=2, opponents="greedy", reward="margin") for _ in range(n)]
     obs, infos = vec.reset(seed=seed)
     games = [0] * n
     for i, e in enumerate(singles):
@@ -127,12 +128,12 @@ def test_an_illegal_action_ends_only_its_slot():
     assert infos["final_obs"][1] is None and env.seeds.tolist() == [3, 2]
 
 
-def test_registered_ids_are_every_preset_but_europe_and_player_count():
+def test_registered_ids_are_every_preset_and_player_count():
     registered = {k for k in gym.registry if k.startswith("ttrsim/")}
     assert registered == set(ENV_IDS)
-    assert set(ENV_PRESETS) == set(preset_names()) - {"europe"}
+    assert set(ENV_PRESETS) == set(preset_names()) == set(MODULES.values())
     assert len(ENV_IDS) == len(ENV_PRESETS) * 4 and env_id("usa", 4) == "ttrsim/USA-4p-v1"
-    assert not any("Europe" in i for i in ENV_IDS)
+    assert env_id("europe", 3) == "ttrsim/Europe-3p-v1"
 
 
 @pytest.mark.filterwarnings("error")          # check_env warns of a missing spec or a space it doubts: none here
@@ -166,8 +167,13 @@ def test_make_vec_builds_the_compiled_batch_and_steps():
     assert obs.shape == (4, 894) and rewards.shape == terminated.shape == (4,)
     default = gym.make_vec("ttrsim/Germany-2p-v1", num_envs=2)             # the vector entry point by default
     assert isinstance(default, TicketToRideVectorEnv)
-    env.close()
-    default.close()
+    europe = gym.make_vec("ttrsim/Europe-3p-v1", num_envs=2, opponents="planner")
+    obs, infos = europe.reset(seed=0)
+    for _ in range(20):
+        obs, *_, infos = europe.step(infos["action_mask"].argmax(axis=1))
+    assert obs.shape == (2, europe.unwrapped.layout.obs_size) and europe.single_action_space.n == 913
+    for e in (env, default, europe):
+        e.close()
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -185,12 +191,14 @@ def test_pettingzoo_entry_points_pass_api_test(module):
     api_test(env, num_cycles=100)
 
 
-def test_pettingzoo_entry_point_passes_seed_test():
+@pytest.mark.parametrize("module", ["usa_v1", "europe_v1"])
+def test_pettingzoo_entry_point_passes_seed_test(module):
+    import importlib
+
     from pettingzoo.test import seed_test
 
-    from ttrsim.env.pettingzoo import usa_v1
-
-    seed_test(lambda: usa_v1.env(players=3), num_cycles=100)
+    mod = importlib.import_module(f"ttrsim.env.pettingzoo.{module}")
+    seed_test(lambda: mod.env(players=3), num_cycles=100)
 
 
 # --------------------------------------------------------------------------- bad input to the vector env
@@ -234,9 +242,6 @@ GVEC_CASES = [
      "num_envs must be an integer 1 to 65536, got 4.0"),
     ("gvec_players_six", None, lambda e, a: gym_vector_env(2, "usa", players=6), ValueError,
      "players must be an integer 2 to 5 (R1.2), got 6"),
-    ("gvec_rules_europe", None, lambda e, a: gym_vector_env(2, "europe", players=2), ValueError,
-     ("the environments do not cover tunnels, ferries and stations yet (Europe, R8); "
-      "expected a rule set without them")),
     ("gvec_seat_out_of_range", None, lambda e, a: _gvec(seat=2), ValueError, "seat must be an integer 0 to 1, got 2"),
     ("gvec_opponents_count", None, lambda e, a: _gvec(opponents=["random"] * 3), ValueError,
      "give one opponent strategy or one per seat (2), got 3"),

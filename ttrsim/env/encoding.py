@@ -10,10 +10,18 @@ space, and the table from an env action to the engine's action codec.
 Env actions are a compact renumbering of :mod:`ttrsim.core.actions`: one code
 per face-up slot, blind, pass, ticket draw, keep mask and passenger colour the
 rule set can use, and per route one code for each pay colour (a coloured route:
-its colour, locomotives only; a gray route: the 8 colours, locomotives only).
-A claim pays with as few locomotives as the hand allows (a locomotive kept can
-stand in for any card later, so paying more of them is never better); the
-engine's other ways of paying the same route and colour are not in the space.
+its colour, locomotives only; a gray route: the 8 colours, locomotives only);
+with tunnels (R8.3) two codes, pay the extra cards or give the tunnel up, and
+with stations (R8.4) per city one code for each pay colour (the 8 colours,
+locomotives only). A claim, a tunnel's extra cards and a station pay with as
+few locomotives as the hand allows (a locomotive kept can stand in for any
+card later, so paying more of them is never better; a ferry takes at least its
+printed locomotives, R8.2); the engine's other ways of paying the same route,
+tunnel or city and colour are not in the space.
+
+The rules of R8 (Europe) add observation fields and action blocks that are
+empty (size 0) for a rule set without them, so the other presets' tensors are
+the same as before they existed.
 
 >>> from ttrsim.play.game import Game
 >>> g = Game("usa", 4, seed=1)
@@ -26,6 +34,9 @@ engine's other ways of paying the same route and colour are not in the space.
 >>> int(mask.sum()) == n == len(g.legal_actions())
 True
 >>> g.apply(to_engine(g.board, g.state, lay.act_engine, int(np.flatnonzero(mask)[0])))
+>>> eu = Layout(Game("europe", 3, seed=1).board, 3)
+>>> eu.n_actions, eu.obs_size, eu.a_tunnel, eu.a_station
+(913, 1101, 488, 490)
 """
 from __future__ import annotations
 
@@ -40,9 +51,16 @@ from ttrsim.core.actions import (
     A_PASSENGER,
     A_TICKETS,
     PAY_LOCOS_ONLY,
+    X_TUNNEL_GIVE_UP,
+    X_TUNNEL_PAY,
+    claims_end,
     decode_claim,
+    decode_station,
     encode_claim,
     legal_buffer,
+    station_action,
+    tunnel_give_up_action,
+    tunnel_pay_action,
 )
 from ttrsim.core.board import (
     MAX_OFFER,
@@ -51,10 +69,13 @@ from ttrsim.core.board import (
     RP_MAX_TURNS,
     RP_N_CARDS,
     RP_SETUP_DEAL,
+    RP_SETUP_LONG,
     RP_STATIONS,
     RP_TRAINS,
+    RP_TUNNEL_CARDS,
 )
 from ttrsim.core.engine import legal_actions
+from ttrsim.core.stations import station_cost
 from ttrsim.core.state import (
     M_COUNTDOWN,
     M_DECK_N,
@@ -62,9 +83,13 @@ from ttrsim.core.state import (
     M_PEND_I,
     M_PHASE,
     M_PLAYER,
+    M_TUNNEL_COLOUR,
+    M_TUNNEL_EXTRA,
+    M_TUNNEL_ROUTE,
     M_TURN,
     PH_OVER,
     PH_PASSENGER,
+    PH_TUNNEL,
 )
 from ttrsim.data.ids import GRAY, N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
 
@@ -73,14 +98,21 @@ OBS_VERSION = 1
 # --- indices into Layout.lay: where each observation field starts, then sizes --------------------
 (O_PHASE, O_SEAT, O_TO_ACT, O_LAST_ROUND, O_TURN, O_ROUTES, O_FACEUP, O_DECK, O_DISCARD, O_HAND,
  O_TICKETS, O_OFFER, O_PILES, O_TRAINS, O_SCORE, O_CARDS, O_HELD, O_PASS_SEAT, O_PASS_BOARD, O_PASS_PLACE,
- N_OBS_FIELDS) = range(21)
-# then: 1 if the rule set plays passengers, and where the action blocks after the face-up slots start
-L_PASSENGERS, X_BLIND, X_TICKETS, X_KEEP, X_PASSENGER, N_LAY = range(N_OBS_FIELDS, N_OBS_FIELDS + 6)
+ O_ROUTE_TUNNEL, O_ROUTE_FERRY, O_TUNNEL_ROUTE, O_TUNNEL_COLOUR, O_TUNNEL_HELD, O_TUNNEL_SHOWN, O_TUNNEL_EXTRA,
+ O_STATIONS, O_STATIONS_LEFT,
+ N_OBS_FIELDS) = range(30)
+# then: 1 if the rule set plays passengers, tunnels, ferries, stations; and where the action blocks
+# after the face-up slots start (X_TUNNEL: pay, give up; X_STATIONS: city x paying colour c at x*9 + c)
+(L_PASSENGERS, L_TUNNELS, L_FERRIES, L_STATIONS, X_BLIND, X_TICKETS, X_KEEP, X_PASSENGER, X_TUNNEL, X_STATIONS,
+ N_LAY) = range(N_OBS_FIELDS, N_OBS_FIELDS + 11)
+STATION_PAYS = PAY_LOCOS_ONLY + 1       # env station codes per city: the 8 colours, locomotives only
 
 # (field, shape in terms of P seats, R routes, F face-up slots, T tickets, O offer slots, D piles,
-#  L locations (0 without passengers), C passenger colours (0 without passengers)), what it holds
+#  L locations (0 without passengers), C passenger colours (0 without passengers), H phases (7; 8
+#  with tunnels), U 1 with tunnels (else 0), V 1 with ferries, S cities (station places; 0 without
+#  stations), W 1 with stations), what it holds
 OBS_FIELDS = (
-    ("phase", "7", "one-hot phase: setup-mix, setup-keep, main, draw2, keep, passenger, over"),
+    ("phase", "H", "one-hot phase: setup-mix, setup-keep, main, draw2, keep, passenger, over, tunnel (tunnels only)"),
     ("seat", "P", "one-hot seat number of the observer (0 = first seat at the table)"),
     ("to_act", "P", "one-hot seat to act, relative (0 = the observer, 1 = the next seat, ...); zeros when over"),
     ("last_round", "1", "1 once the last round is triggered (R6.1)"),
@@ -100,43 +132,64 @@ OBS_FIELDS = (
     ("pass_seat", "P*C", "passengers collected per relative seat and colour (passenger rules only)"),
     ("pass_board", "L*C", "passengers left per location and colour (passenger rules only)"),
     ("pass_place", "L", "one-hot location of the pick-up being decided (passenger phase only)"),
+    ("route_tunnel", "U*R", "1 for each route that is a tunnel (board data, R8.3)"),
+    ("route_ferry", "V*R", "locomotives each route needs at least: a ferry's printed ones, else 0 (board data, R8.2)"),
+    ("tunnel_route", "U*R", "one-hot tunnel being claimed (tunnel phase only)"),
+    ("tunnel_colour", "U*9", "one-hot pay colour of that tunnel, colours 0..7, locomotives only 8 (tunnel phase only)"),
+    ("tunnel_held", "U*9", "cards laid down for that tunnel per card kind (tunnel phase only)"),
+    ("tunnel_shown", "U*9", "cards turned over for that tunnel per card kind (tunnel phase only)"),
+    ("tunnel_extra", "U", "extra cards the turned-over cards ask for (tunnel phase only)"),
+    ("stations", "S*P", "station on city x built by relative seat j at x*P + j (all zeros: no station, R8.4)"),
+    ("stations_left", "W*P", "stations not built yet per relative seat (R8.4)"),
 )
 
 
 class Layout:
     """The observation and action layout of ``board`` with ``n_players`` seats.
 
-    ``lay``: int32 offsets of the observation fields (``O_*``) and the
-    passenger flag; ``fields``: (name, offset, size, shape, high) rows;
+    ``lay``: int32 offsets of the observation fields (``O_*``), the rule
+    flags (``L_*``: passengers, tunnels, ferries, stations) and the first
+    codes of the action blocks (``X_*``); ``fields``: (name, offset, size,
+    shape, high) rows;
     ``obs_high``: float32 upper bound of every entry (all entries are >= 0);
     action blocks ``a_faceup``, ``a_blind``, ``a_pass``, ``a_tickets``,
-    ``a_keep``, ``a_passenger``, ``a_claim`` and ``n_actions``;
-    ``act_engine[a]``: the engine code of env action ``a`` (a claim with no
-    locomotives: :func:`to_engine` sets them); ``route_act[r]``: the first
-    code of route ``r``'s claims; ``legal``: a scratch legal-action buffer."""
+    ``a_keep``, ``a_passenger``, ``a_claim``, ``a_tunnel`` (pay, give up),
+    ``a_station`` (city x paying colour c at ``a_station + 9 * x + c``) and
+    ``n_actions``; ``tunnels``, ``ferries``, ``stations``: whether the rule
+    set plays them (R8); ``act_engine[a]``: the engine code of env action
+    ``a`` (a payment with no locomotives: :func:`to_engine` sets them);
+    ``route_act[r]``: the first code of route ``r``'s claims; ``legal``: a
+    scratch legal-action buffer."""
 
     def __init__(self, board, n_players: int):
-        if board.rp[RP_STATIONS] > 0 or board.route_tunnel.any() or board.route_ferry.any():
-            raise ValueError("the environments do not cover tunnels, ferries and stations yet (Europe, R8); "
-                             "expected a rule set without them")
         P = n_players
         R = board.route_len.shape[0]
         T = board.ticket_a.shape[0]
         F = int(board.rp[RP_FACEUP])
         D = board.deck_size.shape[0]
         max_deal = max(int(board.rp[RP_SETUP_DEAL]), int(board.rp[RP_DRAW_N]))
-        O = min(max_deal, MAX_OFFER)
+        O = min(max(max_deal, int(board.rp[RP_SETUP_DEAL]) + int(board.rp[RP_SETUP_LONG])), MAX_OFFER)   # R8.1
         passengers = bool(board.pass_setup.sum())
         L = board.pass_setup.shape[0] if passengers else 0
         C = N_PASSENGER_COLOURS if passengers else 0
+        tunnel_cards = int(board.rp[RP_TUNNEL_CARDS])
+        tunnels = bool(board.route_tunnel.any()) and tunnel_cards > 0        # else tunnels are plain routes
+        ferries = bool(board.route_ferry.any())
+        stations = int(board.rp[RP_STATIONS]) > 0
+        S = int(board.n_cities) if stations else 0
         n_cards = int(board.rp[RP_N_CARDS])
         total_pass = int(board.pass_setup.sum())
-        dims = {"P": P, "R": R, "F": F, "T": T, "O": O, "D": D, "L": L, "C": C}
+        dims = {"P": P, "R": R, "F": F, "T": T, "O": O, "D": D, "L": L, "C": C, "H": 8 if tunnels else 7,
+                "U": int(tunnels), "V": int(ferries), "S": S, "W": int(stations)}
         highs = {"turn": max(int(board.rp[RP_MAX_TURNS]), 1), "deck": n_cards, "discard": n_cards,
                  "hand": n_cards, "piles": T, "trains": int(board.rp[RP_TRAINS]),
                  "score": int(board.route_points.astype(np.int64).sum()), "cards": n_cards, "held": T,
-                 "pass_seat": total_pass, "pass_board": total_pass}
+                 "pass_seat": total_pass, "pass_board": total_pass,
+                 "route_ferry": int(board.route_ferry.max(initial=0)), "tunnel_held": int(board.route_len.max()),
+                 "tunnel_shown": tunnel_cards, "tunnel_extra": tunnel_cards,
+                 "stations_left": int(board.rp[RP_STATIONS])}
         self.n_players, self.n_offer, self.passengers = P, O, passengers
+        self.tunnels, self.ferries, self.stations = tunnels, ferries, stations
         self.lay = np.zeros(N_LAY, np.int32)
         self.fields = []
         high = []
@@ -149,7 +202,7 @@ class Layout:
             self.fields.append((name, off, size, shape, highs.get(name, 1)))
             high.append(np.full(size, highs.get(name, 1), np.float32))
             off += size
-        self.lay[L_PASSENGERS] = passengers
+        self.lay[L_PASSENGERS:L_STATIONS + 1] = passengers, tunnels, ferries, stations
         self.obs_size = off
         self.obs_high = np.concatenate(high)
 
@@ -168,7 +221,14 @@ class Layout:
             self.route_act[r] = len(engine)
             pays = range(N_COLOURS) if board.route_colour[r] == GRAY else (int(board.route_colour[r]),)
             engine += [encode_claim(r, c, 0) for c in pays] + [encode_claim(r, PAY_LOCOS_ONLY, 0)]
-        self.lay[X_BLIND:X_PASSENGER + 1] = self.a_blind, self.a_tickets, self.a_keep, self.a_passenger
+        # then (R8) the tunnel's decision: pay the extra cards, give up; and the stations: per city, pay colours
+        self.a_tunnel = len(engine)
+        if tunnels:
+            engine += [tunnel_pay_action(R, 0), tunnel_give_up_action(R)]
+        self.a_station = len(engine)
+        engine += [station_action(R, x, c, 0) for x in range(S) for c in range(STATION_PAYS)]
+        self.lay[X_BLIND:X_STATIONS + 1] = (self.a_blind, self.a_tickets, self.a_keep, self.a_passenger,
+                                            self.a_tunnel, self.a_station)
         self.act_engine = np.array(engine, np.int32)
         self.n_actions = len(engine)
         self.legal = legal_buffer(board)
@@ -194,6 +254,9 @@ class Layout:
         >>> lay = Layout(build_board(get_rules("usa")), 2)
         >>> lay.action_name(lay.a_blind), lay.action_name(lay.a_claim), lay.action_name(lay.a_claim + 8)
         ('blind', 'claim 0 pink', 'claim 0 locomotives')
+        >>> eu = Layout(build_board(get_rules("europe")), 2)
+        >>> eu.action_name(eu.a_tunnel), eu.action_name(eu.a_tunnel + 1), eu.action_name(eu.a_station + 9 + 2)
+        ('tunnel pay', 'tunnel give up', 'station 1 orange')
         """
         if not 0 <= a < self.n_actions:
             raise ValueError(f"action {a} is outside the action space 0..{self.n_actions - 1}")
@@ -201,8 +264,13 @@ class Layout:
         if e < A_CLAIM:
             from ttrsim.core.actions import action_name
             return action_name(e)
-        r, c, _ = decode_claim(e)
         from ttrsim.data.ids import CARD_NAMES
+        if a >= self.a_station:
+            x, c = divmod(a - self.a_station, STATION_PAYS)
+            return f"station {x} {'locomotives' if c == PAY_LOCOS_ONLY else CARD_NAMES[c]}"
+        if a >= self.a_tunnel:
+            return "tunnel pay" if a == self.a_tunnel else "tunnel give up"
+        r, c, _ = decode_claim(e)
         return f"claim {r} {'locomotives' if c == PAY_LOCOS_ONLY else CARD_NAMES[c]}"
 
     def describe(self) -> list[dict]:
@@ -223,7 +291,8 @@ def encode_obs(b, s, seat, lay, out):
     """Write what seat ``seat`` may see of the game ``s`` into ``out`` (float32,
     :class:`Layout` ``obs_size`` entries at offsets ``lay``): public
     information, its own hand, tickets and ticket offer. Seats are relative
-    to the observer (0 = itself) except in the ``seat`` field."""
+    to the observer (0 = itself) except in the ``seat`` field; a tunnel's
+    laid-down and turned-over cards are public while its claimer decides (R8.3)."""
     out[:] = 0
     meta = s.meta
     P = meta[M_NPLAYERS]
@@ -277,11 +346,39 @@ def encode_obs(b, s, seat, lay, out):
                 out[lay[O_PASS_BOARD] + loc * C + c] = s.pass_loc[loc, c]
         if phase == PH_PASSENGER:
             out[lay[O_PASS_PLACE] + s.pend_loc[meta[M_PEND_I]]] = 1
+    R = owner.shape[0]
+    if lay[L_TUNNELS]:
+        o = lay[O_ROUTE_TUNNEL]
+        for r in range(R):
+            out[o + r] = b.route_tunnel[r]
+        if phase == PH_TUNNEL:
+            out[lay[O_TUNNEL_ROUTE] + meta[M_TUNNEL_ROUTE]] = 1
+            out[lay[O_TUNNEL_COLOUR] + meta[M_TUNNEL_COLOUR]] = 1
+            o = lay[O_TUNNEL_HELD]
+            for k in range(N_CARD_KINDS):
+                out[o + k] = s.tunnel_held[k]
+            o = lay[O_TUNNEL_SHOWN]
+            for i in range(s.tunnel_shown.shape[0]):
+                if s.tunnel_shown[i] >= 0:
+                    out[o + s.tunnel_shown[i]] += 1
+            out[lay[O_TUNNEL_EXTRA]] = meta[M_TUNNEL_EXTRA]
+    if lay[L_FERRIES]:
+        o = lay[O_ROUTE_FERRY]
+        for r in range(R):
+            out[o + r] = b.route_ferry[r]
+    if lay[L_STATIONS]:
+        station = s.station_owner
+        o = lay[O_STATIONS]
+        for x in range(station.shape[0]):          # branch-free as the routes
+            out[o + x * P + _rel(station[x], seat, P)] = station[x] >= 0
+        for p in range(P):
+            out[lay[O_STATIONS_LEFT] + _rel(p, seat, P)] = s.stations_left[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")     # in mask_of's loop over the legal actions: the board's sizes hoisted
 def env_action(b, lay, route_act, a):
-    """The env action of engine action ``a`` (a claim: the code of its route and pay colour)."""
+    """The env action of engine action ``a`` (a claim: the code of its route
+    and pay colour; a tunnel payment: pay; a station: its city and pay colour)."""
     if a < A_BLIND:
         return a
     if a < A_TICKETS:
@@ -292,6 +389,13 @@ def env_action(b, lay, route_act, a):
         return lay[X_KEEP] + a - A_KEEP
     if a < A_CLAIM:
         return lay[X_PASSENGER] + a - A_PASSENGER
+    n_routes = b.route_len.shape[0]
+    if a >= claims_end(n_routes):
+        x = a - claims_end(n_routes)
+        if x <= X_TUNNEL_GIVE_UP:
+            return lay[X_TUNNEL] + (x == X_TUNNEL_GIVE_UP)
+        city, c, _ = decode_station(n_routes, a)
+        return lay[X_STATIONS] + city * STATION_PAYS + c
     r, c, _ = decode_claim(a)
     if b.route_colour[r] == GRAY:
         return route_act[r] + c
@@ -319,15 +423,27 @@ def mask_of(b, lay, route_act, legal, n, mask):
 
 @njit(cache=True)
 def to_engine(b, s, act_engine, a):
-    """The engine action of env action ``a`` for the seat to act (a claim pays
-    with as few locomotives as its hand allows)."""
+    """The engine action of env action ``a`` for the seat to act (a claim, a
+    tunnel's extra cards and a station pay with as few locomotives as its
+    hand allows; a ferry with at least its printed ones, R8.2)."""
     e = act_engine[a]
     if e < A_CLAIM:
         return e
-    r, c, _ = decode_claim(e)
-    length = b.route_len[r]
-    if c == PAY_LOCOS_ONLY:
-        return encode_claim(r, c, length)
-    have = s.hand[s.meta[M_PLAYER], c]
-    return encode_claim(r, c, max(0, length - have))
+    p = s.meta[M_PLAYER]
+    n_routes = b.route_len.shape[0]
+    if e < claims_end(n_routes):
+        r, c, _ = decode_claim(e)
+        length = b.route_len[r]
+        if c == PAY_LOCOS_ONLY:
+            return encode_claim(r, c, length)
+        return encode_claim(r, c, max(np.int64(b.route_ferry[r]), length - s.hand[p, c]))
+    x = e - claims_end(n_routes)
+    if x == X_TUNNEL_PAY:                     # R8.3: the extra cards in the pay colour, locomotives for the rest
+        extra, colour = s.meta[M_TUNNEL_EXTRA], s.meta[M_TUNNEL_COLOUR]
+        return tunnel_pay_action(n_routes, extra if colour == PAY_LOCOS_ONLY else max(0, extra - s.hand[p, colour]))
+    if x == X_TUNNEL_GIVE_UP:
+        return e
+    city, c, _ = decode_station(n_routes, e)  # R8.4
+    cost = station_cost(b, s, p)
+    return station_action(n_routes, city, c, cost if c == PAY_LOCOS_ONLY else max(0, cost - s.hand[p, c]))
 

@@ -5,20 +5,20 @@
 opponents=..., reward=..., illegal_reward=...)`` builds the single-agent env
 (:class:`ttrsim.env.single.TicketToRideEnv`); ``gymnasium.make_vec(id,
 num_envs=N)`` the compiled batch (:class:`ttrsim.env.gym_vector.TicketToRideVectorEnv`,
-its ``vector_entry_point``) with the same keyword arguments. Europe is not
-registered: the envs do not cover its tunnels, ferries and stations yet.
+its ``vector_entry_point``) with the same keyword arguments. Every preset
+has ids, Europe's (tunnels, ferries and stations, R8) included.
 
->>> env_id("usa-1910", 2), ENV_IDS[:2]
-('ttrsim/USA1910-2p-v1', ('ttrsim/USA-2p-v1', 'ttrsim/USA-3p-v1'))
+>>> env_id("usa-1910", 2), env_id("europe", 3), ENV_IDS[:2]
+('ttrsim/USA1910-2p-v1', 'ttrsim/Europe-3p-v1', ('ttrsim/USA-2p-v1', 'ttrsim/USA-3p-v1'))
 """
 from __future__ import annotations
 
 from .encoding import OBS_VERSION
 
 NAMESPACE = "ttrsim"
-# preset -> the name in its ids; Europe (tunnels, ferries, stations: R8) is refused by the envs
+# preset -> the name in its ids
 ENV_PRESETS = {"usa": "USA", "usa-1910": "USA1910", "usa-mega": "USAMega", "usa-bigcities": "USABigCities",
-               "germany": "Germany"}
+               "germany": "Germany", "europe": "Europe"}
 PLAYERS = (2, 3, 4, 5)
 
 

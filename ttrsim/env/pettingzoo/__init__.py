@@ -4,7 +4,7 @@ PettingZoo's ``OrderEnforcingWrapper``) and ``raw_env(...)`` (the
 :class:`ttrsim.env.aec.TicketToRideAEC` itself), with ``metadata["name"]``
 the module's name (``"usa_v1"``; ``v1``: observation encoding version 1).
 Modules: ``usa_v1``, ``usa1910_v1``, ``usa_mega_v1``, ``usa_bigcities_v1``,
-``germany_v1``; Europe has none (the envs do not cover it yet).
+``germany_v1``, ``europe_v1``.
 
 >>> from ttrsim.env.pettingzoo import germany_v1
 >>> env = germany_v1.env(players=2)
@@ -15,7 +15,7 @@ Modules: ``usa_v1``, ``usa1910_v1``, ``usa_mega_v1``, ``usa_bigcities_v1``,
 from __future__ import annotations
 
 MODULES = {"usa_v1": "usa", "usa1910_v1": "usa-1910", "usa_mega_v1": "usa-mega",
-           "usa_bigcities_v1": "usa-bigcities", "germany_v1": "germany"}
+           "usa_bigcities_v1": "usa-bigcities", "germany_v1": "germany", "europe_v1": "europe"}
 
 
 def entry_points(module: str):
