@@ -4,6 +4,7 @@ sequential stop; sweeps; the CLI and the Python API. Small runs (tens to a few
 hundred games) of fast strategies keep this quick."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -67,11 +68,18 @@ def test_two_workers_and_other_chunks_give_identical_tables(reference, tmp_path)
     assert r.summary == reference.summary
 
 
+WARM = r"^dask: {} ready, kernels (compiled|loaded from the numba cache) in \d+\.\d s \(slowest worker"
+
+
 def test_local_dask_cluster_gives_identical_tables(reference, tmp_path):
+    notes = []
     r = run_experiment(exp(backend="dask", workers=2, chunk_size=60), output=tmp_path / "dask",
-                       progress=False, echo=False)
+                       progress=False, echo=notes.append)
     assert r.manifest["execution"]["backend"] == "dask"
     assert_same_tables(reference.path, r.path)
+    # both workers compiled (or loaded) the loop before the first chunk, and the run said so once
+    assert [n for n in notes if n.startswith("dask:")] == [n for n in notes if re.match(WARM.format("2 workers"), n)]
+    assert len([n for n in notes if n.startswith("dask:")]) == 1
 
 
 # --------------------------------------------------------------------------- resume

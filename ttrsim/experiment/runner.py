@@ -13,7 +13,9 @@ chunks are in flight. The summary at the end is read back from the folder
 local backend this process compiles the chunk loop first (or loads it:
 :func:`~ttrsim.experiment.worker.warm_up`) while the worker processes start
 (:func:`~ttrsim.experiment.worker.prepare`), so that they load it from the
-cache.
+cache; on Dask every worker does it before the first chunk is submitted (and
+a worker joining later before its first chunk), and one line says how long
+the slowest took (:meth:`~ttrsim.experiment.backends.DaskBackend.warm_up`).
 
 The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
@@ -493,6 +495,9 @@ class _Run:
                         with pool():
                             backend.submit(prepare, self.specs[0])
                     warm_up(self.specs[0])
+                else:
+                    # every Dask worker compiles (or loads) the loop before its first chunk, and says how long
+                    backend.warm_up(self.specs[0])
                 signals.check()
                 bar = tqdm(total=self._planned_total(), initial=done_before, unit="game", unit_scale=True,
                            disable=not self.progress, desc=exp.name, smoothing=0.05, file=sys.stderr,
