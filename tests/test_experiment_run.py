@@ -82,6 +82,44 @@ def test_local_dask_cluster_gives_identical_tables(reference, tmp_path):
     assert len([n for n in notes if n.startswith("dask:")]) == 1
 
 
+def test_dask_workers_warm_up_in_cache_dir_also_when_they_join_later(reference, tmp_path):
+    """A cluster of this test's (as one of your own), no worker at first: the
+    worker that joins warms up before its first chunk in the run's
+    ``cache_dir`` (set by the warm-up plugin, not by its environment); a
+    second run finds it connected and warm, and says so. The tables are the
+    local run's."""
+    import logging
+
+    distributed = pytest.importorskip("distributed")
+    from ttrsim.core.jitcache import cache_dir
+    shared = tmp_path / "numba"
+    shared.mkdir()
+    (shared / cache_dir().name).symlink_to(cache_dir(), target_is_directory=True)   # this tree's cache, via cache_dir
+    with distributed.LocalCluster(n_workers=0, processes=True, threads_per_worker=1, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
+        notes = []
+
+        def echo(note):
+            notes.append(note)
+            if note.startswith("dask: no worker connected yet"):
+                cluster.scale(1)                    # a worker joins once the run has registered its warm-up
+
+        def go(out):
+            return run_experiment(exp(chunk_size=60), output=tmp_path / out, scheduler=cluster.scheduler_address,
+                                  cache_dir=str(shared), progress=False, echo=echo)
+        joined = go("joined")
+        assert "dask: no worker connected yet; each compiles the kernels as it joins, before its first chunk" in notes
+        assert set(client.run(lambda: os.environ.get("NUMBA_CACHE_DIR")).values()) == {str(shared)}
+        assert_same_tables(reference.path, joined.path)
+        notes.clear()
+        again = go("again")
+        warm = [n for n in notes if n.startswith(("dask:", "note:"))]
+        assert len(warm) == 1 and re.match(WARM.format("1 worker"), warm[0])
+        assert "loaded from the numba cache" in warm[0]          # and no note: its cache is under cache_dir
+        assert_same_tables(reference.path, again.path)
+        assert again.manifest["execution"]["cache_dir"] == str(shared)
+
+
 # --------------------------------------------------------------------------- resume
 
 def test_resume_after_lost_chunks_equals_an_uninterrupted_run(reference, tmp_path):

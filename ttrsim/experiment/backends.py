@@ -207,7 +207,9 @@ class DaskBackend:
         """Make every worker compile (or load) the chunk loop of ``spec``
         before the first chunk is submitted, and say how long the slowest
         took: a worker plugin (:class:`ttrsim.experiment.cluster.WarmUp`), so
-        that a worker joining later does the same before its first task. The
+        that a worker joining later does the same before its first task.
+        When the workers share a cache (``cache_dir``, or a LocalCluster) one
+        of them warms up first, alone, and the others load its work. The
         plugin is this run's (removed by :meth:`close`). A Python strategy's
         error is raised as it is; any other failure is one line."""
         import uuid
@@ -215,12 +217,18 @@ class DaskBackend:
         from ttrsim.play.game import IllegalAction
         from ttrsim.play.guard import StrategyError
 
-        from .cluster import WarmUp, warm_up_lines, warm_up_report
+        from .cluster import WarmUp, warm_alone, warm_up_lines, warm_up_report
         name = f"ttrsim-warm-up-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        plugin, first = WarmUp(spec, self.cache_dir), {}
         try:
-            self.client.register_plugin(WarmUp(spec, self.cache_dir), name=name)
+            if self.cache_dir or self.cluster is not None:      # one cache for all: one compiles, the others load
+                workers = sorted(self.client.scheduler_info().get("workers") or {})
+                if len(workers) > 1:
+                    first = self.client.run(warm_alone, plugin, workers=workers[:1])
+            self.client.register_plugin(plugin, name=name)
             self.plugin = name
             reports = self.client.run(warm_up_report, name)
+            reports.update({a: r for a, r in first.items() if a in reports})    # its compile, not its second look
         except (StrategyError, IllegalAction):
             raise
         except Exception as e:          # a worker's error, whatever it is, is one line
@@ -274,7 +282,7 @@ class DaskBackend:
 def make_backend(exp: Experiment, echo):
     """The backend of an experiment; ``echo`` prints its notes."""
     if exp.backend == "dask":
-        return DaskBackend(exp.workers, exp.scheduler, exp.worker_timeout, echo)
+        return DaskBackend(exp.workers, exp.scheduler, exp.worker_timeout, echo, exp.cache_dir)
     if exp.workers == 1:
         return InlineBackend()
     return LocalBackend(exp.workers)

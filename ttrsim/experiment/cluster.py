@@ -10,6 +10,10 @@ or loads it from the cache, by playing one game of the first sweep point
 (:func:`ttrsim.experiment.worker.warm_up`, what the local backend does in the
 run's own process), in a thread, so that the worker keeps talking to the
 scheduler meanwhile. The game is thrown away: results never depend on it.
+When the workers share one cache (``cache_dir`` given, or a LocalCluster's
+workers on this machine) one worker warms up alone first
+(:func:`warm_alone`), so that the others load what it compiled instead of
+compiling it again at the same time.
 
 This module imports no ttrsim kernels: a worker unpickles the plugin first,
 and ttrsim fixes its cache folder when its compiled modules are imported (the
@@ -51,6 +55,13 @@ class WarmUp(WorkerPlugin):
             warm_up(spec)
         return {"seconds": time.perf_counter() - t0, "compiled": watch.units, "cache": str(cache_dir()),
                 "pid": os.getpid()}
+
+
+async def warm_alone(plugin: WarmUp) -> dict:
+    """``plugin``'s warm-up on this worker alone (for ``Client.run`` on one
+    worker, before the plugin is registered on all: on a cache they share,
+    the others then load what it compiled); returns its report."""
+    return await asyncio.get_running_loop().run_in_executor(None, plugin.warm)
 
 
 def warm_up_report(name: str, dask_worker=None) -> dict | None:
