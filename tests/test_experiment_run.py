@@ -80,6 +80,7 @@ def test_local_dask_cluster_gives_identical_tables(reference, tmp_path):
     # both workers compiled (or loaded) the loop before the first chunk, and the run said so once
     assert [n for n in notes if n.startswith("dask:")] == [n for n in notes if re.match(WARM.format("2 workers"), n)]
     assert len([n for n in notes if n.startswith("dask:")]) == 1
+    assert r.warm_up_seconds > 0 and r.manifest["runs"][-1]["warm_up_s"] == round(r.warm_up_seconds, 3)
 
 
 def test_dask_workers_warm_up_in_cache_dir_also_when_they_join_later(reference, tmp_path):
@@ -95,7 +96,7 @@ def test_dask_workers_warm_up_in_cache_dir_also_when_they_join_later(reference, 
     shared = tmp_path / "numba"
     shared.mkdir()
     (shared / cache_dir().name).symlink_to(cache_dir(), target_is_directory=True)   # this tree's cache, via cache_dir
-    with distributed.LocalCluster(n_workers=0, processes=True, threads_per_worker=1, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=0, processes=True, threads_per_worker=1, dashboard_address=":0",
                                   silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
         notes = []
 

@@ -533,7 +533,8 @@ MIN_TIMED_S = 0.2      # a run's play shorter than this gets no games/s (mostly 
 @json_option("{path, status, games, games_run, seconds, compile_seconds, games_per_s, summary} (summary: one "
              "row per sweep point and strategy as ttrsim.experiment.summary.summary_from_tables gives them: point, "
              "values, strategy, games, wins, win_rate, low, high, mean_total, ...; games_per_s excludes the "
-             "compile time, null for a run too short to time).")
+             "compile time (with --backend dask: the workers' warm-up before the first chunk), null for a run too "
+             "short to time).")
 @progress_option
 @extras_errors
 @watch_compiles
@@ -579,7 +580,8 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
             signal.signal(sig, handler)
     if kernels is not None:
         mark_compiled(kernels)
-    compile_s = compile_seconds()
+    # the Dask workers' warm-up (their compile, or load, before the first chunk) counts as compile time
+    compile_s = compile_seconds() + result.warm_up_seconds
     play_s = max(result.seconds - (compile_s - compiled_before), 0.0)
     rate = result.games_run / play_s if play_s >= MIN_TIMED_S else None
     if as_json:
@@ -592,6 +594,8 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         click.echo(f"nothing to do: {result.path} already holds the complete experiment")
     else:
         compiled = f", after {compile_s:.0f} s compiling (first run only)" if compile_s >= 0.5 else ""
+        if result.warm_up_seconds >= 0.5:     # (compiled or loaded: the warm-up line says which)
+            compiled = f", after {compile_s:.0f} s compiling or loading the kernels"
         speed = f"{rate:,.0f} games/s" if rate else "too short to time"
         click.echo(f"{result.games_run:,} games in {play_s:.1f} s ({speed}){compiled}")
     click.echo(result.summary_text)

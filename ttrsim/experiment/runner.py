@@ -237,6 +237,7 @@ class RunResult:
     summary: list = field(default_factory=list)   # rows of summary_from_tables
     summary_text: str = ""
     manifest: dict = field(default_factory=dict)
+    warm_up_seconds: float = 0.0      # Dask: of ``seconds``, the workers' compile (or load) before the first chunk
 
     def scan(self, table: str) -> pl.LazyFrame:
         """A polars LazyFrame over one table (games, players, tickets, turns), with
@@ -334,6 +335,7 @@ class _Run:
         self.points = [_Point(exp, p.index, per_chunk) for p in exp.points]
         self.specs = [point_spec(exp, p, manifest["config_hash"]) for p in exp.points]
         self.games_run = 0
+        self.warm_up_s = 0.0            # Dask: seconds the workers took to compile (or load) the loop
         self.last_manifest_write = 0.0
         self._keep_checked_chunks()
         for pt in self.points:
@@ -497,7 +499,10 @@ class _Run:
                     warm_up(self.specs[0])
                 else:
                     # every Dask worker compiles (or loads) the loop before its first chunk, and says how long
+                    t = time.perf_counter()
                     backend.warm_up(self.specs[0])
+                    self.warm_up_s = time.perf_counter() - t
+                    run_info["warm_up_s"] = round(self.warm_up_s, 3)
                 signals.check()
                 bar = tqdm(total=self._planned_total(), initial=done_before, unit="game", unit_scale=True,
                            disable=not self.progress, desc=exp.name, smoothing=0.05, file=sys.stderr,
@@ -650,7 +655,8 @@ class _Run:
                 str(pt.index): {"games": pt.games_done, "stopped_at": pt.stopped_at, "ends": ends[pt.index]}
                 for pt in self.points}
         return RunResult(path=self.folder.root, status=status, games=games, games_run=self.games_run,
-                         seconds=seconds, summary=rows, summary_text=text, manifest=self.manifest)
+                         seconds=seconds, summary=rows, summary_text=text, manifest=self.manifest,
+                         warm_up_seconds=self.warm_up_s)
 
     def _unreadable(self, e: BaseException) -> ExperimentError | None:
         """The one line of a part file found unreadable when the summary reads
