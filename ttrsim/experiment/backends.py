@@ -240,16 +240,34 @@ class DaskBackend:
             self.echo(line)
 
     def submit(self, fn, *args):
-        return self.client.submit(fn, *args, pure=False)
+        try:
+            return self.client.submit(fn, *args, pure=False)
+        except Exception as e:
+            raise (self.lost(e) or e) from e
 
     def wait_any(self, futures):
         try:
-            done = self._wait(list(futures), timeout=WAIT_TICK, return_when="FIRST_COMPLETED").done
-        except TimeoutError:
-            done = set()
-        if not done:
-            self._check_workers()
-        return done
+            try:
+                done = self._wait(list(futures), timeout=WAIT_TICK, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = set()
+            if not done:
+                self._check_workers()
+            return done
+        except ExperimentError:
+            raise
+        except Exception as e:
+            raise (self.lost(e) or e) from e
+
+    def lost(self, e: BaseException) -> ExperimentError | None:
+        """The one line of ``e`` when it comes from a lost scheduler (the
+        client cancelled the chunks in flight, or has given up reconnecting
+        and closed); None otherwise. (The run itself cancels only futures it
+        no longer waits for.)"""
+        if self.client.status == "running" and type(e).__name__ not in ("FuturesCancelledError", "CancelledError"):
+            return None
+        return ExperimentError(f"scheduler: lost the connection to the Dask scheduler at {self.address}; expected "
+                               "a scheduler that runs until the run ends")
 
     def _check_workers(self):
         """Say when no worker is connected, and give up after ``worker_timeout`` seconds."""

@@ -48,8 +48,8 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   right after: at most ``WAIT_TICK`` later), so the pool is never left
   inconsistent, nor inside numba or llvmlite (:class:`_Signals`), and an
   ``Interrupted`` that lands in a finalizer (where Python only prints it) is
-  not printed: the run still stops at its next look. A Python strategy's error, a full disk or a dead
-  worker stop it with one line (:class:`ExperimentError`), the manifest says
+  not printed: the run still stops at its next look. A Python strategy's error, a full disk, a dead
+  worker or a lost Dask scheduler stop it with one line (:class:`ExperimentError`), the manifest says
   ``failed``, and running again resumes. So does a part file found
   unreadable when the summary reads the folder back: its chunk is dropped
   from the manifest, to be played again.
@@ -568,6 +568,9 @@ class _Run:
             if signals.signum is not None:      # an error the stop caused (as numba makes of one in its callback)
                 status = "interrupted"
                 raise Interrupted(signals.signum) from None
+            if exp.backend == "dask" and backend is not None and backend.lost(e):
+                error = backend.lost(e)
+                raise error from e
             if type(e).__name__ != "KilledWorker":
                 raise
             error = ExperimentError(f"{exp.source}: a Dask worker died playing a chunk ({_first_line(e)}); "
