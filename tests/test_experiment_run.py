@@ -121,6 +121,25 @@ def test_dask_workers_warm_up_in_cache_dir_also_when_they_join_later(reference, 
         assert again.manifest["execution"]["cache_dir"] == str(shared)
 
 
+def test_each_thread_plays_into_its_own_buffers():
+    """A worker thread's board, state and turn log are its own: a Dask worker
+    with several threads, or a warm-up beside a chunk an interrupted run left
+    running, never plays two games into one set of buffers."""
+    import threading
+
+    from ttrsim.experiment import worker
+    from ttrsim.experiment.config import load_experiment
+    e = load_experiment(exp())
+    spec = worker.point_spec(e, e.points[0])
+    here = worker._context(spec)
+    assert worker._context(spec) is here
+    other = []
+    t = threading.Thread(target=lambda: other.append(worker._context(spec)))
+    t.start()
+    t.join()
+    assert other[0] is not here and other[0]["log"] is not here["log"] and other[0]["state"] is not here["state"]
+
+
 # --------------------------------------------------------------------------- resume
 
 def test_resume_after_lost_chunks_equals_an_uninterrupted_run(reference, tmp_path):

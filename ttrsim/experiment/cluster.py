@@ -8,8 +8,10 @@ task. ``setup`` points ttrsim's compiled-code cache at the run's ``cache_dir``
 (``NUMBA_CACHE_DIR``, when given), then compiles the chunk loop the run needs,
 or loads it from the cache, by playing one game of the first sweep point
 (:func:`ttrsim.experiment.worker.warm_up`, what the local backend does in the
-run's own process), in a thread, so that the worker keeps talking to the
-scheduler meanwhile. The game is thrown away: results never depend on it.
+run's own process), in the worker's task thread pool, so that the worker
+keeps talking to the scheduler meanwhile and a chunk an interrupted run left
+running there ends first. The game is thrown away: results never depend on
+it.
 When the workers share one cache (``cache_dir`` given, or a LocalCluster's
 workers on this machine) one worker warms up alone first
 (:func:`warm_alone`), so that the others load what it compiled instead of
@@ -42,7 +44,9 @@ class WarmUp(WorkerPlugin):
         self.report = None
 
     async def setup(self, worker):
-        self.report = await asyncio.get_running_loop().run_in_executor(None, self.warm)
+        # in the worker's own task threads: after a chunk still running there (one an earlier run left),
+        # and the chunks that follow find the loop's buffers made
+        self.report = await asyncio.get_running_loop().run_in_executor(worker.executor, self.warm)
 
     def warm(self) -> dict:
         t0 = time.perf_counter()
@@ -57,11 +61,11 @@ class WarmUp(WorkerPlugin):
                 "pid": os.getpid()}
 
 
-async def warm_alone(plugin: WarmUp) -> dict:
+async def warm_alone(plugin: WarmUp, dask_worker=None) -> dict:
     """``plugin``'s warm-up on this worker alone (for ``Client.run`` on one
     worker, before the plugin is registered on all: on a cache they share,
     the others then load what it compiled); returns its report."""
-    return await asyncio.get_running_loop().run_in_executor(None, plugin.warm)
+    return await asyncio.get_running_loop().run_in_executor(dask_worker.executor, plugin.warm)
 
 
 def warm_up_report(name: str, dask_worker=None) -> dict | None:
