@@ -202,6 +202,11 @@ class DaskBackend:
             self.address = self.cluster.scheduler_address
             for nanny in (True, False):
                 self.client.run(watch_parent, self.parent, nanny=nanny)
+        # the client's own error log (a traceback when it cannot reconnect to a lost scheduler) is left out
+        # while the run holds it: the run says what went wrong in one line (lost)
+        self._client_log = logging.getLogger("distributed.client")
+        self._client_level = self._client_log.level
+        self._client_log.setLevel(logging.CRITICAL)
 
     def warm_up(self, spec: dict):
         """Make every worker compile (or load) the chunk loop of ``spec``
@@ -293,8 +298,11 @@ class DaskBackend:
                     self.client.unregister_worker_plugin(self.plugin)
             self.client.close()
         finally:
-            if self.cluster is not None:
-                self.cluster.close()
+            try:
+                if self.cluster is not None:
+                    self.cluster.close()
+            finally:
+                self._client_log.setLevel(self._client_level)
 
 
 def make_backend(exp: Experiment, echo):
