@@ -598,3 +598,32 @@ def test_dask_without_workers_says_so_and_gives_up_after_the_timeout(tmp_path):
         assert any(n.startswith("waiting for a Dask worker: none is connected") for n in notes)
     assert json.loads((tmp_path / "out" / "manifest.json").read_text())["status"] == "failed"
     assert pq.read_table(tmp_path / "out" / "dims" / "routes.parquet").num_rows > 0
+
+
+def test_a_lost_dask_scheduler_is_one_line_and_the_run_resumes(tmp_path):
+    """The scheduler ends after the workers warmed up, before any chunk came
+    back: one line (no traceback), the run failed, and the same experiment
+    resumes (here on the local backend) to the complete folder."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=":0",
+                                       silence_logs=logging.ERROR)
+    notes = []
+
+    def echo(note):
+        notes.append(note)
+        if note.startswith("dask: 1 worker ready"):
+            cluster.close()                  # the scheduler (and its worker) gone as the chunks are submitted
+    try:
+        with pytest.raises(ExperimentError, match=r"^scheduler: lost the connection to the Dask scheduler at "
+                                                  r"\S+://\S+; expected a scheduler that runs until the run ends; "
+                                                  r"the run stopped: \d+ games kept in .*; run the same command "
+                                                  r"again to resume$"):
+            run_experiment(small(games=40), output=tmp_path / "out", scheduler=cluster.scheduler_address,
+                           progress=False, echo=echo)
+    finally:
+        cluster.close()
+    assert any(n.startswith("dask: 1 worker ready") for n in notes)
+    assert json.loads((tmp_path / "out" / "manifest.json").read_text())["status"] == "failed"
+    r = go(small(games=40), tmp_path / "out")
+    assert r.status == "complete" and r.games == 40

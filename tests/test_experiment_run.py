@@ -4,6 +4,7 @@ sequential stop; sweeps; the CLI and the Python API. Small runs (tens to a few
 hundred games) of fast strategies keep this quick."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -67,11 +68,76 @@ def test_two_workers_and_other_chunks_give_identical_tables(reference, tmp_path)
     assert r.summary == reference.summary
 
 
+WARM = r"^dask: {} ready, kernels (compiled|loaded from the numba cache) in \d+\.\d s \(slowest worker"
+
+
 def test_local_dask_cluster_gives_identical_tables(reference, tmp_path):
+    notes = []
     r = run_experiment(exp(backend="dask", workers=2, chunk_size=60), output=tmp_path / "dask",
-                       progress=False, echo=False)
+                       progress=False, echo=notes.append)
     assert r.manifest["execution"]["backend"] == "dask"
     assert_same_tables(reference.path, r.path)
+    # both workers compiled (or loaded) the loop before the first chunk, and the run said so once
+    assert [n for n in notes if n.startswith("dask:")] == [n for n in notes if re.match(WARM.format("2 workers"), n)]
+    assert len([n for n in notes if n.startswith("dask:")]) == 1
+    assert r.warm_up_seconds > 0 and r.manifest["runs"][-1]["warm_up_s"] == round(r.warm_up_seconds, 3)
+
+
+def test_dask_workers_warm_up_in_cache_dir_also_when_they_join_later(reference, tmp_path):
+    """A cluster of this test's (as one of your own), no worker at first: the
+    worker that joins warms up before its first chunk in the run's
+    ``cache_dir`` (set by the warm-up plugin, not by its environment); a
+    second run finds it connected and warm, and says so. The tables are the
+    local run's."""
+    import logging
+
+    distributed = pytest.importorskip("distributed")
+    from ttrsim.core.jitcache import cache_dir
+    shared = tmp_path / "numba"
+    shared.mkdir()
+    (shared / cache_dir().name).symlink_to(cache_dir(), target_is_directory=True)   # this tree's cache, via cache_dir
+    with distributed.LocalCluster(n_workers=0, processes=True, threads_per_worker=1, dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
+        notes = []
+
+        def echo(note):
+            notes.append(note)
+            if note.startswith("dask: no worker connected yet"):
+                cluster.scale(1)                    # a worker joins once the run has registered its warm-up
+
+        def go(out):
+            return run_experiment(exp(chunk_size=60), output=tmp_path / out, scheduler=cluster.scheduler_address,
+                                  cache_dir=str(shared), progress=False, echo=echo)
+        joined = go("joined")
+        assert "dask: no worker connected yet; each compiles the kernels as it joins, before its first chunk" in notes
+        assert set(client.run(lambda: os.environ.get("NUMBA_CACHE_DIR")).values()) == {str(shared)}
+        assert_same_tables(reference.path, joined.path)
+        notes.clear()
+        again = go("again")
+        warm = [n for n in notes if n.startswith(("dask:", "note:"))]
+        assert len(warm) == 1 and re.match(WARM.format("1 worker"), warm[0])
+        assert "loaded from the numba cache" in warm[0]          # and no note: its cache is under cache_dir
+        assert_same_tables(reference.path, again.path)
+        assert again.manifest["execution"]["cache_dir"] == str(shared)
+
+
+def test_each_thread_plays_into_its_own_buffers():
+    """A worker thread's board, state and turn log are its own: a Dask worker
+    with several threads, or a warm-up beside a chunk an interrupted run left
+    running, never plays two games into one set of buffers."""
+    import threading
+
+    from ttrsim.experiment import worker
+    from ttrsim.experiment.config import load_experiment
+    e = load_experiment(exp())
+    spec = worker.point_spec(e, e.points[0])
+    here = worker._context(spec)
+    assert worker._context(spec) is here
+    other = []
+    t = threading.Thread(target=lambda: other.append(worker._context(spec)))
+    t.start()
+    t.join()
+    assert other[0] is not here and other[0]["log"] is not here["log"] and other[0]["state"] is not here["state"]
 
 
 # --------------------------------------------------------------------------- resume

@@ -178,8 +178,8 @@ def test_a_good_file_with_every_kind_of_value_matches():
     doc = base(description=None, rules="germany", rule_overrides={"scoring": {6: 18}, "tiebreaks": ["tickets"],
                                                                    "ticket_decks": "short"},
                seating="permute", seed=3, log=True, workers="auto", chunk_size=100, backend="dask",
-               scheduler="tcp://h:8786", python_time_limit=2.5, sweep={"rules.trains": [40, 45],
-                                                                        "strategies.s.budget": [5]},
+               scheduler="tcp://h:8786", cache_dir="/shared/numba", python_time_limit=2.5,
+               sweep={"rules.trains": [40, 45], "strategies.s.budget": [5]},
                lineup=["random", {"strategy": "search", "params": {"budget": 10.0, "keeps": True}, "label": "s"}])
     assert errors(doc, SCHEMA) == []
     assert errors(base(lineup=[{"python": "mod:Cls", "params": {"depth": "any"}}, "random"]), SCHEMA) == []

@@ -489,6 +489,7 @@ Examples:
   ttrsim run quickstart                           # a packaged example, by name
   ttrsim run experiments/sweep.yaml --workers 8 --output results/globetrotter
   ttrsim run experiments/dask.yaml --backend dask --scheduler tcp://10.0.0.5:8786
+  ttrsim run experiments/dask.yaml --scheduler tcp://10.0.0.5:8786 --cache-dir /shared/numba
   ttrsim run quickstart --overwrite               # start the folder over
   ttrsim run quickstart --games 40000             # grow a finished run
   ttrsim run quickstart --games 400 --json
@@ -498,7 +499,8 @@ or grows a finished one to more games; a folder holding a different
 experiment is refused unless --overwrite, and so is a folder another run is
 writing. Ctrl-C (exit code 130) or SIGTERM (143) stops at once and keeps
 every finished chunk. The file's schema and the run's life:
-docs/experiments.md; what is guaranteed: docs/reliability.md; the examples:
+docs/experiments.md; what is guaranteed: docs/reliability.md; Dask clusters
+(several machines, SLURM/PBS, Kubernetes): docs/cluster.md; the examples:
 `ttrsim examples`. The first run compiles the engine and strategies (once;
 `ttrsim warmup` does it ahead): a notice and a progress line say so.
 """
@@ -524,17 +526,20 @@ MIN_TIMED_S = 0.2      # a run's play shorter than this gets no games/s (mostly 
               help="Seconds a Python strategy may take per decision or constructor (default: the file's, else 10).")
 @click.option("--worker-timeout", type=click.FloatRange(0, 86400, min_open=True), metavar="SECONDS",
               help="Seconds to wait for a Dask worker while none is connected (default: the file's, else 60).")
+@click.option("--cache-dir", metavar="DIR", help="Dask: an absolute folder every worker caches the compiled "
+              "kernels in (their NUMBA_CACHE_DIR; a shared folder compiles once for all); docs/cluster.md.")
 @click.option("--resume/--overwrite", default=True, show_default=True,
               help="Continue the folder's run, or delete its results and start over.")
 @json_option("{path, status, games, games_run, seconds, compile_seconds, games_per_s, summary} (summary: one "
              "row per sweep point and strategy as ttrsim.experiment.summary.summary_from_tables gives them: point, "
              "values, strategy, games, wins, win_rate, low, high, mean_total, ...; games_per_s excludes the "
-             "compile time, null for a run too short to time).")
+             "compile time (with --backend dask: the workers' warm-up before the first chunk), null for a run too "
+             "short to time).")
 @progress_option
 @extras_errors
 @watch_compiles
 def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log, python_time_limit, worker_timeout,
-        resume, as_json, progress):
+        cache_dir, resume, as_json, progress):
     """Run the experiment FILE (a YAML file, or the name of a packaged example)
     into a results folder of Parquet tables (games, players, tickets, turns)
     with a manifest.json, then print the win rates per strategy with 95%
@@ -546,16 +551,17 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
     quiet_stdout = stdout_to_stderr(as_json)     # stdout is the JSON document alone
     quiet_stdout.__enter__()
     try:
-        if not scheduler and backend != "dask":
+        if not scheduler and backend != "dask" and not cache_dir:     # (cache_dir: a Dask run, or refused)
             helper = start_helper()          # a first run: it compiles the engine while the experiment is read
         from ttrsim.experiment.config import ExperimentError
         from ttrsim.experiment import runner
         from ttrsim.experiment.runner import run_experiment
         runner.ABANDON_HELD_STOP = True       # a stop within seconds, also while the first compile holds it up
         extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log),
-                                   ("python_time_limit", python_time_limit), ("worker_timeout", worker_timeout))
+                                   ("python_time_limit", python_time_limit), ("worker_timeout", worker_timeout),
+                                   ("cache_dir", cache_dir))
                  if v is not None}
-        kernels = experiment_kernels(file, "dask" if scheduler else backend)
+        kernels = experiment_kernels(file, "dask" if scheduler else backend, cache_dir)
         if kernels is not None:
             add_compile_seconds(compile_on_two_cores(kernels, helper))
         compiled_before = compile_seconds()         # the run's own seconds include the compile from here on
@@ -574,7 +580,8 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
             signal.signal(sig, handler)
     if kernels is not None:
         mark_compiled(kernels)
-    compile_s = compile_seconds()
+    # the Dask workers' warm-up (their compile, or load, before the first chunk) counts as compile time
+    compile_s = compile_seconds() + result.warm_up_seconds
     play_s = max(result.seconds - (compile_s - compiled_before), 0.0)
     rate = result.games_run / play_s if play_s >= MIN_TIMED_S else None
     if as_json:
@@ -587,6 +594,8 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         click.echo(f"nothing to do: {result.path} already holds the complete experiment")
     else:
         compiled = f", after {compile_s:.0f} s compiling (first run only)" if compile_s >= 0.5 else ""
+        if result.warm_up_seconds >= 0.5:     # (compiled or loaded: the warm-up line says which)
+            compiled = f", after {compile_s:.0f} s compiling or loading the kernels"
         speed = f"{rate:,.0f} games/s" if rate else "too short to time"
         click.echo(f"{result.games_run:,} games in {play_s:.1f} s ({speed}){compiled}")
     click.echo(result.summary_text)

@@ -263,16 +263,16 @@ def compile_on_two_cores(kernels, helper=None) -> float:
     return time.perf_counter() - t1
 
 
-def experiment_kernels(file: str, backend: str | None):
+def experiment_kernels(file: str, backend: str | None, cache_dir: str | None = None):
     """The :class:`~ttrsim.strategies.dispatch.Kernels` the local runner's
-    loop needs for experiment ``file``; None for a Dask run or a bad file
-    (the runner reports it)."""
+    loop needs for experiment ``file`` (with the command's ``backend`` and
+    ``cache_dir``); None for a Dask run or a bad file (the runner reports it)."""
     from ttrsim.experiment.config import load_experiment
     from ttrsim.strategies import STRATEGY_IDS
     from ttrsim.strategies.dispatch import kernels_for
 
     try:
-        exp = load_experiment(file, {"backend": backend} if backend else {})
+        exp = load_experiment(file, {"backend": backend, "cache_dir": cache_dir})     # (None: the file's)
     except Exception:             # noqa: BLE001 (the runner reports it)
         return None
     ids = [STRATEGY_IDS[e.strategy] for e in exp.entrants if not e.python] or [0]

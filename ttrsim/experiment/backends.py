@@ -11,7 +11,10 @@ with nothing finished, so that the run can look at its signals) and
 * ``local``: :class:`LocalBackend`, joblib's loky process pool (``workers``
   processes), kept warm between calls;
 * ``dask``: :class:`DaskBackend`, a ``distributed`` cluster at ``scheduler``, or
-  a ``LocalCluster`` of ``workers`` processes started for the run.
+  a ``LocalCluster`` of ``workers`` processes started for the run. Before the
+  first chunk every worker compiles the chunk loop (or loads it from the
+  numba cache), also a worker that joins later (:meth:`DaskBackend.warm_up`,
+  :mod:`ttrsim.experiment.cluster`), in ``cache_dir`` when it is given.
 
 Worker processes started for the run (the local pool, a LocalCluster's
 workers and nannies) watch this process and end when it is gone
@@ -35,7 +38,7 @@ import signal
 import threading
 import time
 import weakref
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import wait as cf_wait
 
@@ -167,18 +170,22 @@ class LocalBackend:
 
 class DaskBackend:
     """A Dask ``distributed`` cluster: the given scheduler or a LocalCluster
-    (whose nannies and workers watch this process)."""
+    (whose nannies and workers watch this process). ``cache_dir``: the
+    workers' numba cache folder (``NUMBA_CACHE_DIR``; a LocalCluster's workers
+    get it in their environment, the others from the warm-up plugin)."""
     name = "dask"
     atomic = False
 
-    def __init__(self, workers: int, scheduler: str | None, worker_timeout: float, echo):
+    def __init__(self, workers: int, scheduler: str | None, worker_timeout: float, echo,
+                 cache_dir: str | None = None):
         # imported here: distributed takes seconds to import and only this backend needs it
         from distributed import Client, LocalCluster, wait
         self._wait = wait
         self.cluster = None
         self.parent = None
-        self.worker_timeout, self.echo = worker_timeout, echo
+        self.worker_timeout, self.echo, self.cache_dir = worker_timeout, echo, cache_dir
         self.idle_since = None           # when no worker was first seen connected
+        self.plugin = None               # the name of this run's warm-up plugin, once registered
         if scheduler:
             try:
                 self.client = Client(scheduler, timeout="20s")
@@ -189,23 +196,83 @@ class DaskBackend:
         else:
             self.parent = os.getpid()
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=logging.ERROR)
+                                        dashboard_address=None, silence_logs=logging.ERROR,
+                                        env={"NUMBA_CACHE_DIR": cache_dir} if cache_dir else None)
             self.client = Client(self.cluster)
             self.address = self.cluster.scheduler_address
             for nanny in (True, False):
                 self.client.run(watch_parent, self.parent, nanny=nanny)
+        # the client's own error log (a traceback when it cannot reconnect to a lost scheduler) is left out
+        # while the run holds it: the run says what went wrong in one line (lost)
+        self._client_log = logging.getLogger("distributed.client")
+        self._client_level = self._client_log.level
+        self._client_log.setLevel(logging.CRITICAL)
+
+    def warm_up(self, spec: dict):
+        """Make every worker compile (or load) the chunk loop of ``spec``
+        before the first chunk is submitted, and say how long the slowest
+        took: a worker plugin (:class:`ttrsim.experiment.cluster.WarmUp`), so
+        that a worker joining later does the same before its first task.
+        When the workers share a cache (``cache_dir``, or a LocalCluster) one
+        of them warms up first, alone, and the others load its work. The
+        plugin is this run's (removed by :meth:`close`). A Python strategy's
+        error is raised as it is; any other failure is one line."""
+        import uuid
+
+        from ttrsim.play.game import IllegalAction
+        from ttrsim.play.guard import StrategyError
+
+        from .cluster import WarmUp, warm_alone, warm_up_lines, warm_up_report
+        name = f"ttrsim-warm-up-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        plugin, first = WarmUp(spec, self.cache_dir), {}
+        try:
+            if self.cache_dir or self.cluster is not None:      # one cache for all: one compiles, the others load
+                workers = sorted(self.client.scheduler_info().get("workers") or {})
+                if len(workers) > 1:
+                    first = self.client.run(warm_alone, plugin, workers=workers[:1])
+            self.client.register_plugin(plugin, name=name)
+            self.plugin = name
+            reports = self.client.run(warm_up_report, name)
+            reports.update({a: r for a, r in first.items() if a in reports})    # its compile, not its second look
+        except (StrategyError, IllegalAction):
+            raise
+        except Exception as e:          # a worker's error, whatever it is, is one line
+            text = str(e).strip().splitlines()
+            raise ExperimentError(f"scheduler: a Dask worker could not compile the kernels ({type(e).__name__}: "
+                                  f"{text[0] if text else ''}); expected workers with ttrsim installed, the same "
+                                  "version as here") from e
+        for line in warm_up_lines(reports, self.cache_dir):
+            self.echo(line)
 
     def submit(self, fn, *args):
-        return self.client.submit(fn, *args, pure=False)
+        try:
+            return self.client.submit(fn, *args, pure=False)
+        except Exception as e:
+            raise (self.lost(e) or e) from e
 
     def wait_any(self, futures):
         try:
-            done = self._wait(list(futures), timeout=WAIT_TICK, return_when="FIRST_COMPLETED").done
-        except TimeoutError:
-            done = set()
-        if not done:
-            self._check_workers()
-        return done
+            try:
+                done = self._wait(list(futures), timeout=WAIT_TICK, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = set()
+            if not done:
+                self._check_workers()
+            return done
+        except ExperimentError:
+            raise
+        except Exception as e:
+            raise (self.lost(e) or e) from e
+
+    def lost(self, e: BaseException) -> ExperimentError | None:
+        """The one line of ``e`` when it comes from a lost scheduler (the
+        client cancelled the chunks in flight, or has given up reconnecting
+        and closed); None otherwise. (The run itself cancels only futures it
+        no longer waits for.)"""
+        if self.client.status == "running" and type(e).__name__ not in ("FuturesCancelledError", "CancelledError"):
+            return None
+        return ExperimentError(f"scheduler: lost the connection to the Dask scheduler at {self.address}; expected "
+                               "a scheduler that runs until the run ends")
 
     def _check_workers(self):
         """Say when no worker is connected, and give up after ``worker_timeout`` seconds."""
@@ -226,16 +293,22 @@ class DaskBackend:
 
     def close(self, kill=False):
         try:
+            if self.plugin is not None and self.cluster is None and self.client.status == "running":
+                with suppress(Exception):      # (the scheduler may be gone)
+                    self.client.unregister_worker_plugin(self.plugin)
             self.client.close()
         finally:
-            if self.cluster is not None:
-                self.cluster.close()
+            try:
+                if self.cluster is not None:
+                    self.cluster.close()
+            finally:
+                self._client_log.setLevel(self._client_level)
 
 
 def make_backend(exp: Experiment, echo):
     """The backend of an experiment; ``echo`` prints its notes."""
     if exp.backend == "dask":
-        return DaskBackend(exp.workers, exp.scheduler, exp.worker_timeout, echo)
+        return DaskBackend(exp.workers, exp.scheduler, exp.worker_timeout, echo, exp.cache_dir)
     if exp.workers == 1:
         return InlineBackend()
     return LocalBackend(exp.workers)

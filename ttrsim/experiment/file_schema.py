@@ -177,6 +177,7 @@ def experiment_schema() -> dict:
         "output": {"type": "string", "minLength": 1},
         "python_time_limit": {**seconds, "default": DEFAULT_TIME_LIMIT},
         "worker_timeout": {**seconds, "default": DEFAULT_WORKER_TIMEOUT},
+        "cache_dir": {"type": ["string", "null"], "minLength": 1, "examples": ["/shared/numba"]},
     }
     assert set(props) == set(KEYS) and set(props["stop"]["properties"]) == set(STOP_KEYS)
     return {

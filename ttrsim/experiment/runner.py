@@ -13,7 +13,9 @@ chunks are in flight. The summary at the end is read back from the folder
 local backend this process compiles the chunk loop first (or loads it:
 :func:`~ttrsim.experiment.worker.warm_up`) while the worker processes start
 (:func:`~ttrsim.experiment.worker.prepare`), so that they load it from the
-cache.
+cache; on Dask every worker does it before the first chunk is submitted (and
+a worker joining later before its first chunk), and one line says how long
+the slowest took (:meth:`~ttrsim.experiment.backends.DaskBackend.warm_up`).
 
 The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
@@ -46,8 +48,8 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
   right after: at most ``WAIT_TICK`` later), so the pool is never left
   inconsistent, nor inside numba or llvmlite (:class:`_Signals`), and an
   ``Interrupted`` that lands in a finalizer (where Python only prints it) is
-  not printed: the run still stops at its next look. A Python strategy's error, a full disk or a dead
-  worker stop it with one line (:class:`ExperimentError`), the manifest says
+  not printed: the run still stops at its next look. A Python strategy's error, a full disk, a dead
+  worker or a lost Dask scheduler stop it with one line (:class:`ExperimentError`), the manifest says
   ``failed``, and running again resumes. So does a part file found
   unreadable when the summary reads the folder back: its chunk is dropped
   from the manifest, to be played again.
@@ -235,6 +237,7 @@ class RunResult:
     summary: list = field(default_factory=list)   # rows of summary_from_tables
     summary_text: str = ""
     manifest: dict = field(default_factory=dict)
+    warm_up_seconds: float = 0.0      # Dask: of ``seconds``, the workers' compile (or load) before the first chunk
 
     def scan(self, table: str) -> pl.LazyFrame:
         """A polars LazyFrame over one table (games, players, tickets, turns), with
@@ -332,6 +335,7 @@ class _Run:
         self.points = [_Point(exp, p.index, per_chunk) for p in exp.points]
         self.specs = [point_spec(exp, p, manifest["config_hash"]) for p in exp.points]
         self.games_run = 0
+        self.warm_up_s = 0.0            # Dask: seconds the workers took to compile (or load) the loop
         self.last_manifest_write = 0.0
         self._keep_checked_chunks()
         for pt in self.points:
@@ -493,6 +497,12 @@ class _Run:
                         with pool():
                             backend.submit(prepare, self.specs[0])
                     warm_up(self.specs[0])
+                else:
+                    # every Dask worker compiles (or loads) the loop before its first chunk, and says how long
+                    t = time.perf_counter()
+                    backend.warm_up(self.specs[0])
+                    self.warm_up_s = time.perf_counter() - t
+                    run_info["warm_up_s"] = round(self.warm_up_s, 3)
                 signals.check()
                 bar = tqdm(total=self._planned_total(), initial=done_before, unit="game", unit_scale=True,
                            disable=not self.progress, desc=exp.name, smoothing=0.05, file=sys.stderr,
@@ -558,6 +568,9 @@ class _Run:
             if signals.signum is not None:      # an error the stop caused (as numba makes of one in its callback)
                 status = "interrupted"
                 raise Interrupted(signals.signum) from None
+            if exp.backend == "dask" and backend is not None and backend.lost(e):
+                error = backend.lost(e)
+                raise error from e
             if type(e).__name__ != "KilledWorker":
                 raise
             error = ExperimentError(f"{exp.source}: a Dask worker died playing a chunk ({_first_line(e)}); "
@@ -645,7 +658,8 @@ class _Run:
                 str(pt.index): {"games": pt.games_done, "stopped_at": pt.stopped_at, "ends": ends[pt.index]}
                 for pt in self.points}
         return RunResult(path=self.folder.root, status=status, games=games, games_run=self.games_run,
-                         seconds=seconds, summary=rows, summary_text=text, manifest=self.manifest)
+                         seconds=seconds, summary=rows, summary_text=text, manifest=self.manifest,
+                         warm_up_seconds=self.warm_up_s)
 
     def _unreadable(self, e: BaseException) -> ExperimentError | None:
         """The one line of a part file found unreadable when the summary reads

@@ -53,11 +53,13 @@ KEYS = {
     "output": "results folder (default results/<name>); in the file: a folder inside the current folder",
     "python_time_limit": "seconds a Python strategy may take for one decision or its constructor (default 10)",
     "worker_timeout": "seconds to wait for a Dask worker while none is connected (default 60)",
+    "cache_dir": "Dask: an absolute folder every worker caches the compiled kernels in (NUMBA_CACHE_DIR), e.g. shared",
 }
 ENTRANT_KEYS = ("strategy", "python", "params", "label")
 STOP_KEYS = ("strategy", "width", "min_games", "max_games")
 # execution settings: they never change results, so resuming may change them
-EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output", "python_time_limit", "worker_timeout")
+EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output", "python_time_limit", "worker_timeout",
+                  "cache_dir")
 
 
 class ExperimentError(ValueError):
@@ -126,6 +128,7 @@ class Experiment:
     output: Path
     python_time_limit: float = DEFAULT_TIME_LIMIT
     worker_timeout: float = DEFAULT_WORKER_TIMEOUT
+    cache_dir: str | None = None  # Dask: the workers' NUMBA_CACHE_DIR
     python_path: tuple = ()  # folders searched for Python strategy modules (not part of the config)
 
     @property
@@ -185,7 +188,7 @@ class Experiment:
         one used, in whole seed blocks (a resume keeps its folder's)."""
         return {"workers": self.workers, "chunk_size": self.chunk_games, "backend": self.backend,
                 "scheduler": self.scheduler, "output": str(self.output), "python_time_limit": self.python_time_limit,
-                "worker_timeout": self.worker_timeout}
+                "worker_timeout": self.worker_timeout, "cache_dir": self.cache_dir}
 
     def rules_for(self, point: Point):
         return get_rules(self.rules, point.rule_overrides)

@@ -190,6 +190,7 @@ class Validator:
             self.fail("backend", f"expected local or dask, got {kind(backend)}")
         if scheduler is not None and backend != "dask":
             self.fail("scheduler", "only used with backend: dask; expected backend: dask or no scheduler")
+        cache_dir = self.cache_dir(doc.get("cache_dir"), backend)
 
         out = doc.get("output")
         if out is None:
@@ -205,10 +206,26 @@ class Validator:
             seatings=seatings, games=games, games_requested=games_requested, stop=stop, seed=seed,
             sweep=tuple((k, tuple(v)) for k, v in sweep), points=tuple(points), log=log, workers=workers,
             chunk_size=chunk, backend=backend, scheduler=scheduler, output=output,
-            python_time_limit=self.time_limit, worker_timeout=worker_timeout,
+            python_time_limit=self.time_limit, worker_timeout=worker_timeout, cache_dir=cache_dir,
             python_path=self.python_path if any(e.python for e in entrants) else ())
 
     # ---- parts
+    def cache_dir(self, v, backend: str) -> str | None:
+        """``cache_dir``: an absolute folder path (the workers' own file
+        system: a relative one would start wherever each worker runs), with
+        the Dask backend only (a local run's own process has loaded its
+        kernels before it reads the file: set NUMBA_CACHE_DIR there)."""
+        if v is None:
+            return None
+        what = "an absolute folder path every Dask worker can write (their NUMBA_CACHE_DIR)"
+        v = self.string("cache_dir", os.fspath(v) if isinstance(v, os.PathLike) else v, what)
+        if "\0" in v or not os.path.isabs(v):
+            self.fail("cache_dir", f"expected {what}, got {v!r}")
+        if backend != "dask":
+            self.fail("cache_dir", "only used with backend: dask; expected backend: dask, or no cache_dir (a local "
+                                   "run caches where NUMBA_CACHE_DIR says)")
+        return os.path.normpath(v)
+
     def rule_set(self, doc: dict):
         """``rules``, ``rule_overrides`` and ``map`` of a file: (preset, rule
         overrides with the resolved map, the map given or None, the RuleSet)."""

@@ -8,8 +8,9 @@ the per-block win sums of every entrant (for the stop rule). Games whose
 seating has a Python strategy are stepped in Python (:func:`_play_python`) and
 recorded exactly like the compiled loop; the other games of the chunk still run
 compiled, in game order; the first of them is played twice, to catch a Python
-strategy that is not deterministic. A worker process keeps the board, state
-and log of the points it has seen (``_CTX``), and ends itself when the run's
+strategy that is not deterministic. A worker thread keeps the board, state
+and log of the points it has seen (``_CTX``, one set per thread), and a
+worker process ends itself when the run's
 main process is gone (:func:`watch_parent`). Every part file is tagged with
 the experiment's config hash, the chunk and its games
 (:func:`ttrsim.experiment.folder.part_tag`). What a Python strategy prints
@@ -67,7 +68,32 @@ PARENT_CHECK = 0.5               # seconds between a worker's looks at the run's
 # the loop calls the engine and the kernels a few times a turn: optimizing them again with it gains nothing
 link_callees_as_compiled(play_chunk)
 
-_CTX: dict = {}
+
+
+class _Contexts(threading.local):
+    """The contexts (board, state, turn log: :func:`_context`) of the sweep
+    points this thread has seen, by spec key: one set per thread, so that two
+    threads of a process never play into the same buffers (a Dask worker run
+    with several threads, or a chunk still running when the next run's
+    warm-up starts: :mod:`ttrsim.experiment.cluster`)."""
+
+    def __init__(self):
+        self.by_key: dict = {}
+
+    def get(self, key):
+        return self.by_key.get(key)
+
+    def __setitem__(self, key, ctx):
+        self.by_key[key] = ctx
+
+    def __len__(self):
+        return len(self.by_key)
+
+    def clear(self):
+        self.by_key.clear()
+
+
+_CTX = _Contexts()
 _WATCHED: list = []
 
 
