@@ -69,7 +69,6 @@ PARENT_CHECK = 0.5               # seconds between a worker's looks at the run's
 link_callees_as_compiled(play_chunk)
 
 
-
 class _Contexts(threading.local):
     """The contexts (board, state, turn log: :func:`_context`) of the sweep
     points this thread has seen, by spec key: one set per thread, so that two
