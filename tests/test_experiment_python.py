@@ -75,12 +75,12 @@ def test_germany_with_the_log_flushed_between_python_games(tmp_path, monkeypatch
          "games": 6, "seed": 9, "log": True, "workers": 1, "chunk_size": 6}
     compiled = run(d, tmp_path / "compiled")
     monkeypatch.setattr(worker, "TURN_CAPACITY", 2 * 1001 + 500)
-    worker._CTX.clear()
+    worker._CTX.by_key.clear()
     try:
         d["lineup"] = [PY_AS_GREEDY, "passenger_hunter", "random"]
         python = run(d, tmp_path / "python")
     finally:
-        worker._CTX.clear()
+        worker._CTX.by_key.clear()
     assert_identical(compiled.path, python.path)
 
 

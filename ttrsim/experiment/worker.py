@@ -71,25 +71,13 @@ link_callees_as_compiled(play_chunk)
 
 class _Contexts(threading.local):
     """The contexts (board, state, turn log: :func:`_context`) of the sweep
-    points this thread has seen, by spec key: one set per thread, so that two
-    threads of a process never play into the same buffers (a Dask worker run
-    with several threads, or a chunk still running when the next run's
-    warm-up starts: :mod:`ttrsim.experiment.cluster`)."""
+    points this thread has seen, ``by_key`` spec key: one set per thread, so
+    that two threads of a process never play into the same buffers (a Dask
+    worker run with several threads, or a chunk still running when the next
+    run's warm-up starts: :mod:`ttrsim.experiment.cluster`)."""
 
     def __init__(self):
         self.by_key: dict = {}
-
-    def get(self, key):
-        return self.by_key.get(key)
-
-    def __setitem__(self, key, ctx):
-        self.by_key[key] = ctx
-
-    def __len__(self):
-        return len(self.by_key)
-
-    def clear(self):
-        self.by_key.clear()
 
 
 _CTX = _Contexts()
@@ -156,7 +144,8 @@ def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None
 
 
 def _context(spec: dict):
-    ctx = _CTX.get(spec["key"])
+    contexts = _CTX.by_key
+    ctx = contexts.get(spec["key"])
     if ctx is None:
         rules = get_rules(spec["rules"], spec["rule_overrides"])
         m = load_map(rules.map)
@@ -173,9 +162,9 @@ def _context(spec: dict):
                               for x in spec["python"]]
             ctx["hand_before"] = np.zeros(LOCO + 1, np.int64)
             ctx["pass_before"] = np.zeros(N_PASSENGER_COLOURS, np.int64)
-        if len(_CTX) > 16:
-            _CTX.clear()
-        _CTX[spec["key"]] = ctx
+        if len(contexts) > 16:
+            contexts.clear()
+        contexts[spec["key"]] = ctx
     return ctx
 
 
