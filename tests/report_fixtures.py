@@ -57,7 +57,7 @@ def _winners(rows, tiebreaks):
 
 def make_results(path, *, labels=("A", "B"), games=(), rules="usa", seatings=None, tickets=(), turns=(),
                  sweep=(), point_overrides=None, rule_overrides=None, status="complete", chunk_games=None,
-                 log=None, with_turns_table=None, seating="rotate", strategies=None):
+                 log=None, with_turns_table=None, seating="rotate", strategies=None, intervene=None):
     """Write a results folder at ``path`` and return it.
 
     ``games``: :func:`game` dicts; their order within a point gives the game
@@ -69,7 +69,9 @@ def make_results(path, *, labels=("A", "B"), games=(), rules="usa", seatings=Non
     ``sweep``: [(key, [values])]; ``point_overrides``: per point rule overrides.
     ``seating``: the design named in the manifest (``seatings`` gives its seatings);
     ``strategies``: the strategy of each label (default: the label), so two labels
-    can be one strategy.
+    can be one strategy; ``intervene``: the manifest's intervention record
+    (``ttrsim.experiment.validator.Validator.intervene``), whose arms are the
+    values of the sweep key ``arm``.
     """
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
@@ -166,7 +168,8 @@ def make_results(path, *, labels=("A", "B"), games=(), rules="usa", seatings=Non
                    "entrants": [{"label": x, "strategy": y, "params": {}}
                                 for x, y in zip(labels, strategies or labels)],
                    "seatings": seatings, "games": stride, "stop": None, "seed": 0,
-                   "sweep": [[k, list(v)] for k, v in sweep], "log": log, "points": points},
+                   "sweep": [[k, list(v)] for k, v in sweep], "log": log, "points": points,
+                   **({"intervene": intervene} if intervene else {})},
         "execution": {}, "versions": {},
         "layout": {"block_size": block, "chunk_games": chunk_games, "stride": stride, "games_per_point": stride,
                    "tables": list(tables)},

@@ -93,6 +93,7 @@ from .results import READ_ERRORS, Results
 from .seating import Chunk, chunks_of_point
 from .signals import Interrupted
 from .stats import RateSums, widths_along
+from .effects import format_effects, intervention, paired_effects
 from .summary import ends_by_point, format_summary, summary_from_tables
 from .worker import point_spec, prepare, run_chunk, truncate, warm_up
 
@@ -647,12 +648,13 @@ class _Run:
             res = Results.from_manifest(self.folder.root, self.manifest, check=False)
             try:
                 rows, ends = summary_from_tables(res), ends_by_point(res)
+                effects = format_effects(paired_effects(res)) if intervention(res) else ""
             except READ_ERRORS as e:
                 error = self._unreadable(e)
                 if error is None:
                     raise
                 raise error from e
-            text = format_summary(rows, ends)
+            text = format_summary(rows, ends) + ("\n" + effects if effects else "")
             self.manifest["summary"] = rows
             self.manifest["points_summary"] = {
                 str(pt.index): {"games": pt.games_done, "stopped_at": pt.stopped_at, "ends": ends[pt.index]}

@@ -45,6 +45,8 @@ KEYS = {
     "seed": "experiment seed, an integer >= 0 (default 0)",
     "sweep": "grid {rules.PARAM | strategies.LABEL.PARAM: [values]}; each point a sub-experiment",
     "styles": "planner styles to play in turn, from routes, balanced, tickets (a sweep axis 'style')",
+    "intervene": "one change played against the unchanged arm on the same deals: offer_ticket, remove_route, "
+                 "rules.PARAM or strategies.LABEL.PARAM with a list of values (a sweep axis 'arm')",
     "log": "turn-level logging (the turns table) on or off (default false)",
     "workers": "worker processes (default: every core)",
     "chunk_size": "games per chunk / part file (default 2000, rounded to whole blocks)",
@@ -129,6 +131,7 @@ class Experiment:
     python_time_limit: float = DEFAULT_TIME_LIMIT
     worker_timeout: float = DEFAULT_WORKER_TIMEOUT
     cache_dir: str | None = None  # Dask: the workers' NUMBA_CACHE_DIR
+    intervene: dict | None = None  # kind, key, seat, kept, arms {label: [(sweep key, value)]} (validator.intervene)
     python_path: tuple = ()  # folders searched for Python strategy modules (not part of the config)
 
     @property
@@ -160,6 +163,7 @@ class Experiment:
             "seed": self.seed, "sweep": [[k, list(v)] for k, v in self.sweep], "log": self.log,
             "points": [{"point": p.index, "values": _jsonable(p.values), "rule_overrides": _jsonable(p.rule_overrides),
                         "entrant_params": list(p.entrant_params)} for p in self.points],
+            **({"intervene": self.intervene} if self.intervene else {}),
         })
 
     def identity(self) -> dict:

@@ -42,7 +42,7 @@ import polars as pl
 
 from .results import Results
 
-__all__ = ["Z95", "moments", "rate_interval", "rate_p_value", "two_sided_p", "holm", "block_interval", "RateSums", "widths_along", "player_keys",
+__all__ = ["Z95", "moments", "rate_interval", "rate_p_value", "two_sided_p", "holm", "mean_interval", "block_interval", "RateSums", "widths_along", "player_keys",
            "clones", "replays", "distinct_games", "fixed_by_design", "block_sums", "rate_table", "win_rates",
            "end_reasons", "percent", "interval_text", "END_REASONS"]
 
@@ -130,6 +130,30 @@ def holm(p_values) -> np.ndarray:
         running = max(running, min(1.0, (m - rank) * p[i]))
         out[i] = running
     return out
+
+
+def mean_interval(num, den, z: float = Z95) -> tuple[float, float, float, float]:
+    """The mean ``sum(num) / sum(den)`` of a measure that is not a rate (a
+    paired difference of scores or of win shares) from its per-block sums,
+    with the normal interval of the block variance ``v`` of the module
+    docstring and the two-sided p-value of mean = 0: (mean, low, high, p).
+    With fewer than two blocks the interval is unbounded and p NaN.
+
+    >>> m, lo, hi, p = mean_interval(np.array([2.0, -1.0, 3.0, 0.0]), np.array([10.0, 10.0, 10.0, 10.0]))
+    >>> round(m, 3), round(lo, 3), round(hi, 3), round(p, 3)
+    (0.1, -0.079, 0.279, 0.273)
+    """
+    num, den = np.asarray(num, np.float64), np.asarray(den, np.float64)
+    n, nb = den.sum(), int((den > 0).sum())
+    if n <= 0:
+        return math.nan, -math.inf, math.inf, math.nan
+    mean = num.sum() / n
+    if nb < 2:
+        return float(mean), -math.inf, math.inf, math.nan
+    v = nb / (nb - 1) * float(((num - mean * den) ** 2).sum()) / (n * n)
+    half = z * math.sqrt(v)
+    p = float(two_sided_p([abs(mean) / math.sqrt(v) if v > 0 else (0.0 if mean == 0 else math.inf)])[0])
+    return float(mean), float(mean - half), float(mean + half), p
 
 
 def block_interval(num: np.ndarray, den: np.ndarray, z: float = Z95):

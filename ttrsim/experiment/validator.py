@@ -42,6 +42,7 @@ from .schema import (
     Point,
     StopRule,
 )
+from .intervene import arms
 from .seating import SEATINGS, design
 
 _NAME_RE = re.compile(NAME_PATTERN)
@@ -164,7 +165,10 @@ class Validator:
             games = math.ceil(games_requested / block) * block
 
         sweep = self.sweep(doc.get("sweep"), entrants) + self.styles(doc.get("styles"), entrants)
-        points = self.points(preset, rule_overrides, entrants, sweep, players)
+        intervene = arms(self, doc.get("intervene"), entrants, preset, rule_overrides, players)
+        if intervene is not None:
+            sweep.append(("arm", list(intervene["arms"])))
+        points = self.points(preset, rule_overrides, entrants, sweep, players, intervene)
         if len(points) * games > MAX_GAME_IDS:
             self.fail("games", f"{len(points)} sweep points x {games} games exceed the {MAX_GAME_IDS} game ids; "
                                "expected fewer games or points")
@@ -207,7 +211,7 @@ class Validator:
             sweep=tuple((k, tuple(v)) for k, v in sweep), points=tuple(points), log=log, workers=workers,
             chunk_size=chunk, backend=backend, scheduler=scheduler, output=output,
             python_time_limit=self.time_limit, worker_timeout=worker_timeout, cache_dir=cache_dir,
-            python_path=self.python_path if any(e.python for e in entrants) else ())
+            intervene=intervene, python_path=self.python_path if any(e.python for e in entrants) else ())
 
     # ---- parts
     def cache_dir(self, v, backend: str) -> str | None:
@@ -455,47 +459,61 @@ class Validator:
             self.fail("styles", f"no seat plays a style; expected a lineup with one of: {', '.join(STYLE_FAMILY)}")
         return [("style", list(value))]
 
-    def points(self, preset, rule_overrides, entrants, sweep, players) -> list[Point]:
+    def points(self, preset, rule_overrides, entrants, sweep, players, intervene=None) -> list[Point]:
         from ttrsim.strategies import STYLE_FAMILY, StrategyError, param_row, style_params
         keys = [k for k, _ in sweep]
         grids = list(itertools.product(*[v for _, v in sweep])) if sweep else [()]
+        labels = [e.label for e in entrants]
         points = []
         for i, combo in enumerate(grids):
             ro = dict(rule_overrides)
             eparams = [dict(e.params) for e in entrants]
             values = {}
-            for key, v in zip(keys, combo):
-                w = f"sweep.{key}"
+
+            def change(key, v, w):
                 parts = key.split(".")
-                values[key] = v
-                if key == "style":          # every planner seat plays the style; its own params over it
-                    for e_i, e in enumerate(entrants):
-                        if e.strategy in STYLE_FAMILY and not e.python:
-                            eparams[e_i] = {**style_params(e.strategy, v, preset, players), **eparams[e_i]}
-                    continue
                 if parts[0] == "rules":
                     ro[parts[1]] = v
                     try:
                         get_rules(preset, {parts[1]: v})
                     except RulesError as e:
                         self.fail(w, f"value {kind(v)}: {e}")
+                    return
+                e_i = labels.index(parts[1])
+                if entrants[e_i].python:
+                    eparams[e_i][parts[2]] = v
+                    self.python_params(w, entrants[e_i].strategy, eparams[e_i])
+                    return
+                try:
+                    param_row(entrants[e_i].strategy, {parts[2]: v})
+                except StrategyError as e:
+                    self.fail(w, e.problem if e.param == parts[2] else str(e))
+                eparams[e_i][parts[2]] = float(v)
+
+            for key, v in zip(keys, combo):
+                values[key] = v
+                if key == "style":          # every planner seat plays the style; its own params over it
+                    for e_i, e in enumerate(entrants):
+                        if e.strategy in STYLE_FAMILY and not e.python:
+                            eparams[e_i] = {**style_params(e.strategy, v, preset, players), **eparams[e_i]}
+                elif key == "arm":        # the last axis
+                    before, before_params = dict(ro), [dict(p) for p in eparams]
+                    for k, x in intervene["arms"][v]:
+                        change(k, x, f"intervene.{intervene['key']}")
                 else:
-                    e_i = [e.label for e in entrants].index(parts[1])
-                    if entrants[e_i].python:
-                        eparams[e_i][parts[2]] = v
-                        self.python_params(w, entrants[e_i].strategy, eparams[e_i])
-                        continue
-                    try:
-                        param_row(entrants[e_i].strategy, {parts[2]: v})
-                    except StrategyError as e:
-                        self.fail(w, e.problem if e.param == parts[2] else str(e))
-                    eparams[e_i][parts[2]] = float(v)
-            rules = self.rules(preset, ro, "sweep" if sweep else "rule_overrides")
+                    change(key, v, f"sweep.{key}")
+            arm = values.get("arm", "control")
+            where = "intervene" if arm != "control" else "sweep" if sweep else "rule_overrides"
+            rules = self.rules(preset, ro, where)
+            full = tuple(self.python_params("sweep", e.strategy, p) if e.python else _compiled_params(e.strategy, p)
+                         for e, p in zip(entrants, eparams))
+            if arm != "control" and rules == self.rules(preset, before, where) and full == tuple(
+                    p if e.python else _compiled_params(e.strategy, p) for e, p in zip(entrants, before_params)):
+                self.fail(f"intervene.{intervene['key']}", f"the arm '{arm}' changes nothing; expected values "
+                                                          "other than the control's")
             self.players_fit(rules, players, "players")
             points.append(Point(index=i, values=values, rule_overrides=ro, entrant_params=tuple(eparams),
-                                full_params=tuple(self.python_params("sweep", e.strategy, p) if e.python else
-                                                  _compiled_params(e.strategy, p)
-                                                  for e, p in zip(entrants, eparams))))
+                                full_params=full))
         return points
 
     def players_fit(self, rules, players, where):

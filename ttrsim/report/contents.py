@@ -9,8 +9,8 @@ DataFrame, None when the statistic failed) and to ``tables/<name>.csv``.
 Adding a section is adding a ``Section`` here and its writer.
 
 >>> [part.title for part in CONTENTS]
-['Strategy comparison', 'Ticket value', 'Route contention', 'Passengers', 'Europe: stations, tunnels, ferries', 'Sweeps']
->>> [s.name for s in CONTENTS[0].sections[1].stats]
+['Intervention effects', 'Strategy comparison', 'Ticket value', 'Route contention', 'Passengers', 'Europe: stations, tunnels, ferries', 'Sweeps']
+>>> [s.name for s in CONTENTS[1].sections[1].stats]
 ['win_rates']
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import europe, passengers, routes, sections, strategies, sweeps, tickets
+from . import europe, interventions, passengers, routes, sections, strategies, sweeps, tickets
 from .context import Context
 
 __all__ = ["Stat", "Section", "Part", "CONTENTS"]
@@ -70,6 +70,11 @@ class Part:
 
 
 CONTENTS = (
+    Part("Intervention effects", (
+        Section(None, (Stat(interventions.intervention_effects),), sections.interventions.overview),
+        Section("Effects per arm", (), sections.interventions.effects),
+        Section("Causal ticket value", (Stat(interventions.ticket_offers),), sections.interventions.ticket_values),
+    ), shown=sections.interventions.shown),
     Part("Strategy comparison", (
         Section(None, (), sections.strategies.per_point_charts_note),
         Section("Win rates", (Stat(strategies.win_rates, bootstrap=True), Stat(strategies.player_win_rates)),

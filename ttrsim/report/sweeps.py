@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ttrsim.experiment.stats import Z95, holm, two_sided_p
+from ttrsim.experiment.effects import paired_effects
+from ttrsim.experiment.stats import holm
 
 from .dataset import Results
 from .strategies import win_rates
@@ -115,56 +116,37 @@ def _row_hashes(*columns: str) -> pl.Expr:
 
 
 def sweep_effects(res: Results) -> pl.DataFrame:
-    """The effect of each sweep point against the first, per strategy, paired:
-    every point plays the same deals (common random numbers), so each seat-game
-    is compared with the same deal, seating and seat at the first point, and
-    the differences are averaged per seed block (the independent unit) with a
-    95% normal interval over the blocks. Unlike a comparison of two win rates,
-    the deal's luck cancels; the effect is of the swept values (everything else
-    is equal by design), on these strategies' play.
+    """The effect of each sweep point against the first (or, with an
+    intervention, each arm against its control), per strategy, paired: every
+    point plays the same deals (common random numbers), so each seat-game is
+    compared with the same deal, seating and seat at the other point, and the
+    differences are averaged over the seed blocks (the independent unit) with a
+    95% normal interval over the blocks
+    (:func:`ttrsim.experiment.effects.paired_effects`). Unlike a comparison of
+    two win rates, the deal's luck cancels; the effect is of the swept values
+    (everything else is equal by design), on these strategies' play.
 
     Columns: point, the swept values, strategy, blocks, win_effect (mean
     change of the strategy's win share, a fraction), win_low, win_high,
     win_p (two-sided), win_p_holm (Holm over every point and strategy of the
     table), score_effect, score_low, score_high (points), tickets_effect
-    (tickets completed); the first point is left out (no effect of itself).
+    (tickets completed); the first point (the controls) is left out.
     """
     res = Results.open(res)
-    key = _deal(res)
-    rows = res.scan("players").select(
-        "point", key, "block", "seat", pl.col("strategy").cast(pl.String),
-        pl.col("win_share").cast(pl.Float64).alias("win"), pl.col("total").cast(pl.Float64).alias("score"),
-        pl.col("tickets_completed").cast(pl.Float64).alias("tickets")).collect()
-    first = res.point_ids[0]
-    base = rows.filter(pl.col("point") == first).select("deal", "seat", *[pl.col(c).alias(c + "_0") for c in
-                                                                           ("win", "score", "tickets")])
-    d = (rows.filter(pl.col("point") != first).join(base, on=["deal", "seat"], how="inner")
-         .with_columns(*[(pl.col(c) - pl.col(c + "_0")).alias(c) for c in ("win", "score", "tickets")])
-         .group_by("point", "strategy", "block").agg(pl.col("win", "score", "tickets").mean()))
-    out = (d.group_by("point", "strategy")
-           .agg(pl.len().cast(pl.Int64).alias("blocks"),
-                *[e for c in ("win", "score", "tickets")
-                  for e in (pl.col(c).mean().alias(f"{c}_effect"),
-                            (pl.col(c).std() / pl.len().cast(pl.Float64).sqrt()).alias(f"{c}_se"))])
-           .sort("point", "strategy"))
-    if out.height == 0:
-        return with_sweep_values(res, pl.DataFrame(schema={
-            "point": pl.UInt16, "strategy": pl.String, "blocks": pl.Int64, "win_effect": pl.Float64,
-            "win_low": pl.Float64, "win_high": pl.Float64, "win_p": pl.Float64, "win_p_holm": pl.Float64,
-            "score_effect": pl.Float64, "score_low": pl.Float64, "score_high": pl.Float64,
-            "tickets_effect": pl.Float64}))
-    # one block: no variance, no interval, no p-value; several equal blocks: a variance of 0
-    se = out["win_se"].fill_null(np.nan).to_numpy()
-    effect = out["win_effect"].to_numpy()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(se > 0, np.abs(effect) / se, np.where(effect == 0, 0.0, np.inf))
-    p = np.where(np.isnan(se), np.nan, two_sided_p(z))
-    out = out.with_columns(
-        *[(pl.col(f"{c}_effect") + sign * Z95 * pl.col(f"{c}_se")).alias(f"{c}_{end}")
-          for c in ("win", "score") for sign, end in ((-1, "low"), (1, "high"))],
-        pl.Series("win_p", p).fill_nan(None), pl.Series("win_p_holm", holm(p)).fill_nan(None))
+    eff = paired_effects(res).filter(pl.col("unit").is_in(res.labels))
+    wide = None
+    for measure, name in (("win_share", "win"), ("total", "score"), ("tickets_completed", "tickets")):
+        part = eff.filter(pl.col("measure") == measure).select(
+            "point", pl.col("unit").alias("strategy"), "blocks", *[pl.col(c).alias(f"{name}_{c}") for c in
+                                                                   ("effect", "low", "high", "p")])
+        wide = part if wide is None else wide.join(part.drop("blocks"), on=["point", "strategy"])
+    finite = lambda c: pl.when(pl.col(c).is_infinite()).then(None).otherwise(pl.col(c)).alias(c)  # noqa: E731
+    wide = wide.with_columns(finite("win_low"), finite("win_high"), finite("score_low"), finite("score_high"),
+                             pl.col("win_p").fill_nan(None))
+    wide = wide.with_columns(pl.Series("win_p_holm", holm(wide["win_p"].fill_null(np.nan).to_numpy()),
+                                       pl.Float64).fill_nan(None))
     order = {label: i for i, label in enumerate(res.labels)}
-    out = out.sort(pl.col("point"), pl.col("strategy").replace_strict(order, return_dtype=pl.Int64))
-    return with_sweep_values(res, out.select(
+    wide = wide.sort(pl.col("point"), pl.col("strategy").replace_strict(order, return_dtype=pl.Int64))
+    return with_sweep_values(res, wide.select(
         "point", "strategy", "blocks", "win_effect", "win_low", "win_high", "win_p", "win_p_holm",
         "score_effect", "score_low", "score_high", "tickets_effect"))

@@ -119,6 +119,19 @@ class MapData:
         a, b = self.node_names[self.route_a[r]], self.node_names[self.route_b[r]]
         return f"{a}-{b} ({self.route_len[r]} {ROUTE_COLOUR_NAMES[self.route_colour[r]]})"
 
+    def ticket_names(self, tags) -> dict[str, int]:
+        """The tickets of the draw piles tagged ``tags`` by name, in map order:
+        ``'From-To'``, or ``'From-To 20'`` (with its points) where two of them join
+        the same places (the names an experiment's ``intervene: offer_ticket`` takes).
+
+        >>> from ttrsim.data.maps import load_map
+        >>> list(load_map("usa").ticket_names(["base"]))[:2]
+        ['Boston-Miami', 'Calgary-Phoenix']
+        """
+        ids = sorted({int(t) for tag in tags for t in self.deck(tag)})
+        pair = [f"{self.location_names[self.ticket_a[t]]}-{self.location_names[self.ticket_b[t]]}" for t in ids]
+        return {f"{n} {int(self.ticket_points[t])}" if pair.count(n) > 1 else n: t for n, t in zip(pair, ids)}
+
     @functools.cached_property
     def _location_ids(self) -> dict[str, int]:
         return {n: i for i, n in enumerate(self.location_names)}

@@ -38,11 +38,12 @@ from .strategies import (
                          win_rates,
 )
 from .sweeps import balance_lines
-from .tickets import ticket_completion, ticket_decks, ticket_points_vs_path
+from .tickets import causal_value, ticket_completion, ticket_decks, ticket_points_vs_path
 
 __all__ = [
     "PALETTE", "COMPONENTS", "strategy_colours", "new_figure", "win_rates", "head_to_head", "ratings",
     "seat_advantage", "score_components", "score_distribution", "game_length", "end_reasons", "strategy_profile",
     "ticket_completion", "ticket_points_vs_path", "ticket_decks", "route_claim_rates", "blocking",
     "passenger_outcomes", "passenger_points", "passengers_vs_routes", "passengers_by_routes", "balance_lines",
+    "causal_value",
 ]

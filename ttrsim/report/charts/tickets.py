@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from .figures import as_polars, column, empty_figure, floats, new_figure, percent_axis, write_title
 
-__all__ = ["ticket_completion", "ticket_points_vs_path", "ticket_decks"]
+__all__ = ["ticket_completion", "ticket_points_vs_path", "ticket_decks", "causal_value"]
 
 
 def _short(name: str, n: int = 4) -> str:
@@ -166,3 +166,29 @@ def ticket_decks(df, subtitle: str | None = None) -> Figure:
     write_title(ax, title, subtitle)
     return fig
 
+
+
+def causal_value(df, subtitle: str | None = None) -> Figure:
+    """An intervention study's ticket values (``ttrsim.report.interventions.ticket_offers``):
+    each ticket's score effect on the seat offered it, with its 95% interval,
+    against its printed points; 0 = priced like the rest of the deck."""
+    df = as_polars(df)
+    title = "Causal value of a ticket against its points"
+    if df.height == 0:
+        return empty_figure(title, "no ticket offered", subtitle)
+    from .figures import error_extents
+    x = floats(df["points"].to_list())
+    y = floats(df["score_effect"].to_list())
+    fig, ax = new_figure(10, 6)
+    ax.axhline(0, color="0.5", lw=0.8, ls="--", label="priced like the deck (effect 0)")
+    ax.errorbar(x, y, yerr=error_extents(y, df["score_low"].to_list(), df["score_high"].to_list()), fmt="o",
+                ms=4, color="#1f77b4", ecolor="0.6", elinewidth=0.8, capsize=2, zorder=3)
+    ax.set_xlabel("ticket value (printed points)")
+    ax.set_ylabel("score effect on the offered seat (points)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    write_title(ax, title, subtitle)
+    names = [str(a).split(" ", 1)[1] for a in df["arm"].to_list()]
+    _spread_labels(ax, x, y, [f"{_short(n.split('-')[0])}-{_short(n.split('-')[-1])}" for n in names],
+                   fontsize=6 if len(names) > 40 else 7)
+    return fig

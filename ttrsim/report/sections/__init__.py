@@ -4,6 +4,6 @@ statistics it computed. Which section calls which statistic and writer is
 listed in ``ttrsim.report.contents``; the header and the key findings
 (written last, placed first) are called by ``ttrsim.report.document``.
 """
-from . import europe, findings, header, passengers, routes, strategies, sweeps, tickets
+from . import europe, findings, header, interventions, passengers, routes, strategies, sweeps, tickets
 
-__all__ = ["header", "findings", "strategies", "tickets", "routes", "passengers", "europe", "sweeps"]
+__all__ = ["header", "findings", "interventions", "strategies", "tickets", "routes", "passengers", "europe", "sweeps"]

@@ -24,7 +24,7 @@ from ttrsim.experiment.stats import player_keys
 
 from ..blocks import Bullets, interval, num, pct, signed
 from ..context import Context
-from . import sweeps
+from . import interventions, sweeps
 
 __all__ = ["findings", "finding_lines", "ALPHA"]
 
@@ -33,7 +33,8 @@ ALPHA = 0.05    # the family-wise error rate of a "most" finding picked among ma
 
 def findings(ctx: Context) -> list:
     """The key findings as document blocks (a heading and a list), to go right after the header."""
-    lines = [line for line in (sweeps.play_change_line(ctx), sweeps.effect_line(ctx), *_across_styles(ctx)) if line]
+    lines = [line for line in (interventions.finding_line(ctx), sweeps.play_change_line(ctx), sweeps.effect_line(ctx),
+                                *_across_styles(ctx)) if line]
     for p in ctx.chart_points() or ctx.point_ids:
         at = finding_lines(ctx, p)
         lines += [f"*{ctx.point_label(p)}*: {x}" for x in at] if ctx.sweep else at

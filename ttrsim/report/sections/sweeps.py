@@ -17,7 +17,8 @@ __all__ = ["has_sweep", "sweep_balance", "play_changes", "play_change_line", "sw
 
 
 def has_sweep(ctx: Context) -> bool:
-    return bool(ctx.sweep)
+    """A sweep other than an intervention's arms (the intervention part shows those)."""
+    return any(k != "arm" for k in ctx.sweep)
 
 
 def sweep_balance(ctx: Context, t: dict):

@@ -1,0 +1,56 @@
+"""Statistics of an intervention study (an experiment with ``intervene:``):
+the paired effects of every arm against the control on the same deals
+(:mod:`ttrsim.experiment.effects`), shaped for the report.
+
+These are **effects**: each arm changes one thing and plays the control's
+deals, seatings and strategy streams, so a difference is caused by the change.
+
+>>> from ttrsim.report import Results                               # doctest: +SKIP
+>>> ticket_offers(Results.open("results/study_ticket_values_usa4"))  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import polars as pl
+
+from ttrsim.experiment.effects import OFFERED, intervention, offer_uptake, paired_effects
+
+from .dataset import Results
+
+__all__ = ["has_intervention", "intervention_effects", "ticket_offers"]
+
+_WIDE = {"win_share": "win", "total": "score", "tickets_completed": "tickets"}
+
+
+def has_intervention(res: Results) -> bool:
+    return intervention(Results.open(res)) is not None
+
+
+def intervention_effects(res: Results) -> pl.DataFrame:
+    """One row per arm and unit (the offered seat, each seat ``seat k``, each
+    strategy label): point, arm, unit, games, blocks, then per measure (win,
+    score, tickets) its effect, low, high and p_holm (Holm over the arms, per
+    unit and measure)."""
+    res = Results.open(res)
+    eff = paired_effects(res)
+    wide = None
+    for measure, name in _WIDE.items():
+        part = eff.filter(pl.col("measure") == measure).select(
+            "point", "arm", "unit", "games", "blocks",
+            *[pl.col(c).alias(f"{name}_{c}") for c in ("effect", "low", "high", "p_holm")])
+        wide = part if wide is None else wide.join(part.drop("games", "blocks"), on=["point", "arm", "unit"])
+    return wide.sort("point", maintain_order=True)
+
+
+def ticket_offers(res: Results) -> pl.DataFrame:
+    """An ``offer_ticket`` study, one row per ticket offered: arm, ticket (id),
+    points (printed), kept and completed (shares of the arm's games: how often
+    the offered seat kept it and completed it), control_kept (how often the
+    seat had and kept it anyway in the control), then the offered seat's
+    effects (:func:`intervention_effects`). Empty for other folders."""
+    res = Results.open(res)
+    iv = intervention(res)
+    if iv is None or iv.get("kind") != "offer_ticket":
+        return pl.DataFrame()
+    up = offer_uptake(res).select("arm", "ticket", "points", "kept", "completed", "control_kept")
+    eff = intervention_effects(res).filter(pl.col("unit") == OFFERED).drop("unit")
+    return up.join(eff, on="arm").sort("point")
