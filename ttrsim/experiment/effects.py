@@ -57,7 +57,8 @@ def arm_pairs(res) -> list[tuple[int, int, str]]:
 
 def paired_effects(res) -> pl.DataFrame:
     """One row per arm, unit and measure: point, control, arm, unit (a strategy
-    label, ``seat k`` (1-based) or :data:`OFFERED`), measure (a key of :data:`MEASURES`), games
+    label (not with seating ``fixed``, where a label is its seat), ``seat k``
+    (1-based) or :data:`OFFERED`), measure (a key of :data:`MEASURES`), games
     (paired games), blocks (deals), effect, low, high (95%), p (effect = 0),
     p_holm (Holm over the arms of the same unit and measure). Without an
     intervention the arms are the sweep points against the first
@@ -76,6 +77,8 @@ def paired_effects(res) -> pl.DataFrame:
                                           *[pl.col(c).cast(pl.Float64) for c in m])
                .with_columns((pl.col("game").cast(pl.Int64) - pl.col("point").cast(pl.Int64) * stride).alias("n"))
                .collect())
+    # with seating fixed a label always sits in one seat: its effect is that seat's
+    labels = [] if res.manifest["config"].get("seating") == "fixed" else list(res.labels)
     rows = []
     for point, control, arm in pairs:
         a = players.filter(pl.col("point") == point)
@@ -83,9 +86,11 @@ def paired_effects(res) -> pl.DataFrame:
         j = (a.join(c, on=["n", "seat"], suffix="_c")
              .with_columns((pl.col("n") // bs).alias("block"), *[(pl.col(x) - pl.col(f"{x}_c")).alias(x) for x in m]))
         units = ([(OFFERED, j.filter(pl.col("seat") == iv["seat"]))] if iv and iv.get("seat") is not None else []) + \
-            [(lab, j.filter(pl.col("strategy") == lab)) for lab in sorted(j["strategy"].unique().to_list())] + \
+            [(lab, j.filter(pl.col("strategy") == lab)) for lab in labels] + \
             [(f"seat {s + 1}", j.filter(pl.col("seat") == s)) for s in range(res.players)]
         for unit, df in units:
+            if df.is_empty():
+                continue
             blocks = df.group_by("block").agg(pl.len().alias("k"), *[pl.col(x).sum() for x in m]).sort("block")
             for x in m:
                 effect, low, high, p = mean_interval(blocks[x].to_numpy(), blocks["k"].to_numpy().astype(float))
