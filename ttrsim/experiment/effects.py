@@ -27,11 +27,12 @@ import polars as pl
 from .results import Results
 from .stats import holm, mean_interval
 
-__all__ = ["MEASURES", "OFFERED", "intervention", "arm_pairs", "paired_effects", "offer_uptake", "format_effects"]
+__all__ = ["MEASURES", "OFFERED", "ALL", "intervention", "arm_pairs", "paired_effects", "offer_uptake", "format_effects"]
 
 # the paired measures: players-table column -> its name in the text
 MEASURES = {"win_share": "win share", "total": "score", "tickets_completed": "tickets completed"}
 OFFERED = "offered seat"      # the unit of an offered ticket: the seat it was offered to
+ALL = "all seats"             # every seat-game: the mean change per player (of the win share: 0 by construction)
 
 
 def intervention(res: Results) -> dict | None:
@@ -58,7 +59,7 @@ def arm_pairs(res) -> list[tuple[int, int, str]]:
 def paired_effects(res) -> pl.DataFrame:
     """One row per arm, unit and measure: point, control, arm, unit (a strategy
     label (not with seating ``fixed``, where a label is its seat), ``seat k``
-    (1-based) or :data:`OFFERED`), measure (a key of :data:`MEASURES`), games
+    (1-based), :data:`ALL` or :data:`OFFERED`), measure (a key of :data:`MEASURES`), games
     (paired games), blocks (deals), effect, low, high (95%), p (effect = 0),
     p_holm (Holm over the arms of the same unit and measure). Without an
     intervention the arms are the sweep points against the first
@@ -87,7 +88,7 @@ def paired_effects(res) -> pl.DataFrame:
              .with_columns((pl.col("n") // bs).alias("block"), *[(pl.col(x) - pl.col(f"{x}_c")).alias(x) for x in m]))
         units = ([(OFFERED, j.filter(pl.col("seat") == iv["seat"]))] if iv and iv.get("seat") is not None else []) + \
             [(lab, j.filter(pl.col("strategy") == lab)) for lab in labels] + \
-            [(f"seat {s + 1}", j.filter(pl.col("seat") == s)) for s in range(res.players)]
+            [(f"seat {s + 1}", j.filter(pl.col("seat") == s)) for s in range(res.players)] + [(ALL, j)]
         for unit, df in units:
             if df.is_empty():
                 continue
@@ -151,9 +152,13 @@ def format_effects(df: pl.DataFrame, limit: int = 12) -> str:
     lines = [f"effects (paired: each arm against 'control' on the same {int(ws['blocks'].max()):,} deals; "
              f"95% intervals; 'holds' = Holm-adjusted p < 0.05 over {n_arms} arm{'s' * (n_arms > 1)}):"]
     for r in t.head(limit).iter_rows(named=True):
+        score = f"score {r['score']:+.2f} [{r['s_low']:+.2f}, {r['s_high']:+.2f}]"
+        if r["unit"] == ALL:              # win shares sum to 1 in every game: only the score moves
+            lines.append(f"  {r['arm']}: {ALL}: {score} per player")
+            continue
         lines.append(f"  {r['arm']}: {r['unit']}: win share {_signed(r['effect'], 'win_share')} "
-                     f"[{r['low'] * 100:+.1f}, {r['high'] * 100:+.1f}], score {r['score']:+.2f} "
-                     f"[{r['s_low']:+.2f}, {r['s_high']:+.2f}]" + ("  holds" if r["p_holm"] < 0.05 else ""))
+                     f"[{r['low'] * 100:+.1f}, {r['high'] * 100:+.1f}], {score}"
+                     + ("  holds" if r["p_holm"] < 0.05 else ""))
     if t.height > limit:
         lines.append(f"  ... {t.height - limit} more rows: ttrsim report, or ttrsim.experiment.effects.paired_effects")
     return "\n".join(lines)
