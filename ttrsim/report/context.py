@@ -132,9 +132,12 @@ class Context:
                f"{self.res.players} players."
 
     def chart_points(self) -> list[int]:
-        """The points that get per-point charts: all, or (a long sweep) the first, the last and evenly
-        spaced ones between, at most ``max_point_charts``."""
+        """The points that get per-point charts (and key findings): all, or (a long sweep) the first, the
+        last and evenly spaced ones between, at most ``max_point_charts``; of an intervention study
+        only the controls (its part "Intervention effects" shows the arms against them)."""
         ids, k = self.point_ids, self.max_point_charts
+        if "arm" in self.sweep:
+            ids = [p for p in ids if self.res.point_values[p].get("arm") == "control"]
         if len(ids) <= k:
             return list(ids)
         if k <= 1:

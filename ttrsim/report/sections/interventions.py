@@ -37,7 +37,7 @@ def _span(r: dict, name: str, scale: float) -> str:
 
 def _adj(r: dict, name: str) -> str:
     p = r[f"{name}_p_holm"]
-    return "-" if p is None or p != p else f"{p:.3f}"
+    return "-" if p is None or p != p else "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def overview(ctx: Context, t: dict):
