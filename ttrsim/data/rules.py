@@ -99,6 +99,7 @@ PARAMS: tuple[Param, ...] = (
 )
 PARAM_BY_NAME = {p.name: p for p in PARAMS}
 DEFAULTS = {p.name: p.default for p in PARAMS}
+TUPLE_PARAMS = tuple(p.name for p in PARAMS if isinstance(p.default, tuple))   # lists in YAML and JSON
 
 PRESETS: dict[str, dict] = {
     "usa": {"doc": "USA 2004 base game"},
@@ -166,9 +167,8 @@ class RuleSet:
         d = {p.name: getattr(self, p.name) for p in PARAMS}
         if d["scoring"] is not None:
             d["scoring"] = dict(d["scoring"])
-        d["ticket_decks"] = list(d["ticket_decks"])
-        d["tiebreaks"] = list(d["tiebreaks"])
-        d["station_costs"] = list(d["station_costs"])
+        for name in TUPLE_PARAMS:
+            d[name] = list(d[name])
         return d
 
 
