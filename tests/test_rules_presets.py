@@ -220,6 +220,7 @@ OVERRIDES = {
     "stations": ("europe", 5, rp(RP_STATIONS), [5]),
     "station_costs": ("europe", [2, 2], lambda b: b.station_cost.tolist(), [2, 2]),
     "station_points": ("europe", 2, rp(RP_STATION_PTS), [2]),
+    "remove_routes": ("usa", ["Denver-Omaha"], lambda b: (len(b.route_len), 34 in b.route_map_id), (99, False)),
 }
 
 
@@ -301,7 +302,8 @@ def bad_values(p):
             "scoring": ["x", {9: 1}, {1: "one"}, {1: True}, {}],
             "setup_return": ["top", 1], "draw_return": ["top", None, "box"],
             "tiebreaks": ["tickets", ["coin"], ["tickets", "tickets"]], "long_deck": [5, None],
-            "station_costs": ["x", [], [0], [4], [1.5]]}[p.name]
+            "station_costs": ["x", [], [0], [4], [1.5]],
+            "remove_routes": [5, None, [1], [""], {"Denver-Omaha": 1}]}[p.name]
 
 
 @pytest.mark.parametrize("p", PARAMS, ids=lambda p: p.name)

@@ -96,6 +96,8 @@ PARAMS: tuple[Param, ...] = (
           choice=True, lo=1, hi=1_000_000),
     Param("stall_rounds", 1, "R6.2", "full rounds of passes by every player that end the game 'stalled'",
           choice=True, lo=1, hi=100),
+    Param("remove_routes", (), "R9.2", "study intervention: routes left off the board, each a label "
+          "'A-B (4 orange)' or 'A-B' (one track only)"),
 )
 PARAM_BY_NAME = {p.name: p for p in PARAMS}
 DEFAULTS = {p.name: p.default for p in PARAMS}
@@ -160,6 +162,7 @@ class RuleSet:
     station_points: int
     max_turns: int
     stall_rounds: int
+    remove_routes: tuple
     overrides: dict = field(default_factory=dict, compare=False)
 
     def params(self) -> dict:
@@ -194,6 +197,12 @@ def _check_value(p: Param, value):
         if not isinstance(value, str):
             raise RulesError(f"{bad} must be a deck tag or '', got {value!r}")
         return value
+    if p.name == "remove_routes":
+        if isinstance(value, str):
+            value = (value,)
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise RulesError(f"{bad} must be a list of route labels ('A-B (4 orange)' or 'A-B'), got {value!r}")
+        return tuple(v.strip() for v in value)
     if p.name == "station_costs":
         if not isinstance(value, (list, tuple)) or not value or \
                 not all(is_int(v) and 1 <= v <= MAX_STATION_COST for v in value):

@@ -72,6 +72,9 @@ def _rule_value(p) -> dict:
         out = {"enum": list(RETURN_MODES)}
     elif p.name in ("long_deck",):
         out = {"type": "string"}
+    elif p.name == "remove_routes":
+        label = {"type": "string", "minLength": 1}
+        out = {"anyOf": [label, {"type": "array", "items": label}]}
     elif p.name == "map":
         out = {"type": "string", "minLength": 1, "examples": available_maps()}
     elif p.name == "station_costs":

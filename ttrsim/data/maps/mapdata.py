@@ -86,7 +86,7 @@ class MapData:
     ticket_tags: tuple[frozenset[str], ...]
     scoring: np.ndarray  # int16 [MAX_ROUTE_LENGTH + 1], points by route length, 0 where absent
     passengers: np.ndarray  # int16 [L], setup count per location
-    removed_routes: tuple[int, ...] = ()  # ids in the map file of the routes left out, increasing
+    removed_routes: tuple[int, ...] = ()  # ids in the map file of the routes left out (R9.2), increasing
 
     @property
     def n_locations(self) -> int:
@@ -117,7 +117,7 @@ class MapData:
 
     @property
     def file_route_ids(self) -> np.ndarray:
-        """int16 [R]: each route's id in the map file (its own id unless routes were removed)."""
+        """int16 [R]: each route's id in the map file (its own id unless routes were removed, R9.2)."""
         keep = np.ones(self.n_routes + len(self.removed_routes), bool)
         keep[list(self.removed_routes)] = False
         return np.flatnonzero(keep).astype(np.int16)
@@ -151,7 +151,7 @@ class MapData:
 
 
 def without_routes(m: MapData, ids) -> MapData:
-    """``m`` without the routes ``ids``: the routes after them move up,
+    """``m`` without the routes ``ids`` (R9.2): the routes after them move up,
     parallel groups are renumbered in order (a group whose tracks are all
     removed disappears), ``removed_routes`` keeps the file's ids of all routes
     left out. Places and tickets are unchanged.
