@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ttrsim.data.ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
-from ttrsim.data.interventions import played_map
+from ttrsim.data.interventions import offered_ticket_id, played_map
 from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData
 from ttrsim.data.rules import MAX_OFFER  # noqa: F401  (re-exported)
 from ttrsim.data.rules import TIEBREAK_NAMES, RulesError, RuleSet, percent_of
@@ -32,7 +32,10 @@ from .record import define_record
  RP_STATIONS,        # stations per player, 0 = none (R8.4)
  RP_STATION_PTS,     # points per station not built (R8.5)
  RP_SETUP_BOX,       # setup tickets not kept leave the game (R2.2, setup_return: box)
- N_RP) = range(34)
+ RP_OFFER_TICKET,    # the ticket offered at setup (R9.1, offer_ticket), -1 = none
+ RP_OFFER_SEAT,      # the seat it is offered to (R9.1)
+ RP_OFFER_KEPT,      # the seat must keep it (R9.1)
+ N_RP) = range(37)
 
 # tie-break step codes in RP_TB0..RP_TB2 (0 = no step), in the order of TIEBREAK_NAMES
 TB_NONE, TB_TICKETS, TB_LONGEST, TB_PASSENGERS, TB_STATIONS, TB_LONGEST_BONUS, TB_STATIONS_BUILT = range(7)
@@ -207,6 +210,9 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
     rp[RP_TUNNEL_CARDS] = rules.tunnel_cards
     rp[RP_STATIONS] = rules.stations
     rp[RP_STATION_PTS] = rules.station_points
+    rp[RP_OFFER_TICKET] = offered_ticket_id(m, rules, ticket_deck)
+    rp[RP_OFFER_SEAT] = rules.offer_seat
+    rp[RP_OFFER_KEPT] = rules.offer_kept
 
     return Board(
         rp=rp, card_counts=card_counts,

@@ -1,7 +1,7 @@
 """The study interventions of docs/rules.md R9, resolved against a map: the
-routes left off the board (R9.2, ``remove_routes``). Names that do not fit
-the map are a one-line :class:`~ttrsim.data.rules.RulesError` naming the
-parameter;
+ticket offered at setup (R9.1, ``offer_ticket``) and the routes left off the
+board (R9.2, ``remove_routes``). Names that do not fit the map are a one-line
+:class:`~ttrsim.data.rules.RulesError` naming the parameter;
 :func:`ttrsim.core.board.build_board` resolves them, so a bad name fails where
 a board is built (an experiment's validation builds one before anything runs).
 
@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from ttrsim.data.checks import close_match
 from ttrsim.data.ids import ROUTE_COLOUR_ALIASES, ROUTE_COLOUR_IDS
 from ttrsim.data.maps import MapData, load_map, without_routes
 from ttrsim.data.rules import RulesError, RuleSet
 
+TRAILING_POINTS = re.compile(r"(.+?)\s+(\d+)")                   # 'From-To 20'
 ROUTE_LABEL = re.compile(r"(.+?)\s*\(\s*(\d+)\s+(\w+)\s*\)")      # 'A-B (4 orange)'
 
 
@@ -97,3 +100,47 @@ def removed_route_ids(m: MapData, refs) -> list[int]:
                              "expected each track once")
         out.append(free[0])
     return out
+
+
+def ticket_text(m: MapData, t: int) -> str:
+    """Ticket ``t`` as ``offer_ticket`` names it: ``'From-To points'``."""
+    return f"{m.location_names[m.ticket_a[t]]}-{m.location_names[m.ticket_b[t]]} {int(m.ticket_points[t])}"
+
+
+def offered_ticket_id(m: MapData, rules: RuleSet, ticket_deck: np.ndarray) -> int:
+    """The id of ``rules.offer_ticket`` (R9.1), -1 for none: a ticket of the
+    draw piles (``ticket_deck[t] >= 0``, the pile of each ticket) named
+    ``'From-To'`` by its two places (either order), or ``'From-To points'``
+    with its printed points when several tickets of the piles join them (of
+    identical ones, the first in map order)."""
+    value = rules.offer_ticket
+    if not value:
+        return -1
+    bad = f"rule parameter 'offer_ticket' is {value!r}"
+    places = {n: i for i, n in enumerate(m.location_names)}
+    text, points = value, None
+    pairs = _place_pairs(text, places)
+    with_points = TRAILING_POINTS.fullmatch(value)
+    if not pairs and with_points:
+        text, points = with_points.group(1), int(with_points.group(2))
+        pairs = _place_pairs(text, places)
+    if not pairs:
+        raise RulesError(f"{bad}: {_unknown_places(text, places, m.name)} "
+                         "(and optionally the points, 'From-To 20')")
+    joining = [t for t in range(m.n_tickets) if frozenset((int(m.ticket_a[t]), int(m.ticket_b[t]))) in pairs]
+    named = [t for t in joining if points is None or m.ticket_points[t] == points]
+    expected = f"expected a ticket of the draw piles ({', '.join(rules.ticket_decks)})"
+    if not named:
+        texts = dict.fromkeys(repr(ticket_text(m, t)) for t in joining)
+        others = f"; the map has {', '.join(texts)}" if texts else ""
+        raise RulesError(f"{bad}: map '{m.name}' has no such ticket{others}; {expected}")
+    dealt = [t for t in named if ticket_deck[t] >= 0]
+    if not dealt:
+        if rules.long_deck and any(rules.long_deck in m.ticket_tags[t] for t in named):
+            raise RulesError(f"{bad}: a long ticket (long_deck '{rules.long_deck}', R8.1) is dealt apart from the "
+                             f"draw piles and cannot be offered; {expected}")
+        raise RulesError(f"{bad}: not in the draw piles of this rule set; {expected}")
+    if len({int(m.ticket_points[t]) for t in dealt}) > 1:
+        raise RulesError(f"{bad}: {len(dealt)} tickets of the draw piles join these places; expected one of "
+                         f"{', '.join(repr(ticket_text(m, t)) for t in dealt)}")
+    return dealt[0]
