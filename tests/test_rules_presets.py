@@ -32,6 +32,9 @@ from ttrsim.core.board import (
     RP_MAX_TURNS,
     RP_N_CARDS,
     RP_N_DECKS,
+    RP_OFFER_KEPT,
+    RP_OFFER_SEAT,
+    RP_OFFER_TICKET,
     RP_PASS_FIRST,
     RP_PASS_SECOND,
     RP_PASS_ZERO,
@@ -220,6 +223,10 @@ OVERRIDES = {
     "stations": ("europe", 5, rp(RP_STATIONS), [5]),
     "station_costs": ("europe", [2, 2], lambda b: b.station_cost.tolist(), [2, 2]),
     "station_points": ("europe", 2, rp(RP_STATION_PTS), [2]),
+    "offer_ticket": ("usa", "Miami-Boston", rp(RP_OFFER_TICKET), [0]),          # ticket 0: Boston-Miami 12 (R9.1)
+    "offer_seat": ("usa", 3, rp(RP_OFFER_SEAT), [3]),
+    "offer_kept": ("usa", True, rp(RP_OFFER_KEPT), [1]),
+    "remove_routes": ("usa", ["Denver-Omaha"], lambda b: (len(b.route_len), 34 in b.route_map_id), (99, False)),
 }
 
 
@@ -301,7 +308,8 @@ def bad_values(p):
             "scoring": ["x", {9: 1}, {1: "one"}, {1: True}, {}],
             "setup_return": ["top", 1], "draw_return": ["top", None, "box"],
             "tiebreaks": ["tickets", ["coin"], ["tickets", "tickets"]], "long_deck": [5, None],
-            "station_costs": ["x", [], [0], [4], [1.5]]}[p.name]
+            "station_costs": ["x", [], [0], [4], [1.5]], "offer_ticket": [5, None, ["Boston-Miami"]],
+            "remove_routes": [5, None, [1], [""], {"Denver-Omaha": 1}]}[p.name]
 
 
 @pytest.mark.parametrize("p", PARAMS, ids=lambda p: p.name)

@@ -247,7 +247,7 @@ def value_text(v) -> str:
         return ",".join(str(x) for x in v) if v else "[]"
     if isinstance(v, dict):
         return " ".join(f"{k}:{x}" for k, x in v.items())
-    if v is None:
+    if v is None or v == "":
         return "-"
     if isinstance(v, bool):
         return "true" if v else "false"

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ttrsim.data.ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
-from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map
+from ttrsim.data.interventions import offered_ticket_id, played_map
+from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData
 from ttrsim.data.rules import MAX_OFFER  # noqa: F401  (re-exported)
 from ttrsim.data.rules import TIEBREAK_NAMES, RulesError, RuleSet, percent_of
 
@@ -31,7 +32,10 @@ from .record import define_record
  RP_STATIONS,        # stations per player, 0 = none (R8.4)
  RP_STATION_PTS,     # points per station not built (R8.5)
  RP_SETUP_BOX,       # setup tickets not kept leave the game (R2.2, setup_return: box)
- N_RP) = range(34)
+ RP_OFFER_TICKET,    # the ticket offered at setup (R9.1, offer_ticket), -1 = none
+ RP_OFFER_SEAT,      # the seat it is offered to (R9.1)
+ RP_OFFER_KEPT,      # the seat must keep it (R9.1)
+ N_RP) = range(37)
 
 # tie-break step codes in RP_TB0..RP_TB2 (0 = no step), in the order of TIEBREAK_NAMES
 TB_NONE, TB_TICKETS, TB_LONGEST, TB_PASSENGERS, TB_STATIONS, TB_LONGEST_BONUS, TB_STATIONS_BUILT = range(7)
@@ -90,6 +94,7 @@ BOARD_FIELDS = (
     "claim_masks",    # uint64[9, MAX_ROUTE_LENGTH + 1, W] route bit sets (bit r % 64 of word r // 64): the
                       #   routes of colour c (8 gray) no longer than L; a hand's claimable routes are the
                       #   union over colours of one set each (ttrsim.core.claims._scan_claims)
+    "route_map_id",   # int16[R] each route's id in the map file (differs once remove_routes left some out, R9.2)
 )
 Board = define_record("Board", BOARD_FIELDS, __name__, borrowed=True)
 
@@ -105,8 +110,12 @@ def scaled_ticket_points(m: MapData, percent: int, name: str) -> np.ndarray:
 
 
 def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
-    """Compile ``rules`` (and its map, loaded unless given) into a :class:`Board`."""
-    m = map_data if map_data is not None else load_map(rules.map)
+    """Compile ``rules`` (and its map, loaded unless given) into a :class:`Board`.
+    The board is that of the map as played
+    (:func:`~ttrsim.data.interventions.played_map`: without the routes of
+    ``remove_routes``, R9.2); ``map_data`` may be the map file's or already
+    the played one (what narration and labels need: ``Game.map``)."""
+    m = played_map(rules, map_data)
     rp = np.zeros(N_RP, np.int32)
     scoring = m.scoring.copy()
     explicit = dict(rules.scoring or ())
@@ -201,6 +210,9 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
     rp[RP_TUNNEL_CARDS] = rules.tunnel_cards
     rp[RP_STATIONS] = rules.stations
     rp[RP_STATION_PTS] = rules.station_points
+    rp[RP_OFFER_TICKET] = offered_ticket_id(m, rules, ticket_deck)
+    rp[RP_OFFER_SEAT] = rules.offer_seat
+    rp[RP_OFFER_KEPT] = rules.offer_kept
 
     return Board(
         rp=rp, card_counts=card_counts,
@@ -219,4 +231,5 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),
         n_nodes=m.n_nodes, n_cities=int((~m.location_is_country).sum()), long_tickets=long_tickets.astype(np.int16),
         station_cost=np.array(rules.station_costs, np.int16), claim_masks=route_masks(m.route_len, m.route_colour),
+        route_map_id=m.file_route_ids,
     )

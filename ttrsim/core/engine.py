@@ -75,9 +75,11 @@ from .piles import (
     cards_available,
     deal_offer,
     draw_top,
+    keep_allowed,
     keep_minimum,
     mix_range,
-    popcount,
+    must_keep,
+    offer_intervention,
     refill_faceup,
     settle_offer,
     shuffle_pile,
@@ -113,6 +115,7 @@ from .state import (
     PH_SETUP_KEEP,
     PH_SETUP_MIX,
     PH_TUNNEL,
+    RNG_INTERVENTION,
 )
 from .stations import build_station, can_build_station, choose_station_routes, station_actions, station_payable
 from .tunnels import pay_split, settle_tunnel, start_tunnel, tunnel_actions
@@ -120,6 +123,7 @@ from .tunnels import pay_split, settle_tunnel, start_tunnel, tunnel_actions
 # RNG lanes of one game seed (ttrsim.core.rng.seed_into)
 LANE_GAME = 0       # the game's stream, s.rng
 LANE_STRATEGY = 1   # + seat: the seat's strategy stream (ttrsim.strategies.memory.reset_memory)
+LANE_INTERVENTION = LANE_STRATEGY + 5   # after the five seats': the study interventions' stream (R9.1)
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -136,6 +140,7 @@ def reset_game(b, s, seed):
     s.meta[M_LAST_ROUTE] = -1
     s.meta[M_TUNNEL_ROUTE] = -1
     seed_into(s.rng, 0, seed, LANE_GAME)
+    seed_into(s.rng, RNG_INTERVENTION, seed, LANE_INTERVENTION)
 
     n = 0
     for kind in range(LOCO + 1):
@@ -205,6 +210,7 @@ def reset_game(b, s, seed):
             for j in range(i * n_long, min((i + 1) * n_long, longs.shape[0])):
                 s.offer[seat, s.offer_n[seat]] = longs[j]
                 s.offer_n[seat] += 1
+            offer_intervention(b, s, seat)
         s.meta[M_PHASE] = PH_SETUP_KEEP
     else:
         s.meta[M_PHASE] = PH_SETUP_MIX
@@ -274,8 +280,9 @@ def _list_actions(b, s, out, claims):
             n += 1
     elif phase == PH_SETUP_KEEP or phase == PH_KEEP:
         need = keep_minimum(b, s, p)
+        must = must_keep(b, s, p)
         for mask in range(1 << s.offer_n[p]):
-            if popcount(mask) >= need:
+            if keep_allowed(s, p, mask, need, must):
                 out[n] = A_KEEP + mask
                 n += 1
     elif phase == PH_PASSENGER:
@@ -335,8 +342,7 @@ def is_legal(b, s, a):
     if a < A_PASSENGER:
         if phase != PH_SETUP_KEEP and phase != PH_KEEP:
             return False
-        mask = a - A_KEEP
-        return mask < (1 << s.offer_n[p]) and popcount(mask) >= keep_minimum(b, s, p)
+        return keep_allowed(s, p, a - A_KEEP, keep_minimum(b, s, p), must_keep(b, s, p))
     if a < A_CLAIM:
         if phase != PH_PASSENGER:
             return False
@@ -461,6 +467,7 @@ def apply_action(b, s, a):
         if phase == PH_SETUP_MIX:
             n, _, _ = mix_range(b, s, b.rp[RP_SETUP_DEAL])
             deal_offer(b, s, p, n, k)
+            offer_intervention(b, s, p)
             meta[M_PLAYER] = (p + 1) % meta[M_NPLAYERS]
             if meta[M_PLAYER] == first_seat(b, s):
                 meta[M_PHASE] = PH_SETUP_KEEP

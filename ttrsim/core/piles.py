@@ -1,6 +1,7 @@
 """The card deck, the face-up row and the ticket piles: drawing, refilling,
-reshuffling and dealing (R2.2, R3.3-R3.6, R5.1-R5.2), as plain kernels over the
-game state ``s`` (and the board ``b`` where a rule parameter decides).
+reshuffling and dealing (R2.2, R3.3-R3.6, R5.1-R5.2), and the ticket offered
+at setup by a study intervention (R9.1), as plain kernels over the game state
+``s`` (and the board ``b`` where a rule parameter decides).
 
 >>> popcount(0b1011)
 3
@@ -10,9 +11,18 @@ from numba import njit
 
 from ttrsim.data.ids import LOCO
 
-from .board import RP_DRAW_KEEP, RP_LOCO_RESET, RP_MAX_RESETS, RP_N_DECKS, RP_SETUP_KEEP
-from .rng import shuffle_range
-from .state import M_DECK_N, M_PHASE, M_RESETS, M_RESHUFFLES, PH_SETUP_KEEP
+from .board import (
+    RP_DRAW_KEEP,
+    RP_LOCO_RESET,
+    RP_MAX_RESETS,
+    RP_N_DECKS,
+    RP_OFFER_KEPT,
+    RP_OFFER_SEAT,
+    RP_OFFER_TICKET,
+    RP_SETUP_KEEP,
+)
+from .rng import rand_below, shuffle_range
+from .state import M_DECK_N, M_NPLAYERS, M_PHASE, M_RESETS, M_RESHUFFLES, PH_SETUP_KEEP, RNG_INTERVENTION
 
 # --- train cards ---------------------------------------------------------------------------------
 
@@ -115,6 +125,22 @@ def push_bottom(s, d, t):
 
 
 @njit(cache=True)
+def push_top(s, d, t):
+    s.tk_head[d] = (s.tk_head[d] - 1) % s.tk_buf.shape[1]
+    s.tk_buf[d, s.tk_head[d]] = t
+    s.tk_len[d] += 1
+
+
+@njit(cache=True)
+def take_at(s, d, j):
+    """Take the ``j``-th ticket from the top out of pile ``d``; the ones beneath move up one place."""
+    cap = s.tk_buf.shape[1]
+    for i in range(j, s.tk_len[d] - 1):
+        s.tk_buf[d, (s.tk_head[d] + i) % cap] = s.tk_buf[d, (s.tk_head[d] + i + 1) % cap]
+    s.tk_len[d] -= 1
+
+
+@njit(cache=True)
 def shuffle_pile(s, d):
     """Shuffle the live part of ticket pile ``d`` (ring buffer laid flat first)."""
     n = s.tk_len[d]
@@ -183,3 +209,82 @@ def keep_minimum(b, s, p):
     """Tickets seat ``p`` must keep of its offer (setup or draw minimum, capped by the offer)."""
     need = b.rp[RP_SETUP_KEEP] if s.meta[M_PHASE] == PH_SETUP_KEEP else b.rp[RP_DRAW_KEEP]
     return min(need, s.offer_n[p])
+
+
+# --- the ticket offered by a study intervention (R9.1) -------------------------------------------
+
+@njit(cache=True)
+def offer_intervention(b, s, p):
+    """R9.1, when seat ``p``'s setup offer has just been dealt: if ``p`` is
+    ``offer_seat`` and its offer lacks ``offer_ticket`` T, T takes the place
+    of one of its offered tickets U, and U takes T's place: another seat's
+    offer slot, or T's position in its pile. U is drawn with the
+    intervention stream among the offered tickets of T's pile; when ``p``
+    asked for none of T's pile (R2.3), among its tickets of the other pile,
+    and then, if T was in its pile, T leaves it (the tickets beneath move up
+    one place) and U goes back on top of its own pile. The game's stream is
+    not touched, and every pile keeps only its own tickets."""
+    t = b.rp[RP_OFFER_TICKET]
+    if t < 0 or p != b.rp[RP_OFFER_SEAT]:
+        return
+    d = b.ticket_deck[t]
+    n = s.offer_n[p]
+    n_cand = 0
+    for i in range(n):
+        if s.offer[p, i] == t:
+            return
+        if b.ticket_deck[s.offer[p, i]] == d:
+            n_cand += 1
+    any_pile = n_cand == 0
+    if any_pile:
+        for i in range(n):
+            if b.ticket_deck[s.offer[p, i]] >= 0:
+                n_cand += 1
+        if n_cand == 0:
+            return
+    k = rand_below(s.rng, RNG_INTERVENTION, n_cand)
+    slot = -1
+    for i in range(n):
+        e = b.ticket_deck[s.offer[p, i]]
+        if e == d or (any_pile and e >= 0):
+            if k == 0:
+                slot = i
+                break
+            k -= 1
+    u = s.offer[p, slot]
+    s.offer[p, slot] = t
+    for q in range(s.meta[M_NPLAYERS]):
+        for i in range(s.offer_n[q]):
+            if q != p and s.offer[q, i] == t:
+                s.offer[q, i] = u
+                return
+    for j in range(s.tk_len[d]):
+        x = (s.tk_head[d] + j) % s.tk_buf.shape[1]
+        if s.tk_buf[d, x] == t:
+            if b.ticket_deck[u] == d:
+                s.tk_buf[d, x] = u
+            else:
+                take_at(s, d, j)
+                push_top(s, b.ticket_deck[u], u)
+            return
+
+
+@njit(cache=True)
+def must_keep(b, s, p):
+    """The keep-mask bits seat ``p`` must keep: at setup, with ``offer_kept``,
+    the slot of ``offer_ticket`` in the offer of ``offer_seat`` (R9.1); else 0."""
+    t = b.rp[RP_OFFER_TICKET]
+    if t < 0 or not b.rp[RP_OFFER_KEPT] or p != b.rp[RP_OFFER_SEAT] or s.meta[M_PHASE] != PH_SETUP_KEEP:
+        return 0
+    for i in range(s.offer_n[p]):
+        if s.offer[p, i] == t:
+            return 1 << i
+    return 0
+
+
+@njit(cache=True)
+def keep_allowed(s, p, mask, need, must):
+    """Whether seat ``p`` may keep the offered tickets of ``mask``: a mask of
+    its offer with at least ``need`` tickets (:func:`keep_minimum`) and the
+    bits ``must`` (:func:`must_keep`)."""
+    return mask < (1 << s.offer_n[p]) and popcount(mask) >= need and (mask & must) == must

@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit
 
 from ttrsim.data.ids import N_CARD_KINDS, N_PASSENGER_COLOURS
-from ttrsim.data.rules import MAX_TUNNEL_CARDS
+from ttrsim.data.rules import MAX_TUNNEL_CARDS, check_offer_seat
 
-from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, Board
+from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, RP_OFFER_SEAT, RP_OFFER_TICKET, Board
 from .record import define_record
 
 # --- indices into GameState.meta ---------------------------------------------
@@ -71,7 +71,8 @@ FINAL_NAMES = ("routes", "tickets_won", "tickets_lost", "tickets_completed", "ti
 
 STATE_FIELDS = (
     "meta",           # int32[N_META] scalars, M_* indices
-    "rng",            # uint64[1] game stream: shuffles and passenger setup
+    "rng",            # uint64[2] random streams: [0] the game's (shuffles, passenger setup), [RNG_INTERVENTION]
+                      #   the study interventions' (R9.1), so that an intervention leaves the game's stream as is
     "deck",           # int8[n_cards] draw pile, card kinds, top at meta[M_DECK_N]-1
     "discard",        # int16[9] discard pile, count per card kind (order is irrelevant)
     "faceup",         # int8[F] face-up cards, card kind or -1 for an empty slot
@@ -97,17 +98,20 @@ STATE_FIELDS = (
     "station_route",  # int16[C] route the station on city c borrows at the end, -1 none (R8.5)
 )
 GameState = define_record("GameState", STATE_FIELDS, __name__, borrowed=True)
+RNG_INTERVENTION = 1      # GameState.rng[1]: the stream of the study interventions (R9.1)
 
 
 def allocate_state(board: Board, n_players: int) -> GameState:
-    """Zeroed arrays for one game; :func:`ttrsim.core.engine.reset_game` deals it."""
+    """Zeroed arrays for one game; :func:`ttrsim.core.engine.reset_game` deals
+    it. A RulesError when the seat offered a ticket (R9.1) is not at the table."""
+    check_offer_seat(board.rp[RP_OFFER_TICKET] >= 0, int(board.rp[RP_OFFER_SEAT]), n_players)
     n_tickets = board.ticket_a.shape[0]
     n_decks = board.deck_size.shape[0]
     n_locs = board.pass_setup.shape[0]
     meta = np.zeros(N_META, np.int32)
     meta[M_NPLAYERS] = n_players
     return GameState(
-        meta=meta, rng=np.zeros(1, np.uint64),
+        meta=meta, rng=np.zeros(RNG_INTERVENTION + 1, np.uint64),
         deck=np.zeros(int(board.rp[RP_N_CARDS]), np.int8), discard=np.zeros(N_CARD_KINDS, np.int16),
         faceup=np.full(int(board.rp[RP_FACEUP]), -1, np.int8),
         hand=np.zeros((n_players, N_CARD_KINDS), np.int16), trains=np.zeros(n_players, np.int16),

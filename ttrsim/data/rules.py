@@ -96,9 +96,16 @@ PARAMS: tuple[Param, ...] = (
           choice=True, lo=1, hi=1_000_000),
     Param("stall_rounds", 1, "R6.2", "full rounds of passes by every player that end the game 'stalled'",
           choice=True, lo=1, hi=100),
+    Param("offer_ticket", "", "R9.1", "study intervention: the ticket 'From-To' (or 'From-To points') of the draw "
+          "piles dealt to seat offer_seat at setup in place of a random one of its offer; '' = none"),
+    Param("offer_seat", 0, "R9.1", "the seat (0-based table position) offered offer_ticket", lo=0, hi=4),
+    Param("offer_kept", False, "R9.1", "seat offer_seat must keep offer_ticket at setup"),
+    Param("remove_routes", (), "R9.2", "study intervention: routes left off the board, each a label "
+          "'A-B (4 orange)' or 'A-B' (one track only)"),
 )
 PARAM_BY_NAME = {p.name: p for p in PARAMS}
 DEFAULTS = {p.name: p.default for p in PARAMS}
+TUPLE_PARAMS = tuple(p.name for p in PARAMS if isinstance(p.default, tuple))   # lists in YAML and JSON
 
 PRESETS: dict[str, dict] = {
     "usa": {"doc": "USA 2004 base game"},
@@ -159,6 +166,10 @@ class RuleSet:
     station_points: int
     max_turns: int
     stall_rounds: int
+    offer_ticket: str
+    offer_seat: int
+    offer_kept: bool
+    remove_routes: tuple
     overrides: dict = field(default_factory=dict, compare=False)
 
     def params(self) -> dict:
@@ -166,9 +177,8 @@ class RuleSet:
         d = {p.name: getattr(self, p.name) for p in PARAMS}
         if d["scoring"] is not None:
             d["scoring"] = dict(d["scoring"])
-        d["ticket_decks"] = list(d["ticket_decks"])
-        d["tiebreaks"] = list(d["tiebreaks"])
-        d["station_costs"] = list(d["station_costs"])
+        for name in TUPLE_PARAMS:
+            d[name] = list(d[name])
         return d
 
 
@@ -194,6 +204,16 @@ def _check_value(p: Param, value):
         if not isinstance(value, str):
             raise RulesError(f"{bad} must be a deck tag or '', got {value!r}")
         return value
+    if p.name == "offer_ticket":
+        if not isinstance(value, str):
+            raise RulesError(f"{bad} must be a ticket 'From-To' (or 'From-To points') or '', got {value!r}")
+        return value.strip()
+    if p.name == "remove_routes":
+        if isinstance(value, str):
+            value = (value,)
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise RulesError(f"{bad} must be a list of route labels ('A-B (4 orange)' or 'A-B'), got {value!r}")
+        return tuple(v.strip() for v in value)
     if p.name == "station_costs":
         if not isinstance(value, (list, tuple)) or not value or \
                 not all(is_int(v) and 1 <= v <= MAX_STATION_COST for v in value):
@@ -236,6 +256,21 @@ def percent_of(points, percent: int):
     (3, 11, 0, 1)
     """
     return (points * percent + 50) // 100
+
+
+def check_offer_seat(offered: bool, seat: int, players: int):
+    """R9.1: the seat offered a ticket (``offered``) sits at a table of
+    ``players``; else a one-line RulesError (the player count is known only
+    where a table is set up).
+
+    >>> check_offer_seat(True, 3, 3)
+    Traceback (most recent call last):
+    ...
+    ttrsim.data.rules.RulesError: rule parameter 'offer_seat' is 3 but the table has 3 players; expected a seat in 0..2
+    """
+    if offered and seat >= players:
+        raise RulesError(f"rule parameter 'offer_seat' is {seat} but the table has {players} players; "
+                         f"expected a seat in 0..{players - 1}")
 
 
 def preset_names() -> list[str]:

@@ -70,8 +70,11 @@ def _rule_value(p) -> dict:
         out = {"enum": list(SETUP_RETURN_MODES)}
     elif p.name == "draw_return":
         out = {"enum": list(RETURN_MODES)}
-    elif p.name in ("long_deck",):
+    elif p.name in ("long_deck", "offer_ticket"):
         out = {"type": "string"}
+    elif p.name == "remove_routes":
+        label = {"type": "string", "minLength": 1}
+        out = {"anyOf": [label, {"type": "array", "items": label}]}
     elif p.name == "map":
         out = {"type": "string", "minLength": 1, "examples": available_maps()}
     elif p.name == "station_costs":

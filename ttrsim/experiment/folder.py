@@ -60,7 +60,7 @@ import pyarrow.parquet as pq
 
 from ttrsim.data.ids import ROUTE_COLOUR_IDS, ROUTE_COLOUR_NAMES
 from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map
-from ttrsim.data.rules import DEFAULTS, RuleSet
+from ttrsim.data.rules import DEFAULTS, TUPLE_PARAMS, RuleSet
 
 from .config import Experiment, ExperimentError
 from .tables import with_descriptions
@@ -422,7 +422,7 @@ def rule_set_from_json(d: dict) -> RuleSet:
     parameter the folder does not name (it is newer than the folder's ttrsim)
     takes its default."""
     params = {**DEFAULTS, **{k: v for k, v in d["params"].items() if k in DEFAULTS}}
-    for key in ("ticket_decks", "tiebreaks", "station_costs"):
+    for key in TUPLE_PARAMS:
         params[key] = tuple(params[key])
     if params["scoring"] is not None:
         params["scoring"] = tuple(sorted((int(k), int(v)) for k, v in params["scoring"].items()))

@@ -274,16 +274,19 @@ def _int(values: np.ndarray, t: pa.DataType, nullable: bool = False) -> pa.Array
 
 
 class ChunkContext:
-    """What the conversion needs about one sweep point: seat labels, seatings."""
+    """What the conversion needs about one sweep point: seat labels, seatings,
+    ticket points, and ``route_ids`` (``Board.route_map_id``: the map file's id
+    of each route of the board, which the turns table writes, R9.2)."""
 
     def __init__(self, point: int, preset: str, players: int, labels, seatings: np.ndarray,
-                 ticket_points: np.ndarray):
+                 ticket_points: np.ndarray, route_ids: np.ndarray):
         self.point = point
         self.preset_code = NAME_TABLES["rules"].index(preset)
         self.players = players
         self.labels = tuple(labels)
         self.seatings = np.asarray(seatings, np.int64)      # [n_seatings, players] entrant per seat
         self.ticket_points = np.asarray(ticket_points, np.int64)
+        self.route_ids = np.asarray(route_ids, np.int64)
 
 
 def games_table(ctx: ChunkContext, game_ids, blocks, seating, seeds, meta, results) -> pa.Table:
@@ -358,7 +361,7 @@ def turns_table(ctx: ChunkContext, game_ids, turns: np.ndarray) -> pa.Table:
         "game": _int(game_ids[c(T_GAME)], pa.uint32()), "point": _int(np.full(n, ctx.point), pa.uint16()),
         "turn": _int(c(T_TURN), pa.int16()), "seat": _int(c(T_SEAT), pa.int8()),
         "action": _dict(c(T_KIND), NAME_TABLES["action"]),
-        "route": _int(c(T_ROUTE), pa.int16(), nullable=True),
+        "route": _int(np.where(c(T_ROUTE) >= 0, ctx.route_ids[c(T_ROUTE)], -1), pa.int16(), nullable=True),
         "pay_colour": _dict(c(T_PAY_COLOUR), NAME_TABLES["card"]),
         "locomotives": _int(c(T_LOCOS), pa.int8()),
         "card1": _dict(c(T_CARD1), NAME_TABLES["card"]), "source1": _dict(c(T_SRC1), NAME_TABLES["source"]),

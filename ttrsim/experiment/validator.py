@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ttrsim.data.checks import close_match, did_you_mean, is_int, is_number, kind
 from ttrsim.data.maps import MapError, available_maps, load_map
-from ttrsim.data.rules import PARAM_BY_NAME, RulesError, get_rules
+from ttrsim.data.rules import PARAM_BY_NAME, RulesError, check_offer_seat, get_rules
 
 from .schema import (
     BACKENDS,
@@ -517,7 +517,12 @@ class Validator:
         return points
 
     def players_fit(self, rules, players, where):
-        """The rule set must be able to deal ``players`` seats (tickets, cards)."""
+        """The rule set must be able to deal ``players`` seats (tickets, cards)
+        and seat the one offered a ticket (R9.1)."""
+        try:
+            check_offer_seat(bool(rules.offer_ticket), rules.offer_seat, players)
+        except RulesError as e:
+            self.fail(where, str(e))
         m = load_map(rules.map)
         n_tickets = sum(len(m.deck(t)) for t in rules.ticket_decks)
         if rules.setup_deal * players > n_tickets:

@@ -36,7 +36,7 @@ from ttrsim.core.board import build_board
 from ttrsim.core.jitcache import link_callees_as_compiled
 from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
-from ttrsim.data.maps import load_map
+from ttrsim.data.interventions import played_map
 from ttrsim.data.rules import get_rules
 from ttrsim.play.chunk import N_EXTRA, play_chunk, record_end
 from ttrsim.play.game import Game
@@ -148,14 +148,14 @@ def _context(spec: dict):
     ctx = contexts.get(spec["key"])
     if ctx is None:
         rules = get_rules(spec["rules"], spec["rule_overrides"])
-        m = load_map(rules.map)
+        m = played_map(rules)
         b = build_board(rules, m)
         offer_room = 8 * (rules.max_turns + spec["players"])
         log = allocate_log(TURN_CAPACITY if spec["log"] else 1, max(OFFER_CAPACITY, 4 * offer_room))
         ctx = {"board": b, "state": allocate_state(b, spec["players"]), "memory": allocate_memory(b, spec["players"]),
                "legal": legal_buffer(b), "log": log,
                "tables": ChunkContext(spec["point"], spec["rules"], spec["players"], spec["labels"],
-                                      spec["seatings"], m.ticket_points)}
+                                      spec["seatings"], m.ticket_points, b.route_map_id)}
         if spec.get("python"):
             ctx["game"] = Game(rules, spec["players"])
             ctx["classes"] = [None if x is None else load_strategy_class(x[0], spec["python_path"])

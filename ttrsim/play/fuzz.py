@@ -222,10 +222,10 @@ def fuzz_seeds(b, s, m, seeds, legal, counts, first_seed, fingerprints):
                     first_seed[v] = seeds[i]
 
 
-def fuzz_chunk(rules: str, players: int, seeds: np.ndarray):
-    """Fuzz the given seeds in this process; returns (counts, first_seed,
-    deal fingerprints)."""
-    b = build_board(get_rules(rules))
+def fuzz_chunk(rules: str, players: int, seeds: np.ndarray, overrides: dict | None = None):
+    """Fuzz the given seeds of preset ``rules`` (with ``overrides``) in this
+    process; returns (counts, first_seed, deal fingerprints)."""
+    b = build_board(get_rules(rules, overrides))
     s = allocate_state(b, players)
     counts = np.zeros(N_VIOLATIONS, np.int64)
     first = np.full(N_VIOLATIONS, -1, np.int64)

@@ -39,7 +39,7 @@ from ttrsim.core.state import (
     copy_state,
 )
 from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES, ROUTE_COLOUR_NAMES
-from ttrsim.data.maps import load_map
+from ttrsim.data.interventions import played_map
 from ttrsim.data.rules import RulesError, RuleSet, get_rules
 
 
@@ -59,7 +59,7 @@ class Game:
         if not 2 <= n_players <= 5:
             raise RulesError(f"players must be 2 to 5 (R1.2), got {n_players}")
         self.rules = rules
-        self.map = load_map(rules.map)
+        self.map = played_map(rules)          # the map as played: its route ids are the board's (R9.2)
         self.board = build_board(rules, self.map)
         self.state = allocate_state(self.board, n_players)
         self.seed = seed

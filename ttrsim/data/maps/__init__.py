@@ -43,6 +43,6 @@ tickets and the checks across rows).
 """
 
 from .loader import MAPS_DIR, available_maps, load_map
-from .mapdata import MAX_ROUTE_LENGTH, MapData, MapError
+from .mapdata import MAX_ROUTE_LENGTH, MapData, MapError, without_routes
 
-__all__ = ["MapError", "MapData", "load_map", "available_maps", "MAPS_DIR", "MAX_ROUTE_LENGTH"]
+__all__ = ["MapError", "MapData", "load_map", "available_maps", "MAPS_DIR", "MAX_ROUTE_LENGTH", "without_routes"]

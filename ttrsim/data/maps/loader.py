@@ -13,7 +13,7 @@ import numpy as np
 from ttrsim.data.checks import describe, is_int
 from ttrsim.data.yamlfile import YamlError, read_yaml
 
-from .mapdata import MAX_ROUTE_LENGTH, MapData, MapError, Problems
+from .mapdata import MAX_ROUTE_LENGTH, MapData, MapError, Problems, frozen
 from .places import Names, parse_passengers, parse_places
 from .rows import CROSS_ROW_CHECKS, ROUTE_COLUMNS, ROUTE_DEFAULTS, TICKET_COLUMNS, parse_rows
 
@@ -130,14 +130,6 @@ def _parse_scoring(scoring, problems: Problems):
     return table if ok else None
 
 
-def _frozen(values, dtype, shape=None) -> np.ndarray:
-    arr = np.array(values, dtype=dtype)
-    if shape is not None:
-        arr = arr.reshape(shape)
-    arr.setflags(write=False)
-    return arr
-
-
 def _build(name, path, names: Names, xy, routes, tickets, scoring, passengers) -> MapData:
     location_xy, node_xy = xy
     is_country = [n in names.country_points for n in names.locations]
@@ -148,23 +140,23 @@ def _build(name, path, names: Names, xy, routes, tickets, scoring, passengers) -
         name=name,
         path=path,
         location_names=tuple(names.locations),
-        location_is_country=_frozen(is_country, bool),
-        location_xy=_frozen(location_xy, np.float32, (-1, 2)),
+        location_is_country=frozen(is_country, bool),
+        location_xy=frozen(location_xy, np.float32, (-1, 2)),
         node_names=tuple(names.nodes),
-        node_loc=_frozen(names.node_loc, np.int16),
-        node_xy=_frozen(node_xy, np.float32, (-1, 2)),
-        route_a=_frozen([r.cells["a"] for r in routes], np.int16),
-        route_b=_frozen([r.cells["b"] for r in routes], np.int16),
-        route_len=_frozen([r.cells["length"] for r in routes], np.int8),
-        route_colour=_frozen([r.cells["colour"] for r in routes], np.int8),
-        route_group=_frozen(route_group, np.int16),
+        node_loc=frozen(names.node_loc, np.int16),
+        node_xy=frozen(node_xy, np.float32, (-1, 2)),
+        route_a=frozen([r.cells["a"] for r in routes], np.int16),
+        route_b=frozen([r.cells["b"] for r in routes], np.int16),
+        route_len=frozen([r.cells["length"] for r in routes], np.int8),
+        route_colour=frozen([r.cells["colour"] for r in routes], np.int8),
+        route_group=frozen(route_group, np.int16),
         route_group_name=tuple(r.cells["group"] for r in routes),
-        route_tunnel=_frozen([r.cells["tunnel"] for r in routes], bool),
-        route_ferry=_frozen([r.cells["ferry_locos"] for r in routes], np.int8),
-        ticket_a=_frozen([t.cells["a"] for t in tickets], np.int16),
-        ticket_b=_frozen([t.cells["b"] for t in tickets], np.int16),
-        ticket_points=_frozen([t.cells["points"] for t in tickets], np.int16),
+        route_tunnel=frozen([r.cells["tunnel"] for r in routes], bool),
+        route_ferry=frozen([r.cells["ferry_locos"] for r in routes], np.int8),
+        ticket_a=frozen([t.cells["a"] for t in tickets], np.int16),
+        ticket_b=frozen([t.cells["b"] for t in tickets], np.int16),
+        ticket_points=frozen([t.cells["points"] for t in tickets], np.int16),
         ticket_tags=tuple(t.cells["tags"] for t in tickets),
-        scoring=_frozen(scoring, np.int16),
-        passengers=_frozen(passengers, np.int16),
+        scoring=frozen(scoring, np.int16),
+        passengers=frozen(passengers, np.int16),
     )

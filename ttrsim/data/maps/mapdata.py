@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -10,10 +11,19 @@ import numpy as np
 
 from ttrsim.data.ids import ROUTE_COLOUR_NAMES
 
-__all__ = ["MapData", "MapError", "MAX_ROUTE_LENGTH", "MAX_PARALLEL_TRACKS"]
+__all__ = ["MapData", "MapError", "MAX_ROUTE_LENGTH", "MAX_PARALLEL_TRACKS", "without_routes"]
 
 MAX_ROUTE_LENGTH = 8      # Europe's Petrograd-Stockholm
 MAX_PARALLEL_TRACKS = 3
+
+
+def frozen(values, dtype, shape=None) -> np.ndarray:
+    """A read-only array of ``values`` (the arrays of a :class:`MapData`)."""
+    arr = np.array(values, dtype=dtype)
+    if shape is not None:
+        arr = arr.reshape(shape)
+    arr.setflags(write=False)
+    return arr
 
 
 class MapError(ValueError):
@@ -76,6 +86,7 @@ class MapData:
     ticket_tags: tuple[frozenset[str], ...]
     scoring: np.ndarray  # int16 [MAX_ROUTE_LENGTH + 1], points by route length, 0 where absent
     passengers: np.ndarray  # int16 [L], setup count per location
+    removed_routes: tuple[int, ...] = ()  # ids in the map file of the routes left out (R9.2), increasing
 
     @property
     def n_locations(self) -> int:
@@ -103,6 +114,13 @@ class MapData:
         if not ids:
             raise KeyError(f"map {self.name!r} has no ticket tagged {tag!r}; tags: {', '.join(self.tags())}")
         return np.array(ids, dtype=np.int16)
+
+    @property
+    def file_route_ids(self) -> np.ndarray:
+        """int16 [R]: each route's id in the map file (its own id unless routes were removed, R9.2)."""
+        keep = np.ones(self.n_routes + len(self.removed_routes), bool)
+        keep[list(self.removed_routes)] = False
+        return np.flatnonzero(keep).astype(np.int16)
 
     def location_nodes(self, loc: int) -> np.ndarray:
         """Node ids of a location: the city's own node, or a country's border points."""
@@ -143,3 +161,25 @@ class MapData:
     def __repr__(self):
         return (f"MapData({self.name!r}: {self.n_locations} locations, {self.n_nodes} nodes, "
                 f"{self.n_routes} routes, {self.n_tickets} tickets)")
+
+
+def without_routes(m: MapData, ids) -> MapData:
+    """``m`` without the routes ``ids`` (R9.2): the routes after them move up,
+    parallel groups are renumbered in order (a group whose tracks are all
+    removed disappears), ``removed_routes`` keeps the file's ids of all routes
+    left out. Places and tickets are unchanged.
+
+    >>> from ttrsim.data.maps import load_map
+    >>> m = without_routes(load_map("usa"), [3])
+    >>> m.n_routes, m.route_label(3), m.removed_routes, int(m.file_route_ids[3])
+    (99, 'Atlanta-New Orleans (4 yellow)', (3,), 4)
+    """
+    keep = np.ones(m.n_routes, bool)
+    keep[list(ids)] = False
+    kept = {f: frozen(getattr(m, f)[keep], getattr(m, f).dtype)
+            for f in ("route_a", "route_b", "route_len", "route_colour", "route_tunnel", "route_ferry")}
+    _, group = np.unique(m.route_group[keep], return_inverse=True)
+    return dataclasses.replace(
+        m, **kept, route_group=frozen(group.reshape(-1), np.int16),
+        route_group_name=tuple(n for n, k in zip(m.route_group_name, keep) if k),
+        removed_routes=tuple(sorted(m.removed_routes + tuple(int(r) for r in m.file_route_ids[~keep]))))
