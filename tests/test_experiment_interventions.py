@@ -66,6 +66,9 @@ def test_mean_interval_is_the_block_variance_of_a_paired_difference():
     assert mean_interval(np.array([1.0]), np.array([2.0]))[1] == -np.inf         # one block: no interval
 
 
+OFFER = {1: {"offer_ticket": "Boston-Miami", "offer_seat": 0}}      # the arm's rules (R9.1)
+
+
 def _offer_study(tmp_path, blocks=40):
     """2 players rotated (blocks of 2 games: A in seat 0, then B). In the control, seat 0 is dealt
     Boston-Miami (ticket 0) in the first game of every other block, keeps it, and wins that game:
@@ -85,8 +88,8 @@ def _offer_study(tmp_path, blocks=40):
             tickets.append({"g": g, "seat": 1, "ticket": 2, "kept": True, "completed": True})
     iv = {"kind": "offer_ticket", "key": "offer_ticket", "seat": 0, "kept": True,
           "arms": {"control": [], "offer Boston-Miami": [["rules.offer_ticket", "Boston-Miami"]]}}
-    return make_results(tmp_path / "offer", games=games, tickets=tickets,
-                        sweep=[("arm", ["control", "offer Boston-Miami"])], intervene=iv)
+    return make_results(tmp_path / "offer", games=games, tickets=tickets, intervene=iv,
+                        sweep=[("arm", ["control", "offer Boston-Miami"])], point_overrides=OFFER)
 
 
 def test_a_planted_selection_effect_is_an_association_and_not_an_effect(tmp_path):
@@ -117,8 +120,8 @@ def test_a_planted_effect_of_an_offer_is_found_with_its_interval(tmp_path):
                             "completed": point == 1})
     iv = {"kind": "offer_ticket", "key": "offer_ticket", "seat": 0, "kept": False,
           "arms": {"control": [], "offer Boston-Miami": [["rules.offer_ticket", "Boston-Miami"]]}}
-    path = make_results(tmp_path / "eff", games=games, tickets=tickets,
-                        sweep=[("arm", ["control", "offer Boston-Miami"])], intervene=iv)
+    path = make_results(tmp_path / "eff", games=games, tickets=tickets, intervene=iv,
+                        sweep=[("arm", ["control", "offer Boston-Miami"])], point_overrides=OFFER)
     eff = paired_effects(path)
     win = eff.filter((pl.col("unit") == OFFERED) & (pl.col("measure") == "win_share")).row(0, named=True)
     score = eff.filter((pl.col("unit") == OFFERED) & (pl.col("measure") == "total")).row(0, named=True)

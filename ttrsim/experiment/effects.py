@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from ttrsim.core.board import RP_OFFER_TICKET, build_board
+
 from .results import Results
 from .stats import holm, mean_interval
 
@@ -114,13 +116,12 @@ def offer_uptake(res) -> pl.DataFrame:
     iv = intervention(res)
     if iv is None or iv.get("kind") != "offer_ticket":
         return pl.DataFrame()
-    names = res.map.ticket_names(res.rules_at(0).ticket_decks)
     games = res.games_by_point.select("point", "games")
     tk = (res.scan("tickets").filter(pl.col("setup") & (pl.col("seat") == iv["seat"]))
           .select("point", "ticket", "kept", pl.col("completed").fill_null(False)).collect())
     rows = []
     for point, control, arm in arm_pairs(res):
-        t = names[arm.split(" ", 1)[1]]
+        t = int(build_board(res.rules_at(point), res.map).rp[RP_OFFER_TICKET])
         row = {"arm": arm, "ticket": t, "points": int(res.map.ticket_points[t])}
         for side, pt in (("", point), ("control_", control)):
             n = int(games.filter(pl.col("point") == pt)["games"].sum())
