@@ -149,3 +149,47 @@ def test_every_arm_is_paired_with_the_control_of_its_own_sweep_point(tmp_path):
     assert eff["effect"].to_list() == pytest.approx([2.0, 3.0])
     rec = json.loads((path / "manifest.json").read_text())["config"]["intervene"]
     assert rec["key"] == "rules.first_seat"
+
+
+def test_offer_ticket_all_is_one_arm_per_ticket_of_the_draw_piles():
+    e = load_experiment({**BASE, "intervene": {"offer_ticket": "all", "seat": 1, "kept": True}})
+    arms = [p.values["arm"] for p in e.points]
+    assert arms[0] == "control" and len(arms) == 31 and arms[1] == "offer Boston-Miami"     # usa: 30 tickets
+    assert e.points[1].rule_overrides == {"offer_ticket": "Boston-Miami", "offer_seat": 1, "offer_kept": True}
+    e = load_experiment({**BASE, "intervene": {"remove_route": ["Atlanta-Nashville", "Denver-Omaha (4 pink)"]}})
+    assert [p.rule_overrides.get("remove_routes") for p in e.points] == [None, ["Atlanta-Nashville"],
+                                                                        ["Denver-Omaha (4 pink)"]]
+
+
+@pytest.mark.parametrize("change,expect", [
+    ({"offer_ticket": ["Boston-Nowhere"]}, "intervene.offer_ticket: rule parameter 'offer_ticket' is "
+                                           "'Boston-Nowhere'"),
+    ({"remove_route": ["Atlanta-Raleigh"]}, "intervene.remove_routes: rule parameter 'remove_routes': "
+                                            "'Atlanta-Raleigh' is one of 2 tracks"),
+    ({"offer_ticket": [3]}, "intervene.offer_ticket[0]: expected a ticket 'From-To'"),
+])
+def test_a_bad_ticket_or_route_is_one_line_naming_the_field(change, expect):
+    with pytest.raises(ValueError) as e:
+        load_experiment({**BASE, "intervene": change})
+    assert str(e.value).startswith("<dict>: " + expect) and "\n" not in str(e.value)
+
+
+def test_an_offer_arm_gives_the_seat_the_ticket_on_every_deal_and_changes_nothing_else_before_play(tmp_path):
+    """R9.1 through an experiment: in the arm, seat 2 (0-based 1) has Seattle-New York in its setup
+    offer in every game; the other seat's offer differs from the control's in at most the one ticket
+    that was swapped."""
+    r = run_experiment({**BASE, "intervene": {"offer_ticket": ["Seattle-New York"], "seat": 1}},
+                       output=tmp_path / "offer", progress=False, echo=False)
+    res = Results.open(r.path)
+    t = res.scan("tickets").filter(pl.col("setup")).collect()
+    tk = int(res.map.ticket_names(["base"])["Seattle-New York"])
+    arm = t.filter(pl.col("point") == 1)
+    assert arm.filter((pl.col("seat") == 1) & (pl.col("ticket") == tk)).height == res.games_by_point["games"][1]
+    stride = int(res.manifest["layout"]["stride"])
+    offers = {p: {(g - p * stride, s): set() for g, s in t.filter(pl.col("point") == p).select("game", "seat").rows()}
+              for p in (0, 1)}
+    for p, g, s, x in t.select("point", "game", "seat", "ticket").rows():
+        offers[p][(g - p * stride, s)].add(x)
+    for key, ctrl in offers[0].items():
+        assert len(ctrl ^ offers[1][key]) <= 2, key
+

@@ -23,42 +23,42 @@ KINDS = ("offer_ticket", "remove_route")     # changes of their own (R9); else r
 OPTIONS = ("seat", "kept")                   # of offer_ticket
 
 
-def arms(v, value, entrants, preset, rule_overrides, players) -> dict | None:
-    """``intervene:`` of an experiment file checked by the validator ``v``
+def arms(check, value, entrants, preset, rule_overrides, players) -> dict | None:
+    """``intervene:`` of an experiment file checked by the validator ``check``
     (one line at the first problem): ``{"kind", "key", "seat", "kept", "arms":
     {arm label: [(sweep key, value), ...]}}`` (the control's list empty), or None."""
     if value is None:
         return None
     what = "a mapping with one change: offer_ticket, remove_route, rules.PARAMETER or strategies.LABEL.PARAMETER"
-    v.mapping("intervene", value, what)
+    check.mapping("intervene", value, what)
     changes = [k for k in value if k in KINDS or str(k).split(".")[0] in ("rules", "strategies")]
     for k in value:
         if k not in changes and k not in OPTIONS:
-            v.fail(f"intervene.{k}", "unknown key" + (did_you_mean(str(k), KINDS + OPTIONS)
+            check.fail(f"intervene.{k}", "unknown key" + (did_you_mean(str(k), KINDS + OPTIONS)
                                                          or f"; expected {what}"))
     if len(changes) != 1:
-        v.fail("intervene", f"{len(changes)} changes given; expected {what}")
+        check.fail("intervene", f"{len(changes)} changes given; expected {what}")
     key = changes[0]
     w = f"intervene.{key}"
     values = value[key]
     for opt in OPTIONS:
         if opt in value and key != "offer_ticket":
-            v.fail(f"intervene.{opt}", "only used with offer_ticket; expected no " + opt)
-    seat = v.int_in("intervene.seat", value.get("seat", 0), 0, players - 1, "a seat index (0 = the first seat)")
+            check.fail(f"intervene.{opt}", "only used with offer_ticket; expected no " + opt)
+    seat = check.int_in("intervene.seat", value.get("seat", 0), 0, players - 1, "a seat index (0 = the first seat)")
     kept = value.get("kept", False)
     if not isinstance(kept, bool):
-        v.fail("intervene.kept", f"expected true or false, got {kind(kept)}")
+        check.fail("intervene.kept", f"expected true or false, got {kind(kept)}")
     if key == "offer_ticket" and values == "all":
-        base = v.rules(preset, rule_overrides, "rule_overrides")
+        base = check.rules(preset, rule_overrides, "rule_overrides")
         values = list(load_map(base.map).ticket_names(base.ticket_decks))
     if not isinstance(values, list) or not values:
-        v.fail(w, f"expected a non-empty list of values{' (or all)' if key == 'offer_ticket' else ''}, "
+        check.fail(w, f"expected a non-empty list of values{' (or all)' if key == 'offer_ticket' else ''}, "
                      f"got {'an empty list' if values == [] else kind(values)}")
     if key in KINDS:
         for i, v in enumerate(values):
-            v.string(f"{w}[{i}]", v, "a ticket 'From-To'" if key == "offer_ticket" else "a route label")
+            check.string(f"{w}[{i}]", v, "a ticket 'From-To'" if key == "offer_ticket" else "a route label")
     else:
-        v.sweep({key: values}, entrants)
+        check.sweep({key: values}, entrants)
     arms: dict[str, list] = {"control": []}
     for i, v in enumerate(values):
         if key == "offer_ticket":
@@ -69,7 +69,7 @@ def arms(v, value, entrants, preset, rule_overrides, players) -> dict | None:
         else:
             label, change = f"{key.split('.', 1)[1]}={json.dumps(v, sort_keys=True)}", [(key, v)]
         if label in arms:
-            v.fail(f"{w}[{i}]", f"{kind(v)} is listed twice; expected each value once")
+            check.fail(f"{w}[{i}]", f"{kind(v)} is listed twice; expected each value once")
         arms[label] = change
     return {"kind": key if key in KINDS else key.split(".")[0], "key": key,
             "seat": seat if key == "offer_ticket" else None, "kept": kept if key == "offer_ticket" else None,
