@@ -11,7 +11,7 @@ Adding a section is adding a ``Section`` here and its writer.
 >>> [part.title for part in CONTENTS]
 ['Strategy comparison', 'Ticket value', 'Route contention', 'Passengers', 'Europe: stations, tunnels, ferries', 'Sweeps']
 >>> [s.name for s in CONTENTS[0].sections[1].stats]
-['win_rates']
+['win_rates', 'player_win_rates']
 """
 from __future__ import annotations
 
@@ -74,8 +74,9 @@ CONTENTS = (
         Section(None, (), sections.strategies.per_point_charts_note),
         Section("Win rates", (Stat(strategies.win_rates, bootstrap=True), Stat(strategies.player_win_rates)),
                 sections.strategies.win_rates),
-        Section("Head to head", (Stat(strategies.head_to_head, bootstrap=True),), sections.strategies.head_to_head),
-        Section("Ratings", (Stat(strategies.ratings, bootstrap=True),),
+        Section("Head to head", (Stat(strategies.head_to_head, bootstrap=True), Stat(strategies.player_head_to_head)),
+                sections.strategies.head_to_head),
+        Section("Ratings", (Stat(strategies.ratings, bootstrap=True), Stat(strategies.player_ratings, bootstrap=True)),
                 sections.strategies.ratings),
         Section("Seat advantage", (Stat(strategies.seat_advantage, bootstrap=True),),
                 sections.strategies.seat_advantage),
