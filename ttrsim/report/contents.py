@@ -9,7 +9,7 @@ DataFrame, None when the statistic failed) and to ``tables/<name>.csv``.
 Adding a section is adding a ``Section`` here and its writer.
 
 >>> [part.title for part in CONTENTS]
-['Strategy comparison', 'Ticket value', 'Route contention', 'Passengers', 'Europe: stations, tunnels, ferries', 'Sweeps']
+['Strategy comparison', 'Tickets', 'Route claims', 'Passengers', 'Europe: stations, tunnels, ferries', 'Sweeps']
 >>> [s.name for s in CONTENTS[0].sections[1].stats]
 ['win_rates', 'player_win_rates']
 """
@@ -89,11 +89,11 @@ CONTENTS = (
                  Stat(strategies.end_reasons)),
                 sections.strategies.game_length),
     )),
-    Part("Ticket value", (
+    Part("Tickets", (
         Section(None, (Stat(tickets.ticket_value),), sections.tickets.ticket_value),
         Section("By deck", (Stat(tickets.ticket_decks),), sections.tickets.ticket_decks),
     )),
-    Part("Route contention", (
+    Part("Route claims", (
         Section(None, (Stat(routes.route_pairs), Stat(routes.route_contention), Stat(routes.route_claimers)),
                 sections.routes.route_contention),
         Section("Blocking", (Stat(routes.blocking),), sections.routes.blocking),

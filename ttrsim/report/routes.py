@@ -1,4 +1,4 @@
-"""Route contention from the turn log: how often and how early each track and
+"""Route claims from the turn log: how often and how early each track and
 each city pair is claimed, by whom, how often more than one track of a
 double/triple route is taken, and how often a claim blocks another seat's ticket.
 

@@ -1,4 +1,4 @@
-"""The report's route contention part: claim rates and rounds per city pair
+"""The report's route claims part: claim rates and rounds per city pair
 with the board maps, double and triple routes, and blocking (the statistics of
 ``ttrsim.report.routes``; they need the turn log; the per-track numbers go to
 the CSV). Every function writes one
@@ -20,7 +20,7 @@ def without_turn_log(ctx: Context) -> str | None:
     """The note written instead of the part when the results have no turn log."""
     if ctx.res.has_turns:
         return None
-    return ("Skipped: these results have no turn log, which route contention needs. Run the experiment "
+    return ("Skipped: these results have no turn log, which the route claims need. Run the experiment "
             "with `log: true` (or `ttrsim run FILE --log`) to get claim rates, claim rounds, claimers, "
             "the board maps and blocking.")
 
@@ -76,7 +76,7 @@ def route_contention(ctx: Context, t: dict):
         if multi["tracks"].max() > 2:
             columns.append(("every track", lambda r: pct(r["all_rate"], 1), True))
         ctx.table("route_pairs", multi.sort(["point", "multi_rate"], descending=[False, True]), columns, max_rows=20,
-                  sort_note=", most contested first")
+                  sort_note=", most often 2+ tracks first")
     if t["route_claimers"] is not None:
         doc.p(f"Which strategies claim each track: [{ctx.csv('route_claimers')}]"
               f"({ctx.csv('route_claimers')}) (claims and share per track and strategy).")
