@@ -165,7 +165,7 @@ def _strongest(ctx: Context, p: int) -> str | None:
                 and r["opponent"] == b["strategy"]), None)
     if h2h is not None and (h2h["low"] > 0.5 or h2h["high"] < 0.5):
         text += (f"; `{a['strategy']}` finishes ahead of `{b['strategy']}` in {pct(h2h['ahead_rate'])} "
-                 f"{interval(h2h['low'], h2h['high'])} of the games they both played")
+                 f"{interval(h2h['low'], h2h['high'])} of their meetings at a table")
     return text + "." + _link(ctx, "Win rates")
 
 
