@@ -149,12 +149,12 @@ def rate_difference(num_a, den_a, num_b, den_b, z: float = Z95):
     (0.233, 0.0082)
     """
     num_a, den_a, num_b, den_b = (np.asarray(x, np.float64) for x in (num_a, den_a, num_b, den_b))
-    na, nb_ = den_a.sum(0), den_b.sum(0)
-    pa, pb = num_a.sum(0) / np.where(na > 0, na, 1.0), num_b.sum(0) / np.where(nb_ > 0, nb_, 1.0)
-    r = (num_a - pa * den_a) / np.where(na > 0, na, 1.0) - (num_b - pb * den_b) / np.where(nb_ > 0, nb_, 1.0)
+    n_a, n_b = (np.where(n > 0, n, 1.0) for n in (den_a.sum(0), den_b.sum(0)))
+    p_a, p_b = num_a.sum(0) / n_a, num_b.sum(0) / n_b
+    r = (num_a - p_a * den_a) / n_a - (num_b - p_b * den_b) / n_b
     blocks = ((den_a + den_b) > 0).sum(0)
     se = np.sqrt(blocks / np.maximum(blocks - 1, 1) * (r * r).sum(0))
-    d = pa - pb
+    d = p_a - p_b
     ok = blocks > 1
     with np.errstate(divide="ignore", invalid="ignore"):
         zval = np.where(se > 0, np.abs(d) / se, np.where(d == 0, 0.0, np.inf))

@@ -277,7 +277,8 @@ def _pairs_by_point(res: Results, players: bool = False) -> dict:
             if players:
                 groups = player_groups(res, p)
                 names = [res.labels[g[0]] for g in groups]
-                code = np.array([next(i for i, g in enumerate(groups) if k in g) for k in range(len(res.labels))])
+                for i, g in enumerate(groups):
+                    code[g] = i
             L = len(names)
             ahead, met = _pair_sums(binv, code[S], K, L, w if replayed else None)
             ahead[:, ::L + 1] = met[:, ::L + 1] = 0.0                   # no pair of a player with itself

@@ -117,13 +117,13 @@ def _picked(m: int, nouns: str) -> str:
     return f"picked from {m} {nouns}"
 
 
-def _adjusted(p: float | None, at_most: bool = False) -> str:
+def _adjusted(p: float | None, at_most: bool = False, what: str = "adjusted") -> str:
     """'adjusted p = 0.03', 'adjusted p < 0.001'; ``at_most``: 'adjusted p at most 0.03'."""
     if p is None:
-        return "no p-value"
+        return "no p-value: a single seed block"
     if p < 0.001:
-        return "adjusted p < 0.001"
-    return ("adjusted p at most " if at_most else "adjusted p = ") + (f"{p:.3f}" if p < 0.01 else f"{p:.2f}")
+        return f"{what} p < 0.001"
+    return f"{what} p {'at most' if at_most else '='} " + (f"{p:.3f}" if p < 0.01 else f"{p:.2f}")
 
 
 def _one_player(ctx: Context, p: int) -> bool:
@@ -150,16 +150,16 @@ def _strongest(ctx: Context, p: int) -> str | None:
         if b["behind_low"] is not None else "(no interval)")
     close = [r for r in win[1:] if not _detected(r["behind_p_holm"])]
     if not close:
-        worst = max(r["behind_p_holm"] for r in win[1:])
+        worst = _adjusted(max(r["behind_p_holm"] for r in win[1:]), True, "Holm-adjusted")
         text = (f"**Strongest strategy: `{a['strategy']}`**, winning {rate(a)} of its games against {rate(b)} for "
-                f"`{b['strategy']}`, the next best: a margin of {margin} ({family}; Holm-{_adjusted(worst, True)} "
-                f"against each of the {len(win) - 1} others){caveat}")
+                f"`{b['strategy']}`, the next best: a margin of {margin} ({family}; {worst} against each of the "
+                f"{len(win) - 1} others){caveat}")
     else:
         names = ", ".join(f"`{r['strategy']}`" for r in close)
         text = (f"**`{a['strategy']}` is not told apart from {names}**" if len(close) > 1 else
                 f"**`{a['strategy']}` and `{b['strategy']}` are not told apart**")
         text += (f": {rate(a)} against {rate(b)} for `{b['strategy']}`, a margin of {margin} ({family}; "
-                 f"Holm-{_adjusted(b['behind_p_holm'])}){caveat}")
+                 f"{_adjusted(b['behind_p_holm'], what='Holm-adjusted')}){caveat}")
     text += "".join(f"; `{r['player']}` pools {r['seats']} labels ({r['labels']})" for r in win if r["seats"] > 1)
     h2h = next((r for r in _rows(ctx, "player_head_to_head", p) if r["player"] == a["strategy"]
                 and r["opponent"] == b["strategy"]), None)

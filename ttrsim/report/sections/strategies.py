@@ -129,8 +129,8 @@ def head_to_head(ctx: Context, t: dict):
             return f"{pct(r['ahead_rate'])} {interval(r['low'], r['high'])}" + ("" if same_n else
                                                                                  f" (n={num(r['games'], 0)})")
         rows = [[a] + [text(a, b) for b in names] for a in names]
-        n = (f" Each pair met in {num(d['games'][0], 0)} games." if same_n else " n: the games both played."
-             if pooled is None else " n: the pairs of seats (a game with two labels of a player counts twice).")
+        n = (" n: the pairs of seats (a game with two labels of a player counts twice)." if pooled is not None
+             else f" Each pair met in {num(d['games'][0], 0)} games." if same_n else " n: the games both played.")
         ctx.doc.table(Table(["row finished ahead of column"] + names, rows, set(range(1, len(names) + 1)),
                             f"Share of the games both played in which the row strategy finished ahead of the "
                             f"column strategy [95% interval].{n} Table: [{ctx.csv(name)}]({ctx.csv(name)})."))
@@ -160,8 +160,7 @@ def ratings(ctx: Context, t: dict):
         ("rating", lambda r: "0 by design" if by_design(r) else signed(r["rating"], 0), True),
         ("95% interval", lambda r: "by design" if by_design(r) else
          interval(r["low"], r["high"], percent=False, digits=0), True)]
-    name = "ratings" if pooled is None else "player_ratings"
-    shown = rat if pooled is None else pooled
+    name, shown = ("ratings", rat) if pooled is None else ("player_ratings", pooled)
     ctx.table(name, shown, columns)
     for p in ctx.chart_points():
         ctx.chart(f"ratings{ctx.suffix(p)}",
