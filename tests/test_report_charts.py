@@ -228,11 +228,11 @@ def test_blocking():
     """Issue 12 point 4: the exact rate (bars) and both bounds (whiskers), or the bounds alone."""
     df = pl.DataFrame({"point": [0, 0], "strategy": LABELS[:2], "claims": [100, 80], "blocking_claims": [12, 4],
                        "blocking_rate": [0.12, 0.05], "blocking_claims_low": [10, 2], "blocking_rate_low": [0.1, 0.025],
-                       "blocking_claims_high": [20, 8], "blocking_rate_high": [0.2, 0.1]})
+                       "blocking_claims_high": [20, 8], "blocking_rate_high": [0.2, 0.1], "excess": [0.031, None]})
     fig = charts.blocking(df)
     check(fig, "Blocking", xunit="%", yunit="strategy")
     t = texts(fig)
-    assert "12.0% [10.0%, 20.0%] of 100 claims" in t and "5.0% [2.5%, 10.0%] of 80 claims" in t
+    assert "12.0% of 100 claims; +3.1 pp vs another deal" in t and "5.0% of 80 claims\n" in t
     assert "bounds" in t and fig.axes[0].containers
     fig = charts.blocking(df.with_columns(pl.lit(None, pl.Float64).alias("blocking_rate")))
     assert "10.0% to 20.0% of 100 claims" in texts(fig) and "between the bounds" in texts(fig)

@@ -55,7 +55,7 @@ def test_real_run_writes_every_file(usa_report):
 
 def test_real_run_sections_and_captions(usa_report):
     md = usa_report.markdown.read_text()
-    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Tickets", "Route claims"]
     for sub in ("### Win rates", "### Head to head", "### Ratings", "### Seat advantage", "### Score composition",
                 "### Score distributions", "### Game length and end reasons", "### By deck", "### Blocking"):
         assert sub in md
@@ -69,7 +69,7 @@ def test_real_run_sections_and_captions(usa_report):
     assert "0 stalled" in md and "0 were capped" in md
     assert "shared win counts as a fraction" in md
     findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
-    assert "**Most claimed routes** (claimed, not necessarily contested)" in findings \
+    assert "**Most claimed routes** (the highest claim rates of" in findings \
         and re.search(r"\(\d+ trains?\) claimed in", findings)
     assert "**Ticket draws during the game**" in findings and "(#how-each-strategy-plays))" in findings
 
@@ -104,11 +104,11 @@ def test_html_is_self_contained(usa_report):
     assert html.count('src="data:image/png;base64,') == n_png
     assert 'src="charts/' not in html and "<script" not in html
     assert html.count("<figcaption>") == n_png
-    assert '<h2 id="strategy-comparison">' in html and 'href="#route-contention"' in html
+    assert '<h2 id="strategy-comparison">' in html and 'href="#route-claims"' in html
     # issue 12 point 9: reads on a phone, a table of contents, the CSV tables travel with the page
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     nav = html[html.index('<nav class="contents">'):html.index("</nav>")]
-    for anchor in ("key-findings", "strategy-comparison", "win-rates", "ticket-value", "route-contention",
+    for anchor in ("key-findings", "strategy-comparison", "win-rates", "tickets", "route-claims",
                    "blocking"):
         assert f'href="#{anchor}"' in nav and f'id="{anchor}"' in html
     assert 'href="tables/' not in html and 'download="win_rates.csv"' in html
@@ -139,7 +139,7 @@ def test_germany_has_a_passenger_section(tmp_path):
     rep = build_report(r.path, output=tmp_path / "out", formats=("md",), images=(), resamples=20, progress=False)
     assert rep.problems == [] and rep.charts == []
     md = rep.markdown.read_text()
-    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention", "Passengers"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Tickets", "Route claims", "Passengers"]
     assert "### Majority outcomes" in md and "Passenger points changed who won in **" in md
     findings = md[md.index("## Key findings"):md.index("## Strategy comparison")]
     assert "**Passenger majorities** changed who won in" in findings and "(#passengers))" in findings
@@ -162,7 +162,7 @@ def test_sweep_without_turn_log(tmp_path):
     rep = build_report(path, resamples=20, progress=False, images=(), formats=("md",), max_point_charts=2)
     assert rep.folder == path / "report"
     md = rep.markdown.read_text()
-    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Ticket value", "Route contention", "Sweeps"]
+    assert sections(md) == ["Key findings", "The experiment", "Strategy comparison", "Tickets", "Route claims", "Sweeps"]
     assert "Skipped: these results have no turn log" in md
     assert "Per-point charts are drawn for points 0, 2 of 3" in md
     captions = [line for line in md.splitlines() if line.startswith("*Figure ")]

@@ -88,15 +88,19 @@ def test_blocking(res):
     at turn 5: open then), g1 turn 9 (completed by then: not blocking), g2 turn 8 (drawn by B at turn 7)."""
     b = blocking(res)
     assert b.columns == ["point", "strategy", "claims", "blocking_claims", "blocking_rate", "blocking_claims_low",
-                         "blocking_rate_low", "blocking_claims_high", "blocking_rate_high"]
-    assert b.rows() == [(0, "A", 9, 3, 3 / 9, 2, 2 / 9, 4, 4 / 9), (0, "B", 2, 0, 0.0, 0, 0.0, 0, 0.0)]
+                         "blocking_rate_low", "blocking_claims_high", "blocking_rate_high", "paired_claims",
+                         "paired_rate", "baseline_rate", "excess", "excess_low", "excess_high"]
+    assert b.select(b.columns[:9]).rows() == [(0, "A", 9, 3, 3 / 9, 2, 2 / 9, 4, 4 / 9),
+                                              (0, "B", 2, 0, 0.0, 0, 0.0, 0, 0.0)]
 
 
 def test_blocking_without_completion_turns_gives_the_bounds(res):
     for f in res._files["tickets"]:                     # a folder written before tickets.completed_turn
         pq.write_table(pq.read_table(f).drop(["completed_turn"]), f)
     b = blocking(Results.open(res.path))
-    assert b.rows() == [(0, "A", 9, None, None, 2, 2 / 9, 4, 4 / 9), (0, "B", 2, None, None, 0, 0.0, 0, 0.0)]
+    assert b.select(b.columns[:9]).rows() == [(0, "A", 9, None, None, 2, 2 / 9, 4, 4 / 9),
+                                              (0, "B", 2, None, None, 0, 0.0, 0, 0.0)]
+    assert b.select(b.columns[9:]).null_count().row(0) == (2,) * 6           # no baseline without completions
 
 
 def test_blocking_batches_give_the_same_answer(res, tmp_path, monkeypatch):
@@ -105,7 +109,32 @@ def test_blocking_batches_give_the_same_answer(res, tmp_path, monkeypatch):
                                                                game([4, 8])], turns=TURNS, tickets=TICKETS,
                                         chunk_games=2))
     monkeypatch.setattr(routes, "_BATCH_GAMES", 1)      # one part file per batch
-    assert blocking(chunked).equals(blocking(res))
+    counts = blocking(res).columns[:9]                  # the baseline pairs deals within a batch: none here
+    assert blocking(chunked).select(counts).equals(blocking(res).select(counts))
+
+
+def test_blocking_against_another_deal(tmp_path):
+    """Four seed blocks of 2 games (A and B rotated), deals X and Y alternating. A
+    blocks on purpose: it claims a route of B's ticket (X: route 11 of ticket 2,
+    Y: route 49 of ticket 6), which B's ticket in the other deal never uses, so
+    the baseline is 0 and the excess +100 pp. B ignores A: it always claims route
+    64, which only A's ticket of deal X uses: it blocks in half its claims, and so
+    would the same claims on the other deal: excess 0. Each deal's partner is the
+    next block (the last one's the first), always of the other kind."""
+    games, tickets, turns = [], [], []
+    for n in range(8):
+        x = (n // 2) % 2 == 0                            # deal X in blocks 0 and 2, Y in 1 and 3
+        a = n % 2                                        # A's seat: rotate
+        games.append(game([10, 5]))
+        tickets += [dict(g=n, seat=1 - a, ticket=2 if x else 6), dict(g=n, seat=a, ticket=3 if x else 10)]
+        turns += [dict(g=n, turn=2, seat=a, route=11 if x else 49), dict(g=n, turn=3, seat=1 - a, route=64)]
+    b = blocking(make_results(tmp_path / "d", games=games, tickets=tickets, turns=turns))
+    a, o = b.row(0, named=True), b.row(1, named=True)
+    assert (a["strategy"], a["blocking_rate"], a["paired_rate"], a["baseline_rate"], a["excess"]) == \
+        ("A", 1.0, 1.0, 0.0, 1.0)
+    assert (o["strategy"], o["blocking_rate"], o["paired_claims"], o["baseline_rate"], o["excess"]) == \
+        ("B", 0.5, 8, 0.5, 0.0)
+    assert o["excess_low"] < 0 < o["excess_high"]
 
 
 def test_turn_log_needed(tmp_path):

@@ -115,7 +115,8 @@ def test_zero_wins_in_the_report_is_not_a_point(tmp_path):
 
 def test_seat_advantage(duel):
     s = seat_advantage(duel, resamples=500)
-    assert s.columns == ["point", "seat", "games", "distinct", "win_rate", "low", "high", "fair", "mean_score"]
+    assert s.columns == ["point", "seat", "games", "distinct", "win_rate", "low", "high", "fair", "mean_score", "p",
+                         "p_holm"]
     # seat 1 (0 in the tables): A wins n0 (1), shared n1 (0.5), A loses n2 (0), B loses n3 (0)
     assert s["seat"].to_list() == [1, 2]                     # seats are numbered for people: 1 plays first
     s0, s1 = row(s, seat=1), row(s, seat=2)

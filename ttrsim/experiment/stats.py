@@ -42,8 +42,9 @@ import polars as pl
 
 from .results import Results
 
-__all__ = ["Z95", "moments", "rate_interval", "rate_p_value", "two_sided_p", "holm", "mean_interval", "block_interval", "RateSums", "widths_along", "player_keys",
-           "clones", "replays", "distinct_games", "fixed_by_design", "block_sums", "rate_table", "win_rates",
+__all__ = ["Z95", "moments", "rate_interval", "rate_p_value", "two_sided_p", "holm", "rate_difference",
+           "mean_interval", "block_interval", "RateSums", "widths_along", "player_keys", "clones", "replays",
+           "distinct_games", "fixed_by_design", "block_sums", "rate_table", "gaps_to_leader", "win_rates",
            "end_reasons", "percent", "interval_text", "END_REASONS"]
 
 Z95 = 1.959963984540054
@@ -154,6 +155,35 @@ def mean_interval(num, den, z: float = Z95) -> tuple[float, float, float, float]
     half = z * math.sqrt(v)
     p = float(two_sided_p([abs(mean) / math.sqrt(v) if v > 0 else (0.0 if mean == 0 else math.inf)])[0])
     return float(mean), float(mean - half), float(mean + half), p
+
+
+def rate_difference(num_a, den_a, num_b, den_b, z: float = Z95):
+    """The difference ``sum(num_a) / sum(den_a) - sum(num_b) / sum(den_b)`` of two
+    rates measured on the same seed blocks (per-block sums, axis 0 the blocks),
+    with its 95% normal interval and two-sided p-value against 0: the variance
+    is that of the per-block residuals of both rates together (``nb / (nb - 1)
+    * sum_b r_b**2``, ``r_b = (num_a_b - p_a den_a_b) / n_a - (num_b_b - p_b
+    den_b_b) / n_b``), so whatever the deal does to both rates cancels or adds as
+    it does in the data. Returns (difference, low, high, p); the interval and p
+    are NaN with fewer than two blocks, p is 0 or 1 when the blocks do not vary.
+
+    >>> d, lo, hi, p = rate_difference(np.array([6.0, 5, 7]), np.full(3, 10.0), np.array([4.0, 4, 3]),
+    ...                                np.full(3, 10.0))
+    >>> round(float(d), 3), round(float(p), 4)
+    (0.233, 0.0082)
+    """
+    num_a, den_a, num_b, den_b = (np.asarray(x, np.float64) for x in (num_a, den_a, num_b, den_b))
+    n_a, n_b = (np.where(n > 0, n, 1.0) for n in (den_a.sum(0), den_b.sum(0)))
+    p_a, p_b = num_a.sum(0) / n_a, num_b.sum(0) / n_b
+    r = (num_a - p_a * den_a) / n_a - (num_b - p_b * den_b) / n_b
+    blocks = ((den_a + den_b) > 0).sum(0)
+    se = np.sqrt(blocks / np.maximum(blocks - 1, 1) * (r * r).sum(0))
+    d = p_a - p_b
+    ok = blocks > 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        zval = np.where(se > 0, np.abs(d) / se, np.where(d == 0, 0.0, np.inf))
+    p = np.where(ok, two_sided_p(zval), np.nan)
+    return d, np.where(ok, d - z * se, np.nan), np.where(ok, d + z * se, np.nan), p
 
 
 def block_interval(num: np.ndarray, den: np.ndarray, z: float = Z95):
@@ -346,24 +376,56 @@ def _dense(df: pl.DataFrame, n_keys: int, cols: list[str]):
             for c in cols]
 
 
-def rate_table(sums: pl.DataFrame, n_keys: int) -> pl.DataFrame:
+def rate_table(sums: pl.DataFrame, n_keys: int, null: float | None = None) -> pl.DataFrame:
     """point, k, games, distinct, wins, win_rate, low, high, mean_score from
     :func:`block_sums`, by point then k; keys that played no game are left out.
     ``games``: games played; ``distinct``: weighted by :func:`replays` (= games
-    without replays); the rates and intervals are over the distinct games."""
+    without replays); the rates and intervals are over the distinct games.
+    With ``null`` (e.g. the fair share of a seat), also ``p`` (two-sided,
+    :func:`rate_p_value` against ``null``) and ``p_holm`` (Holm over the keys
+    of the point: which of them is picked as most or least does not matter)."""
     rows = []
     for point in sorted(sums["point"].unique().to_list()):
         wins, games, played, total = _dense(sums.filter(pl.col("point") == point), n_keys,
                                             ["wins", "games", "played", "total"])
         lo, hi = block_interval(wins, games)
         n, w, t, m = games.sum(0), wins.sum(0), total.sum(0), played.sum(0)
+        p = rate_p_value(*moments(wins, games), null) if null is not None else np.full(n_keys, np.nan)
+        p = np.where(m > 0, p, np.nan)
+        adjusted = holm(p)
         for k in range(n_keys):
             if m[k] > 0:
                 rows.append((point, k, int(m[k]), float(n[k]), float(w[k]), float(w[k] / n[k]), float(lo[k]),
-                             float(hi[k]), float(t[k] / n[k])))
+                             float(hi[k]), float(t[k] / n[k]), float(p[k]), float(adjusted[k])))
     schema = {"point": pl.UInt16, "k": pl.Int64, "games": pl.Int64, "distinct": pl.Float64, "wins": pl.Float64,
-              "win_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "mean_score": pl.Float64}
-    return pl.DataFrame(rows, schema=schema, orient="row")
+              "win_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "mean_score": pl.Float64,
+              "p": pl.Float64, "p_holm": pl.Float64}
+    df = pl.DataFrame(rows, schema=schema, orient="row")
+    return df.with_columns(pl.col("p", "p_holm").fill_nan(None)) if null is not None else df.drop("p", "p_holm")
+
+
+def gaps_to_leader(sums: pl.DataFrame, n_keys: int) -> pl.DataFrame:
+    """How far each key's rate lies below the leader's (the highest rate of its
+    point; ties to the lower k), from :func:`block_sums`: point, k, behind (the
+    leader's rate minus this one's, a fraction; null for the leader),
+    behind_low, behind_high, behind_p (:func:`rate_difference` over the seed
+    blocks both played) and behind_p_holm (Holm over the other keys of the
+    point: the leader stands out only when every one is below 0.05)."""
+    rows = []
+    for point in sorted(sums["point"].unique().to_list()):
+        wins, games = _dense(sums.filter(pl.col("point") == point), n_keys, ["wins", "games"])
+        n = games.sum(0)
+        keys = np.flatnonzero(n > 0)
+        rate = wins.sum(0)[keys] / n[keys]
+        lead = int(keys[np.argmax(rate)])
+        others = [int(k) for k in keys if k != lead]
+        rows.append((point, lead, None, None, None, None, None))
+        if others:
+            d, lo, hi, p = rate_difference(wins[:, [lead]], games[:, [lead]], wins[:, others], games[:, others])
+            rows += [(point, k, *map(float, x)) for k, x in zip(others, zip(d, lo, hi, p, holm(p)))]
+    schema = {"point": pl.UInt16, "k": pl.Int64, "behind": pl.Float64, "behind_low": pl.Float64,
+              "behind_high": pl.Float64, "behind_p": pl.Float64, "behind_p_holm": pl.Float64}
+    return pl.DataFrame(rows, schema=schema, orient="row").with_columns(pl.all().exclude("point", "k").fill_nan(None))
 
 
 def fixed_by_design(res: Results) -> set[tuple[int, int]]:

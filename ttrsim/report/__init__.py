@@ -23,6 +23,8 @@ from .strategies import (
                          player_win_rates,
                          game_length,
                          head_to_head,
+                         player_head_to_head,
+                         player_ratings,
                          ratings,
                          score_components,
                          score_histogram,
@@ -34,7 +36,8 @@ from .sweeps import play_changes, sweep_effects, sweep_keys, swept_win_rates, wi
 from .tickets import ticket_decks, ticket_value
 
 __all__ = ["Results", "ResultsError",
-           "win_rates", "player_win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
+           "win_rates", "player_win_rates", "head_to_head", "player_head_to_head", "ratings", "player_ratings",
+           "seat_advantage", "score_components", "score_histogram",
            "game_length", "end_reasons", "strategy_profile",
            "ticket_value", "ticket_decks",
            "route_contention", "route_pairs", "route_claimers", "blocking",

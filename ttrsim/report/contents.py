@@ -9,9 +9,9 @@ DataFrame, None when the statistic failed) and to ``tables/<name>.csv``.
 Adding a section is adding a ``Section`` here and its writer.
 
 >>> [part.title for part in CONTENTS]
-['Intervention effects', 'Strategy comparison', 'Ticket value', 'Route contention', 'Passengers', 'Europe: stations, tunnels, ferries', 'Sweeps']
+['Intervention effects', 'Strategy comparison', 'Tickets', 'Route claims', 'Passengers', 'Europe: stations, tunnels, ferries', 'Sweeps']
 >>> [s.name for s in CONTENTS[1].sections[1].stats]
-['win_rates']
+['win_rates', 'player_win_rates']
 """
 from __future__ import annotations
 
@@ -79,8 +79,9 @@ CONTENTS = (
         Section(None, (), sections.strategies.per_point_charts_note),
         Section("Win rates", (Stat(strategies.win_rates, bootstrap=True), Stat(strategies.player_win_rates)),
                 sections.strategies.win_rates),
-        Section("Head to head", (Stat(strategies.head_to_head, bootstrap=True),), sections.strategies.head_to_head),
-        Section("Ratings", (Stat(strategies.ratings, bootstrap=True),),
+        Section("Head to head", (Stat(strategies.head_to_head, bootstrap=True), Stat(strategies.player_head_to_head)),
+                sections.strategies.head_to_head),
+        Section("Ratings", (Stat(strategies.ratings, bootstrap=True), Stat(strategies.player_ratings, bootstrap=True)),
                 sections.strategies.ratings),
         Section("Seat advantage", (Stat(strategies.seat_advantage, bootstrap=True),),
                 sections.strategies.seat_advantage),
@@ -93,11 +94,11 @@ CONTENTS = (
                  Stat(strategies.end_reasons)),
                 sections.strategies.game_length),
     )),
-    Part("Ticket value", (
+    Part("Tickets", (
         Section(None, (Stat(tickets.ticket_value),), sections.tickets.ticket_value),
         Section("By deck", (Stat(tickets.ticket_decks),), sections.tickets.ticket_decks),
     )),
-    Part("Route contention", (
+    Part("Route claims", (
         Section(None, (Stat(routes.route_pairs), Stat(routes.route_contention), Stat(routes.route_claimers)),
                 sections.routes.route_contention),
         Section("Blocking", (Stat(routes.blocking),), sections.routes.blocking),

@@ -14,8 +14,8 @@ statistics library once (all sweep points together), and writes::
 It opens with the key findings, written from the numbers once every section
 is computed (``sections.findings``). Its parts and sections, with the statistics
 each computes and the function writing it, are listed in
-``ttrsim.report.contents``: strategy comparison, ticket value, route
-contention (skipped with a note without a turn log), passengers (maps with
+``ttrsim.report.contents``: strategy comparison, tickets, route claims
+(skipped with a note without a turn log), passengers (maps with
 passengers), sweeps (when the experiment has a sweep).
 Every chart has a caption saying what it shows and from how many games. The
 document is a list of blocks (``blocks``), rendered by ``render``. See

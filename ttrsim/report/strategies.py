@@ -48,8 +48,9 @@ from ttrsim.experiment.stats import END_REASONS, end_reasons
 
 from .dataset import Results
 
-__all__ = ["win_rates", "player_win_rates", "head_to_head", "ratings", "seat_advantage", "score_components", "score_histogram",
-           "game_length", "end_reasons", "strategy_profile", "PROFILE", "END_REASONS"]
+__all__ = ["win_rates", "player_win_rates", "player_groups", "head_to_head", "player_head_to_head", "ratings",
+           "player_ratings", "seat_advantage", "score_components", "score_histogram", "game_length", "end_reasons",
+           "strategy_profile", "PROFILE", "END_REASONS"]
 
 _BATCH_CELLS = 4_000_000  # resamples x blocks per weight batch (32 MB of int64)
 
@@ -111,25 +112,27 @@ def player_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.D
     (``planner``, ``planner-2``: :func:`ttrsim.experiment.stats.clones`) are
     one player, its rate the win shares of all its seats over their games, its
     interval over seed blocks; highest first. Without such labels it is
-    :func:`win_rates` with one label per player.
+    :func:`win_rates` with one label per player. ``behind*``: how far each
+    player's rate lies below the first's, paired on the seed blocks
+    (:func:`ttrsim.experiment.stats.gaps_to_leader`), its p-value Holm-adjusted
+    over the players behind.
 
     Columns: point, player (its first label), labels (its labels, comma-separated),
-    seats (labels pooled), games, distinct, wins, win_rate, low, high, mean_score.
+    seats (labels pooled), games, distinct, wins, win_rate, low, high, mean_score,
+    behind, behind_low, behind_high, behind_p, behind_p_holm (null for the first).
     """
     res = Results.open(res)
     sums = stats.block_sums(res, "strategy")
     parts = []
     for point in res.point_ids:
-        groups: dict[str, list[int]] = {}
-        for k, key in enumerate(stats.player_keys(res, point)):
-            groups.setdefault(key, []).append(k)
-        members = list(groups.values())
+        members = player_groups(res, point)
         of = {k: g for g, ks in enumerate(members) for k in ks}
         pooled = (sums.filter(pl.col("point") == point)
                   .with_columns(pl.col("k").replace_strict(of, return_dtype=pl.Int64))
                   .group_by("point", "block", "k").agg(pl.col("wins", "games", "played", "total").sum())
                   .sort("point", "block", "k"))
-        t = stats.rate_table(pooled, len(members))
+        t = (stats.rate_table(pooled, len(members))
+             .join(stats.gaps_to_leader(pooled, len(members)), on=["point", "k"], how="left"))
         parts.append(t.with_columns(
             pl.Series("player", [res.labels[members[g][0]] for g in t["k"].to_list()], dtype=pl.String),
             pl.Series("labels", [", ".join(res.labels[k] for k in members[g]) for g in t["k"].to_list()],
@@ -138,7 +141,17 @@ def player_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.D
     out = pl.concat(parts) if parts else pl.DataFrame()
     return (out.sort(["point", "win_rate", "k"], descending=[False, True, False])
             .select("point", "player", "labels", "seats", "games", "distinct", "wins", "win_rate", "low", "high",
-                    "mean_score"))
+                    "mean_score", "behind", "behind_low", "behind_high", "behind_p", "behind_p_holm"))
+
+
+def player_groups(res: Results, point: int) -> list[list[int]]:
+    """The entrants (indices into ``res.labels``) of each player at ``point``, in
+    entrant order: entrants with the same :func:`ttrsim.experiment.stats.player_keys`
+    are one player (e.g. ``[[0, 1], [2], [3]]`` for ``planner``, ``planner-2``, ...)."""
+    groups: dict[str, list[int]] = {}
+    for k, key in enumerate(stats.player_keys(res, point)):
+        groups.setdefault(key, []).append(k)
+    return list(groups.values())
 
 
 def seat_advantage(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
@@ -147,31 +160,38 @@ def seat_advantage(res: Results, resamples: int = 1000, seed: int = 0) -> pl.Dat
 
     Columns: point, seat, games (played), distinct, win_rate, low, high (95%
     interval over seed blocks), fair (1 / players: the rate of a seat with no
-    advantage), mean_score.
+    advantage), mean_score, p (two-sided, against ``fair``), p_holm (Holm over
+    the seats of the point).
     """
     res = Results.open(res)
-    t = stats.rate_table(stats.block_sums(res, "seat"), res.players)
+    t = stats.rate_table(stats.block_sums(res, "seat"), res.players, null=1.0 / res.players)
     return (t.with_columns((pl.col("k") + 1).cast(pl.Int8).alias("seat"), pl.lit(1.0 / res.players).alias("fair"))
-            .select("point", "seat", "games", "distinct", "win_rate", "low", "high", "fair", "mean_score"))
+            .select("point", "seat", "games", "distinct", "win_rate", "low", "high", "fair", "mean_score", "p",
+                    "p_holm"))
 
 
-def rank_order(res: Results, point: int | None = None) -> list[str]:
-    """The labels of a point (default: the first) by win rate, highest first: the order of every ranked table."""
-    w = res.memo("win_rates", lambda: stats.win_rates(res))
+def rank_order(res: Results, point: int | None = None, players: bool = False) -> list[str]:
+    """The labels of a point (default: the first) by win rate, highest first: the order of every ranked table;
+    ``players``: the players (first labels) by pooled win rate (:func:`player_win_rates`)."""
     p = res.point_ids[0] if point is None else point
+    if players:
+        w = res.memo("player_win_rates", lambda: player_win_rates(res))
+        return w.filter(pl.col("point") == p)["player"].to_list()
+    w = res.memo("win_rates", lambda: stats.win_rates(res))
     return w.filter(pl.col("point") == p)["strategy"].to_list()
 
 
-def _ranked(res: Results, df: pl.DataFrame, by: str | None = None, columns=("strategy",)) -> pl.DataFrame:
+def _ranked(res: Results, df: pl.DataFrame, by: str | None = None, columns=("strategy",),
+            players: bool = False) -> pl.DataFrame:
     """``df`` sorted by point then ``by`` (descending), else by each point's win-rate
-    rank of the label ``columns`` in turn."""
+    rank of the label (``players``: player) ``columns`` in turn."""
     if by is not None:
         return df.sort(["point", by], descending=[False, True], nulls_last=True, maintain_order=True)
-    rank = pl.DataFrame([(p, lab, i) for p in res.point_ids for i, lab in enumerate(rank_order(res, p))],
-                        schema={"point": pl.UInt16, "strategy": pl.String, "_rank": pl.Int64}, orient="row")
+    rank = pl.DataFrame([(p, lab, i) for p in res.point_ids for i, lab in enumerate(rank_order(res, p, players))],
+                        schema={"point": pl.UInt16, "name": pl.String, "_rank": pl.Int64}, orient="row")
     keys = []
     for c in columns:
-        df = df.join(rank.rename({"strategy": c, "_rank": f"_rank_{c}"}), on=["point", c], how="left")
+        df = df.join(rank.rename({"name": c, "_rank": f"_rank_{c}"}), on=["point", c], how="left")
         keys.append(f"_rank_{c}")
     return df.sort("point", *keys, maintain_order=True).drop(keys)
 
@@ -244,14 +264,48 @@ def _pair_sums(binv, S, K, n_labels, weight=None):
     return ahead.reshape(nb, L * L), met.reshape(nb, L * L)
 
 
-def _pairs_by_point(res: Results) -> dict:
-    """Per point: the per-block pair sums of :func:`_pair_sums` (shared by head_to_head and ratings)."""
+def _pairs_by_point(res: Results, players: bool = False) -> dict:
+    """Per point: (names, per-block pair sums of :func:`_pair_sums`) over the labels,
+    or with ``players`` over the players (:func:`player_groups`, named by their
+    first label; a player's own pairs, one label against another, left out).
+    Shared by head_to_head and ratings."""
     def compute():
-        L = len(res.labels)
         replayed = stats.replays(res) is not None
-        return {p: _pair_sums(binv, S, K, L, w if replayed else None)
-                for p, (binv, S, K, w) in _game_matrix(res).items()}
-    return res.memo("pair_sums", compute)
+        out = {}
+        for p, (binv, S, K, w) in _game_matrix(res).items():
+            names, code = list(res.labels), np.arange(len(res.labels))
+            if players:
+                groups = player_groups(res, p)
+                names = [res.labels[g[0]] for g in groups]
+                for i, g in enumerate(groups):
+                    code[g] = i
+            L = len(names)
+            ahead, met = _pair_sums(binv, code[S], K, L, w if replayed else None)
+            ahead[:, ::L + 1] = met[:, ::L + 1] = 0.0                   # no pair of a player with itself
+            out[p] = names, ahead, met
+        return out
+    return res.memo("player_pair_sums" if players else "pair_sums", compute)
+
+
+def _head_to_head(res: Results, players: bool) -> pl.DataFrame:
+    rows = []
+    for point, (names, ahead, met) in sorted(_pairs_by_point(res, players).items()):
+        L = len(names)
+        lo, hi = stats.block_interval(ahead, met)
+        a, m = ahead.sum(0), met.sum(0)
+        for i in range(L):
+            for j in range(L):
+                c = i * L + j
+                if m[c] > 0:
+                    rows.append((point, names[i], names[j], round(float(m[c]), 6), float(a[c] / m[c]),
+                                 float(lo[c]), float(hi[c])))
+    name = "player" if players else "strategy"
+    schema = {"point": pl.UInt16, name: pl.String, "opponent": pl.String, "games": pl.Float64,
+              "ahead_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64}
+    df = pl.DataFrame(rows, schema=schema, orient="row")
+    if stats.replays(res) is None:
+        df = df.with_columns(pl.col("games").cast(pl.Int64))
+    return _ranked(res, df, columns=(name, "opponent"), players=players)
 
 
 def head_to_head(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
@@ -264,24 +318,18 @@ def head_to_head(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataF
     Columns: point, strategy, opponent, games (distinct games where both sat),
     ahead_rate, low, high (95% interval over seed blocks).
     """
-    res = Results.open(res)
-    L = len(res.labels)
-    rows = []
-    for point, (ahead, met) in sorted(_pairs_by_point(res).items()):
-        lo, hi = stats.block_interval(ahead, met)
-        a, m = ahead.sum(0), met.sum(0)
-        for i in range(L):
-            for j in range(L):
-                c = i * L + j
-                if i != j and m[c] > 0:
-                    rows.append((point, res.labels[i], res.labels[j], round(float(m[c]), 6), float(a[c] / m[c]),
-                                 float(lo[c]), float(hi[c])))
-    schema = {"point": pl.UInt16, "strategy": pl.String, "opponent": pl.String, "games": pl.Float64,
-              "ahead_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64}
-    df = pl.DataFrame(rows, schema=schema, orient="row")
-    if stats.replays(res) is None:
-        df = df.with_columns(pl.col("games").cast(pl.Int64))
-    return _ranked(res, df, columns=("strategy", "opponent"))
+    return _head_to_head(Results.open(res), players=False)
+
+
+def player_head_to_head(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
+    """:func:`head_to_head` with the labels of one player pooled (as in
+    :func:`player_win_rates`): every pair of seats of two different players,
+    whichever labels they sat under; players in pooled win-rate rank.
+
+    Columns: point, player, opponent (players, named by their first label),
+    games (seat pairs met, counted per game and pair of labels), ahead_rate, low, high.
+    """
+    return _head_to_head(Results.open(res), players=True)
 
 
 def _bradley_terry(wins: np.ndarray, met: np.ndarray, iters: int = 10_000, tol: float = 1e-10) -> np.ndarray:
@@ -310,6 +358,24 @@ def _bradley_terry(wins: np.ndarray, met: np.ndarray, iters: int = 10_000, tol: 
     return np.where(present, np.log10(np.where(present, p, 1.0)), np.nan)
 
 
+def _ratings(res: Results, resamples: int, seed, players: bool) -> pl.DataFrame:
+    rows = []
+    for point, (names, ahead, met) in sorted(_pairs_by_point(res, players).items()):
+        L = len(names)
+        r = 400 * _bradley_terry(ahead.sum(0).reshape(L, L), met.sum(0).reshape(L, L))
+        lo = hi = np.full(L, np.nan)
+        if resamples > 0 and ahead.shape[0] > 0:
+            sums = _resampled_sums(np.hstack([ahead, met]), resamples, _point_seed(seed, point))
+            boot = 400 * _bradley_terry(sums[:, :L * L].reshape(-1, L, L), sums[:, L * L:].reshape(-1, L, L))
+            lo, hi = _nanquantiles(boot, (0.025, 0.975))
+        for i in range(L):
+            if not np.isnan(r[i]):
+                rows.append((point, names[i], float(r[i]), float(lo[i]), float(hi[i])))
+    schema = {"point": pl.UInt16, "player" if players else "strategy": pl.String, "rating": pl.Float64,
+              "low": pl.Float64, "high": pl.Float64}
+    return _ranked(res, pl.DataFrame(rows, schema=schema, orient="row"), "rating")
+
+
 def ratings(res: Results, resamples: int = 200, seed: int = 0) -> pl.DataFrame:
     """A rating per strategy: Bradley-Terry over every pair of seats of every game
     (finishing order in the module docstring, ties half a win each), fitted by
@@ -322,22 +388,16 @@ def ratings(res: Results, resamples: int = 200, seed: int = 0) -> pl.DataFrame:
     resample refitted; 200 resamples by default, which is plenty for 95% percentile
     bounds of a smooth statistic). Highest rating first.
     """
-    res = Results.open(res)
-    L = len(res.labels)
-    rows = []
-    for point, (ahead, met) in sorted(_pairs_by_point(res).items()):
-        r = 400 * _bradley_terry(ahead.sum(0).reshape(L, L), met.sum(0).reshape(L, L))
-        lo = hi = np.full(L, np.nan)
-        if resamples > 0 and ahead.shape[0] > 0:
-            sums = _resampled_sums(np.hstack([ahead, met]), resamples, _point_seed(seed, point))
-            boot = 400 * _bradley_terry(sums[:, :L * L].reshape(-1, L, L), sums[:, L * L:].reshape(-1, L, L))
-            lo, hi = _nanquantiles(boot, (0.025, 0.975))
-        for i in range(L):
-            if not np.isnan(r[i]):
-                rows.append((point, res.labels[i], float(r[i]), float(lo[i]), float(hi[i])))
-    schema = {"point": pl.UInt16, "strategy": pl.String, "rating": pl.Float64, "low": pl.Float64,
-              "high": pl.Float64}
-    return _ranked(res, pl.DataFrame(rows, schema=schema, orient="row"), "rating")
+    return _ratings(Results.open(res), resamples, seed, players=False)
+
+
+def player_ratings(res: Results, resamples: int = 200, seed: int = 0) -> pl.DataFrame:
+    """:func:`ratings` over players (the labels of one player pooled, as in
+    :func:`player_head_to_head`; a player's own pairs left out).
+
+    Columns: point, player, rating, low, high. Highest rating first.
+    """
+    return _ratings(Results.open(res), resamples, seed, players=True)
 
 
 # --------------------------------------------------------------------------- scores and games

@@ -1,6 +1,6 @@
-"""Ticket value: how often each ticket is offered, kept and completed, what it
-is worth when kept, whether keeping it goes with winning, and its points against
-its shortest path on the empty board; and the same summarised by deck.
+"""Tickets: how often each ticket is offered, kept and completed, the points it
+scores when kept, whether keeping it goes with winning (an association), and its
+points against its shortest path on the empty board; and the same by deck.
 
 **Shortest path** (``shortest_path``): the fewest trains joining the ticket's
 two ends over the map's routes with nobody's trains on the board (Dijkstra,

@@ -53,7 +53,8 @@ def blocking(df, colours: dict | None = None, subtitle: str | None = None) -> Fi
     """Per strategy: the share of its claims that took a route on the shortest
     path of a ticket another player held and had not completed yet (bars; from
     ``blocking_rate``), with the two bounds (whiskers: only tickets that ended
-    uncompleted, every held ticket). Without ``blocking_rate`` (results written
+    uncompleted, every held ticket), and in its label the ``excess`` over the
+    same claims on another deal. Without ``blocking_rate`` (results written
     before ttrsim recorded when tickets are completed) each bar spans the bounds."""
     df = as_polars(df)
     title = "Blocking claims per strategy"
@@ -70,12 +71,14 @@ def blocking(df, colours: dict | None = None, subtitle: str | None = None) -> Fi
         ax.barh(y, exact, color=cols, alpha=0.85, label="open ticket at the claim (exact)")
         ax.errorbar(exact, y, xerr=error_extents(exact, low, high), fmt="none", ecolor="0.2", capsize=4, lw=1,
                     label="bounds: ended uncompleted / any held ticket")
-        text = [f"{e:.1%} [{lo:.1%}, {hi:.1%}]" for e, lo, hi in zip(exact, low, high)]
+        text = [f"{e:.1%}" for e in exact]                 # the bounds are the whiskers
     else:
         ax.barh(y, high - low, left=low, color=cols, alpha=0.85, label="between the bounds")
         text = [f"{lo:.1%} to {hi:.1%}" for lo, hi in zip(low, high)]
-    for yi, t, hi, n in zip(y, text, high, column(df, "claims", None)):
-        ax.text(hi + 0.003, yi, t + (f" of {int(n):,} claims" if n is not None else ""), va="center", fontsize=8)
+    excess = column(df, "excess", None)
+    for yi, t, hi, n, e in zip(y, text, high, column(df, "claims", None), excess):
+        ax.text(hi + 0.003, yi, t + (f" of {int(n):,} claims" if n is not None else "")
+                + (f"; {100 * e:+.1f} pp vs another deal" if e is not None else ""), va="center", fontsize=8)
     ax.set_yticks(y, labels)
     ax.set_xlim(0, max(0.05, float(np.nanmax(high)) * 1.9) if np.isfinite(high).any() else 1)
     percent_axis(ax.xaxis)

@@ -66,7 +66,7 @@ def details(ctx: Context):
         + (f"; seed blocks of {res.block_size} games share a deal" if res.block_size > 1
            else "; every game its own deal")
         + f"; experiment seed {cfg.get('seed')}.",
-        f"**Turn log**: {'yes' if res.has_turns else 'no (route contention and blocking are skipped)'}.",
+        f"**Turn log**: {'yes' if res.has_turns else 'no (route claims and blocking are skipped)'}.",
         f"**Results**: `{res.path}`; run status `{res.status}`; "
         f"ttrsim {versions.get('ttrsim', '?')}"
         + (f" (commit {str(versions['ttrsim_commit'])[:10]})" if versions.get("ttrsim_commit") else "")

@@ -1,4 +1,4 @@
-"""The report's route contention part: claim rates and rounds per city pair
+"""The report's route claims part: claim rates and rounds per city pair
 with the board maps, double and triple routes, and blocking (the statistics of
 ``ttrsim.report.routes``; they need the turn log; the per-track numbers go to
 the CSV). Every function writes one
@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from .. import charts
-from ..blocks import interval, num, pct
+from ..blocks import interval, num, pct, signed
 from ..boardmap import board_map
 from ..context import Context
 
@@ -20,7 +20,7 @@ def without_turn_log(ctx: Context) -> str | None:
     """The note written instead of the part when the results have no turn log."""
     if ctx.res.has_turns:
         return None
-    return ("Skipped: these results have no turn log, which route contention needs. Run the experiment "
+    return ("Skipped: these results have no turn log, which the route claims need. Run the experiment "
             "with `log: true` (or `ttrsim run FILE --log`) to get claim rates, claim rounds, claimers, "
             "the board maps and blocking.")
 
@@ -76,7 +76,7 @@ def route_contention(ctx: Context, t: dict):
         if multi["tracks"].max() > 2:
             columns.append(("every track", lambda r: pct(r["all_rate"], 1), True))
         ctx.table("route_pairs", multi.sort(["point", "multi_rate"], descending=[False, True]), columns, max_rows=20,
-                  sort_note=", most contested first")
+                  sort_note=", most often 2+ tracks first")
     if t["route_claimers"] is not None:
         doc.p(f"Which strategies claim each track: [{ctx.csv('route_claimers')}]"
               f"({ctx.csv('route_claimers')}) (claims and share per track and strategy).")
@@ -91,7 +91,13 @@ def blocking(ctx: Context, t: dict):
               "ticket another player held and had not completed yet at that moment. "
               + ("The tickets table records the turn each ticket was completed, so *blocking rate* counts "
                  "exactly; the bounds beside it count only tickets that ended uncompleted (low) and every held "
-                 "ticket, completed or not (high). Highest first."
+                 "ticket, completed or not (high). Highest first. A central route lies on many paths, so a rate "
+                 "alone does not say that a strategy blocks on purpose: *against another deal* compares the "
+                 "claims (those whose track was still free there, the share given) with the same claims (route, "
+                 "turn, seat) against the tickets the other seats held in another deal with the same seating, "
+                 "and gives the excess with its 95% interval over seed blocks. Even a strategy that ignores its "
+                 "opponents (`long_route`) shows a small excess: a claim on another seat's path keeps that "
+                 "ticket open longer."
                  if exact else
                  "**These results do not record when a ticket was completed** (written before ttrsim did), so "
                  "only the bounds are known: tickets that ended uncompleted (low) and every held ticket (high)."))
@@ -102,10 +108,23 @@ def blocking(ctx: Context, t: dict):
         columns += [("blocking claims", lambda r: num(r["blocking_claims"], 0), True),
                     ("blocking rate", lambda r: pct(r["blocking_rate"], 1), True)]
     columns += [("bounds", lambda r: interval(r["blocking_rate_low"], r["blocking_rate_high"]), True)]
+    if exact:
+        columns += [("against another deal", _against, True)]
     ctx.table("blocking", bl, columns)
     for p in ctx.chart_points():
         ctx.chart(f"blocking{ctx.suffix(p)}",
                   charts.blocking(ctx.per_point(bl, p), colours=ctx.colours, subtitle=ctx.point_label(p) or None),
                   ctx.caption("Share of each strategy's claims that took a route on another player's open "
-                              "ticket path" + (" (bars), with the bounds (whiskers)" if exact else
+                              "ticket path" + (" (bars), with the bounds (whiskers); labels: the excess over the same "
+                                                 "claims on another deal" if exact else
                                                " (between the bounds)"), p))
+
+
+def _against(r: dict) -> str:
+    """'33.8% vs 32.1%: +1.8 pp [+0.6, +2.9] (71% of claims)', '-' without a baseline."""
+    if r.get("excess") is None:
+        return "-"
+    span = ("" if r["excess_low"] is None else
+            f" [{signed(100 * r['excess_low'], 1)}, {signed(100 * r['excess_high'], 1)}]")
+    return (f"{pct(r['paired_rate'], 1)} vs {pct(r['baseline_rate'], 1)}: {signed(100 * r['excess'], 1)} pp{span} "
+            f"({pct(r['paired_claims'] / r['claims'], 0)} of claims)")

@@ -8,6 +8,8 @@ from its computed frames ``t`` (name -> DataFrame, None if it failed).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import polars as pl
 
 from ttrsim.experiment.stats import player_keys
@@ -77,16 +79,44 @@ def win_rates(ctx: Context, t: dict):
                               "(whiskers); dashed line: the fair share", p))
 
 
+def _pooled(ctx: Context, t: dict, name: str) -> pl.DataFrame | None:
+    """The player table ``name`` (its ``player`` column as ``strategy``) when a player
+    sits under several labels and there are two players or more; else None (the labels are the players)."""
+    pooled, df = ctx.tables.get("player_win_rates"), t.get(name)
+    if pooled is None or df is None or not df.height or not (pooled["seats"] > 1).any():
+        return None
+    return df.rename({"player": "strategy"})
+
+
+def _pooled_note(ctx: Context, t: dict, label_table: str) -> str:
+    """What the section shows: players pooled, with the labels' table as seat detail, or the labels, with the
+    link to the (same, or empty) table by player."""
+    players = "player_" + label_table
+    if _pooled(ctx, t, players) is None:
+        same = ("the same: each label is its own player here" if len(set(player_keys(ctx.res, ctx.point_ids[0]))) > 1
+                else "empty: one player")
+        return f"By player: [{ctx.csv(players)}]({ctx.csv(players)}) ({same})."
+    return ("**One player under several labels, pooled** (as in the win rates): the labels of one player count "
+            "as that player, every pair of seats of two players counts (n: seat pairs), and a player's labels "
+            f"against each other are left out. Per label (the seat detail): [{ctx.csv(label_table)}]"
+            f"({ctx.csv(label_table)}).")
+
+
 def head_to_head(ctx: Context, t: dict):
-    """Per point a matrix (strategies in win-rate order) of finished-ahead rates with intervals, and its heat map."""
+    """Per point a matrix (strategies in win-rate order) of finished-ahead rates with intervals, and its heat map;
+    over players when a player sits under several labels."""
     h2h = t["head_to_head"]
     if h2h is None:
         return ctx.failed("head_to_head")
     ctx.doc.p("Among the games where both sat at the table: how often the row strategy **finished ahead of** "
               "the column strategy (ties count half). This is not a win rate: finishing third ahead of the "
-              "fourth counts too. Row vs column and column vs row add up to 100%." + _fixed_caveat(ctx))
-    fixed = _fixed_by_design(ctx)
-    for p, d in ctx.point_frames(h2h):
+              "fourth counts too. Row vs column and column vs row add up to 100%." + _fixed_caveat(ctx)
+              + _one_player_caveat(ctx))
+    pooled = _pooled(ctx, t, "player_head_to_head")
+    ctx.doc.p(_pooled_note(ctx, t, "head_to_head"))
+    d_all, name = (h2h, "head_to_head") if pooled is None else (pooled, "player_head_to_head")
+    by_design = _by_design(ctx)[1] if pooled is None else set()
+    for p, d in ctx.point_frames(d_all):
         names = list(dict.fromkeys(d["strategy"].to_list()))
         cell = {(r["strategy"], r["opponent"]): r for r in d.iter_rows(named=True)}
         same_n = d["games"].n_unique() == 1
@@ -94,16 +124,16 @@ def head_to_head(ctx: Context, t: dict):
             r = cell.get((a, b))
             if a == b or r is None:
                 return "-"
-            if (p, a) in fixed and (p, b) in fixed:
+            if (p, a, b) in by_design:
                 return "50% by design"
             return f"{pct(r['ahead_rate'])} {interval(r['low'], r['high'])}" + ("" if same_n else
                                                                                  f" (n={num(r['games'], 0)})")
         rows = [[a] + [text(a, b) for b in names] for a in names]
-        n = f" Each pair met in {num(d['games'][0], 0)} games." if same_n else " n: the games both played."
+        n = (" n: the pairs of seats (a game with two labels of a player counts twice)." if pooled is not None
+             else f" Each pair met in {num(d['games'][0], 0)} games." if same_n else " n: the games both played.")
         ctx.doc.table(Table(["row finished ahead of column"] + names, rows, set(range(1, len(names) + 1)),
                             f"Share of the games both played in which the row strategy finished ahead of the "
-                            f"column strategy [95% interval].{n} Table: [{ctx.csv('head_to_head')}]"
-                            f"({ctx.csv('head_to_head')})."))
+                            f"column strategy [95% interval].{n} Table: [{ctx.csv(name)}]({ctx.csv(name)})."))
         ctx.chart(f"head_to_head{ctx.suffix(p)}",
                   charts.head_to_head(d, subtitle=ctx.point_label(p) or None),
                   ctx.caption("Head to head: how often the row strategy finished ahead of the column strategy "
@@ -111,34 +141,53 @@ def head_to_head(ctx: Context, t: dict):
 
 
 def ratings(ctx: Context, t: dict):
+    """Bradley-Terry ratings, over players when a player sits under several labels, and how far they miss the
+    pair rates."""
     rat = t["ratings"]
     if rat is None:
         return ctx.failed("ratings")
+    pooled = _pooled(ctx, t, "player_ratings")
+    pairs = ctx.tables.get("head_to_head") if pooled is None else _pooled(ctx, ctx.tables, "player_head_to_head")
     ctx.doc.p("Bradley-Terry ratings over every pair of seats of every game (finishing order; ties half a "
               "win), on an Elo-like scale with mean 0, highest first: a difference of 191 points means finishing "
-              "ahead 3 times out of 4." + _fixed_caveat(ctx) + _model_fit(ctx, rat))
-    fixed = _fixed_by_design(ctx)
+              "ahead 3 times out of 4." + _fixed_caveat(ctx) + _one_player_caveat(ctx)
+              + _model_fit(rat if pooled is None else pooled, pairs))
+    ctx.doc.p(_pooled_note(ctx, t, "ratings"))
+    fixed = _by_design(ctx)[0] if pooled is None else set()
     by_design = lambda r: (r["point"], r["strategy"]) in fixed  # noqa: E731
     columns = [
         ("strategy", lambda r: str(r["strategy"]), False),
         ("rating", lambda r: "0 by design" if by_design(r) else signed(r["rating"], 0), True),
         ("95% interval", lambda r: "by design" if by_design(r) else
          interval(r["low"], r["high"], percent=False, digits=0), True)]
-    ctx.table("ratings", rat, columns)
+    name, shown = ("ratings", rat) if pooled is None else ("player_ratings", pooled)
+    ctx.table(name, shown, columns)
     for p in ctx.chart_points():
         ctx.chart(f"ratings{ctx.suffix(p)}",
-                  charts.ratings(ctx.per_point(rat, p), colours=ctx.colours, subtitle=ctx.point_label(p) or None),
+                  charts.ratings(ctx.per_point(shown, p), colours=ctx.colours, subtitle=ctx.point_label(p) or None),
                   ctx.caption("Bradley-Terry rating per strategy (Elo-like points, mean 0) with 95% "
                               "intervals", p))
 
 
-def _fixed_by_design(ctx: Context) -> set:
+def _by_design(ctx: Context) -> tuple[set, set]:
     """(point, label) whose every game is a copy in a rotation of identical players
-    (the win rate's ``fixed``): its pair rates and rating say nothing but the design."""
+    (the win rate's ``fixed``: its rating is 0 by construction), and (point, label,
+    label) pairs of them whose ahead rate is 50% by construction: over the block's
+    seatings each pair of their seats occurs both ways round (in a rotation of
+    four, the labels two seats apart; the neighbours' rate measures who sits
+    after whom)."""
     win = ctx.tables.get("win_rates")
     if win is None or "fixed" not in win.columns:
-        return set()
-    return {(r["point"], r["strategy"]) for r in win.filter(pl.col("fixed")).iter_rows(named=True)}
+        return set(), set()
+    fixed = {(r["point"], r["strategy"]) for r in win.filter(pl.col("fixed")).iter_rows(named=True)}
+    seat_of = [{e: s for s, e in enumerate(seating)} for seating in ctx.res.seatings]
+    index = {lab: i for i, lab in enumerate(ctx.res.labels)}
+
+    def symmetric(a, b):
+        i, j = index[a], index[b]
+        return Counter((x.get(i), x.get(j)) for x in seat_of) == Counter((x.get(j), x.get(i)) for x in seat_of)
+    pairs = {(p, a, b) for p, a in fixed for q, b in fixed if p == q and a != b and symmetric(a, b)}
+    return fixed, pairs
 
 
 def _fixed_caveat(ctx: Context) -> str:
@@ -148,9 +197,15 @@ def _fixed_caveat(ctx: Context) -> str:
             "strategies** (a strategy in the first seat is helped by it).")
 
 
-def _model_fit(ctx: Context, rat: pl.DataFrame) -> str:
+def _one_player_caveat(ctx: Context) -> str:
+    if len(set(player_keys(ctx.res, ctx.point_ids[0]))) != 1 or len(ctx.res.labels) < 2:
+        return ""
+    return (" **One strategy under every label: these numbers compare seats, not strategies** (which label sits "
+            "after which).")
+
+
+def _model_fit(rat: pl.DataFrame, h2h: pl.DataFrame | None) -> str:
     """How far the ratings' predicted pair rates miss the observed head-to-head rates."""
-    h2h = ctx.tables.get("head_to_head")
     if h2h is None or not h2h.height:
         return ""
     r = {(x["point"], x["strategy"]): x["rating"] for x in rat.iter_rows(named=True)}

@@ -1,4 +1,4 @@
-"""The report's ticket value part: per ticket and per deck (the statistics of
+"""The report's tickets part: per ticket and per deck (the statistics of
 ``ttrsim.report.tickets``). Every function writes one section from its
 computed frames ``t`` (name -> DataFrame, None if it failed).
 """
@@ -20,9 +20,13 @@ def ticket_value(ctx: Context, t: dict):
               "completed, the mean net points it brought when kept (what it scored if completed, minus what it "
               "lost if not; *points* is its printed value), and the win rate of the players who kept it "
               "against their strategy's overall win rate "
-              "(*lift*, in percentage points, with its 95% interval over seed blocks; positive = keeping it goes "
-              "with winning more: an association, not a cause). Highest lift first. *Path* is the shortest "
-              "route between its ends on the empty board, in trains.")
+              "(*lift*, in percentage points, with its 95% interval over seed blocks; positive = its keepers win "
+              "more than they usually do). Highest lift first. *Path* is the shortest route between its ends on "
+              "the empty board, in trains. The lift is an association, and selection drives it: a seat keeps a "
+              "ticket its deal fits (a planner keeps a long ticket only then), and such a seat may win anyway; "
+              "it is not what the ticket would do for a seat given it. An intervention study measures that, on "
+              "the same deals played both ways (`intervene:` in an experiment file, e.g. "
+              "`study_ticket_values_usa4.yaml`).")
     tvs = tv.sort(["point", "lift"], descending=[False, True], nulls_last=True)
     columns = [
         ("ticket", lambda r: f"{r['from']} - {r['to']}", False),
