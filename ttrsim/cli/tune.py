@@ -122,7 +122,8 @@ def tune_cmd(file, output, workers, overwrite, as_json, progress):
 
 def _rule_result(result, as_json: bool):
     """The result of a rule tune: the chosen value and the target's interval there."""
-    rec, (param, value), = result.record, *result.best.items()
+    rec = result.record
+    (param, value), = result.best.items()
     if as_json:
         echo_json({"path": result.path, "status": result.status, "best": result.best, "final": result.final,
                    "games": result.games, "games_run": result.games_run, "seconds": result.seconds,

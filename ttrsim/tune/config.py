@@ -163,7 +163,7 @@ class _TuneValidator(Validator):
         raise TuneError(f"{self.source}: {where}: {what}")
 
     def head(self, doc: dict, keys) -> tuple:
-        """What every tune file starts with: (name, description, preset, rule overrides, rules, players)."""
+        """What every tune file starts with: (name, description, preset, rule overrides, players)."""
         for key in doc:
             if key not in keys:
                 self.fail(str(key), f"unknown key{did_you_mean(key, keys)}")
@@ -183,7 +183,7 @@ class _TuneValidator(Validator):
             self.fail("players", f"missing; expected the number of players, {PLAYERS_RANGE[0]}..{PLAYERS_RANGE[1]}")
         players = self.int_in("players", doc["players"], *PLAYERS_RANGE, what="a player count")
         self.players_fit(rules, players, "players")
-        return name, description, preset, rule_overrides, rules, players
+        return name, description, preset, rule_overrides, players
 
     def tail(self, doc: dict, name: str) -> tuple:
         """What every tune file ends with: (seed, workers, output)."""
@@ -200,7 +200,7 @@ class _TuneValidator(Validator):
 
     def validate(self, doc: dict) -> TuneConfig:
         from ttrsim.strategies import REGISTRY, STRATEGY_NAMES, StrategyError, param_row
-        name, description, preset, rule_overrides, _, players = self.head(doc, KEYS)
+        name, description, preset, rule_overrides, players = self.head(doc, KEYS)
 
         if "strategy" not in doc:
             self.fail("strategy", "missing; expected the built-in strategy to fit (see `ttrsim strategies`)")

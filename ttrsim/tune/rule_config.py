@@ -109,7 +109,7 @@ class RuleTuneValidator(_TuneValidator):
         if "fit" in doc:
             self.fail("fit", "given with fit_rules/target; expected fit_rules (a rule tune) or fit with strategy "
                              "(a strategy tune), not both")
-        name, description, preset, rule_overrides, _, players = self.head(doc, RULE_KEYS)
+        name, description, preset, rule_overrides, players = self.head(doc, RULE_KEYS)
         if doc.get("lineup") is None:
             self.fail("lineup", "missing; expected a list of strategies, one per seat")
         entrants = self.entrants("lineup", doc["lineup"])

@@ -20,8 +20,7 @@ TRACE_COLUMNS = ("order", "value", "look", "games", "estimate", "low", "high", "
 VERDICTS = {"met": "met: the interval lies within the tolerance",
             "above": "above: the interval lies above the target",
             "below": "below: the interval lies below the target",
-            "undecided": "undecided: neither at the last look (the side is the estimate's)",
-            "more": "more games (a look before the verdict)"}
+            "undecided": "undecided: neither at the last look (the side is the estimate's)"}
 
 
 def write_rule_outputs(folder: Folder, cfg: RuleTuneConfig, rec: dict):
@@ -138,7 +137,7 @@ def report_md(cfg: RuleTuneConfig, rec: dict) -> str:
             lines.append(f"| {i} | {e['value']}{mark} | {e['games']:,} | {len(e['looks'])} | "
                          f"{_num(cfg, e['estimate'])} | [{_num(cfg, e['low'])}, {_num(cfg, e['high'])}] | "
                          f"{e['verdict']} |")
-        lines += ["", "Verdicts: " + "; ".join(VERDICTS[v] for v in ("met", "above", "below", "undecided")) + ".", ""]
+        lines += ["", "Verdicts: " + "; ".join(VERDICTS.values()) + ".", ""]
     lines += ["## What it does not do", "",
               "- The strategies play the same parameters at every value (their fitted sets for the preset, "
               "docs/strategies.md \"Fitted defaults\"): they are not re-tuned to each candidate value.",
