@@ -26,7 +26,7 @@ def test_every_example_experiment_loads():
     for f in files:
         if Path(f).stem.startswith("tune_"):        # a tune file (ttrsim tune, docs/tune.md)
             from ttrsim.tune import load_tune
-            assert load_tune(f).fit
+            assert load_tune(f).budget
             continue
         e = load_experiment(f)
         assert e.games > 0 and e.points

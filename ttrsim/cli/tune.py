@@ -1,5 +1,6 @@
-"""``ttrsim tune``: fit a strategy's parameters to a rule set (a thin shell
-over :func:`ttrsim.tune.tune`, exit codes as ``ttrsim run``)."""
+"""``ttrsim tune``: fit a strategy's parameters to a rule set, or a rule
+parameter to a balance target (a thin shell over :func:`ttrsim.tune.tune`,
+exit codes as ``ttrsim run``)."""
 from __future__ import annotations
 
 import signal
@@ -19,6 +20,7 @@ Examples:
   ttrsim tune experiments/tune_example.yaml
   ttrsim tune tune_example --workers 2 --output results/my_tune
   ttrsim tune my_tune.yaml --overwrite --json
+  ttrsim tune tune_globetrotter --workers 2   # a rule to a balance target
 
 Running the same file again resumes an interrupted tune (the finished
 evaluations are kept) and gives the same tune.json, trace.csv and best.yaml;
@@ -51,7 +53,7 @@ class TuneFile(click.ParamType):
             [CompletionItem(incomplete, type="file")]
 
 
-@click.command("tune", epilog=TUNE_EPILOG, short_help="Fit a strategy's parameters to a rule set.")
+@click.command("tune", epilog=TUNE_EPILOG, short_help="Fit a strategy's parameters, or a rule to a target.")
 @click.argument("file", type=TuneFile())
 @click.option("--output", "-o", metavar="DIR", help="Tune folder (default results/<name>).")
 @click.option("--workers", "-w", type=click.IntRange(1, 1024), help="Worker processes (default: the file's, "
@@ -59,7 +61,10 @@ class TuneFile(click.ParamType):
 @click.option("--overwrite", is_flag=True, help="Delete the folder's tune and start over.")
 @json_option("{path, status, best, final, games, games_run, seconds, stages} (best: the fitted parameters as "
              "best.yaml has them; final: games, win_share, low, high, fair of the fitted set against the start, "
-             "null when no stage moved it; stages: per stage its best candidate, its score and accepted).")
+             "null when no stage moved it; stages: per stage its best candidate, its score and accepted). A rule "
+             "tune: {path, status, best, final, games, games_run, seconds, stopped, evaluations} (best: {parameter: "
+             "the chosen value}; final: the target at it: value, games, estimate, low, high, goal, tolerance, met; "
+             "evaluations: per value its games, estimate, low, high and verdict).")
 @click.option("--progress/--no-progress", default=None,
               help="A line per stage and round on stderr (default: on, off with --json).")
 @extras_errors
@@ -70,7 +75,9 @@ def tune_cmd(file, output, workers, overwrite, as_json, progress):
     successive halving, each candidate one seat against copies of the
     incumbent on common seeds. Prints a line per stage and round on stderr,
     then the fitted values, the final head-to-head against the start with
-    its 95% interval, and the folder."""
+    its 95% interval, and the folder. A rule tune (fit_rules, lineup,
+    target) searches one rule parameter for the value where the target
+    holds, and prints the chosen value with the target's interval there."""
     def stop(signum, frame):          # until the runner takes the signals over
         raise Interrupted(signum)
     main = threading.current_thread() is threading.main_thread()
@@ -88,6 +95,9 @@ def tune_cmd(file, output, workers, overwrite, as_json, progress):
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     rec = result.record
+    if rec.get("kind") == "rules":
+        _rule_result(result, as_json)
+        return
     if as_json:
         echo_json({"path": result.path, "status": result.status, "best": result.best, "final": result.final,
                    "games": result.games, "games_run": result.games_run, "seconds": result.seconds,
@@ -107,4 +117,23 @@ def tune_cmd(file, output, workers, overwrite, as_json, progress):
                    f"(fair {100 * f['fair']:.1f}%)")
     else:
         click.echo("final head-to-head: none (no stage replaced the start)")
+    click.echo(f"tune: {result.path}")
+
+
+def _rule_result(result, as_json: bool):
+    """The result of a rule tune: the chosen value and the target's interval there."""
+    rec = result.record
+    (param, value), = result.best.items()
+    if as_json:
+        echo_json({"path": result.path, "status": result.status, "best": result.best, "final": result.final,
+                   "games": result.games, "games_run": result.games_run, "seconds": result.seconds,
+                   "stopped": rec["stopped"],
+                   "evaluations": [{k: e[k] for k in ("value", "games", "estimate", "low", "high", "verdict")}
+                                   for e in rec["evaluations"]]})
+        return
+    n = len(rec["evaluations"])
+    click.echo(f"{result.games:,} games ({result.games_run:,} played now) in {result.seconds:.1f} s; {n} value"
+               f"{'s' if n != 1 else ''} evaluated, stopped: {rec['stopped']}")
+    click.echo(f"chosen: {param} {value}   (target {rec['target']}: {'met' if result.final['met'] else 'NOT met'})")
+    click.echo(f"at {param} {value}: {result.final['text']}")
     click.echo(f"tune: {result.path}")

@@ -101,6 +101,9 @@ class Validator:
         if "fit" in doc and "strategy" in doc and "lineup" not in doc and "pool" not in doc:
             self.fail("fit", "this is a tune file (fit, strategy); expected an experiment (lineup, games): run it "
                              "with ttrsim tune FILE")
+        if "fit_rules" in doc:
+            self.fail("fit_rules", "this is a rule tune file (fit_rules, target); expected an experiment (lineup, "
+                                   "games): run it with ttrsim tune FILE")
         for key in doc:
             if key not in KEYS:
                 self.fail(str(key), f"unknown key{did_you_mean(key, KEYS)}")

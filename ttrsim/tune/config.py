@@ -143,11 +143,16 @@ def read_tune_file(path) -> dict:
                              keys="name, players, strategy, fit, ...", error=TuneError)
 
 
-def load_tune(path_or_dict, overrides: dict | None = None, base_dir=None) -> TuneConfig:
-    """Load and check a tune (a YAML path or a dict); ``overrides`` replace
+def load_tune(path_or_dict, overrides: dict | None = None, base_dir=None):
+    """Load and check a tune (a YAML path or a dict): a :class:`TuneConfig`,
+    or with ``fit_rules`` or ``target`` a rule tune
+    (:class:`~ttrsim.tune.rule_config.RuleTuneConfig`); ``overrides`` replace
     top-level keys (command-line flags, API keywords; ``None`` = keep)."""
     doc, source, base = open_document(path_or_dict, overrides, base_dir, read_tune_file)
     output_given = isinstance(path_or_dict, dict) or (overrides or {}).get("output") is not None
+    if "fit_rules" in doc or "target" in doc:
+        from .rule_config import RuleTuneValidator
+        return RuleTuneValidator(source, base, output_given).validate(doc)
     return _TuneValidator(source, base, output_given).validate(doc)
 
 
@@ -157,11 +162,11 @@ class _TuneValidator(Validator):
     def fail(self, where: str, what: str):
         raise TuneError(f"{self.source}: {where}: {what}")
 
-    def validate(self, doc: dict) -> TuneConfig:
-        from ttrsim.strategies import REGISTRY, STRATEGY_NAMES, StrategyError, param_row
+    def head(self, doc: dict, keys) -> tuple:
+        """What every tune file starts with: (name, description, preset, rule overrides, players)."""
         for key in doc:
-            if key not in KEYS:
-                self.fail(str(key), f"unknown key{did_you_mean(key, KEYS)}")
+            if key not in keys:
+                self.fail(str(key), f"unknown key{did_you_mean(key, keys)}")
         if "name" not in doc:
             self.fail("name", "missing; expected the tune's name (letters, digits, _ . -)")
         name = self.string("name", doc["name"], "a name of letters, digits, _ . -")
@@ -178,6 +183,24 @@ class _TuneValidator(Validator):
             self.fail("players", f"missing; expected the number of players, {PLAYERS_RANGE[0]}..{PLAYERS_RANGE[1]}")
         players = self.int_in("players", doc["players"], *PLAYERS_RANGE, what="a player count")
         self.players_fit(rules, players, "players")
+        return name, description, preset, rule_overrides, players
+
+    def tail(self, doc: dict, name: str) -> tuple:
+        """What every tune file ends with: (seed, workers, output)."""
+        seed = self.int_in("seed", doc.get("seed", DEFAULTS["seed"]), 0, 2 ** 63 - 1, "an integer seed")
+        workers = doc.get("workers")
+        workers = os.cpu_count() or 1 if workers in (None, "auto") else \
+            self.int_in("workers", workers, 1, 1024, "a number of worker processes (or auto)")
+        out = doc.get("output")
+        written = os.path.join("results", name) if out is None else \
+            self.string("output", os.fspath(out) if isinstance(out, os.PathLike) else out, "a folder path")
+        output = Path(os.path.abspath(written))
+        self.check_output(output, written)
+        return seed, workers, output
+
+    def validate(self, doc: dict) -> TuneConfig:
+        from ttrsim.strategies import REGISTRY, STRATEGY_NAMES, StrategyError, param_row
+        name, description, preset, rule_overrides, players = self.head(doc, KEYS)
 
         if "strategy" not in doc:
             self.fail("strategy", "missing; expected the built-in strategy to fit (see `ttrsim strategies`)")
@@ -244,17 +267,8 @@ class _TuneValidator(Validator):
         if budget < least:
             self.fail("budget", f"{budget} games cannot pay {final} final games and one stage of {candidates} "
                                 f"candidates ({least - final} games at least); expected at least {least}")
-        seed = self.int_in("seed", doc.get("seed", DEFAULTS["seed"]), 0, 2 ** 63 - 1, "an integer seed")
         style = self.style(doc.get("style"))
-        workers = doc.get("workers")
-        workers = os.cpu_count() or 1 if workers in (None, "auto") else \
-            self.int_in("workers", workers, 1, 1024, "a number of worker processes (or auto)")
-
-        out = doc.get("output")
-        written = os.path.join("results", name) if out is None else \
-            self.string("output", os.fspath(out) if isinstance(out, os.PathLike) else out, "a folder path")
-        output = Path(os.path.abspath(written))
-        self.check_output(output, written)
+        seed, workers, output = self.tail(doc, name)
         return TuneConfig(name=name, description=description, source=self.source, base=self.base, rules=preset,
                           rule_overrides=rule_overrides, players=players, strategy=strategy, params=params,
                           fit=tuple(fit), budget=budget, candidates=candidates, margin=float(margin), stages=stages,

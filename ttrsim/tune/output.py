@@ -18,7 +18,8 @@ from .config import TuneConfig
 from .search import in_style
 
 TUNE_FILE, TRACE_FILE, BEST_FILE, REPORT_FILE = "tune.json", "trace.csv", "best.yaml", "report.md"
-OWN_FILES = (TUNE_FILE, TRACE_FILE, BEST_FILE, REPORT_FILE)
+CHART_FILE = "search.png"           # a rule tune's chart (ttrsim.tune.rule_output)
+OWN_FILES = (TUNE_FILE, TRACE_FILE, BEST_FILE, REPORT_FILE, CHART_FILE)
 TRACE_COLUMNS = ("stage", "round", "candidate", "kind", "games", "win_share", "low", "high", "kept", "best",
                  "accepted")
 

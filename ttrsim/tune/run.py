@@ -10,7 +10,9 @@ the evaluations already played (each is complete, or resumes), so the files
 come out identical but for ``execution`` (workers, seconds); a different
 tune is refused unless ``overwrite``. SIGINT and SIGTERM stop it through the
 runner's :class:`~ttrsim.experiment.signals.Interrupted`: ``tune.json`` then
-says ``interrupted`` and running again resumes.
+says ``interrupted`` and running again resumes. A rule tune (``fit_rules``)
+runs the same way through :class:`~ttrsim.tune.rule_run.RuleTune`, which
+shares :class:`Runner` (the evaluations, the budget's count, the record).
 """
 from __future__ import annotations
 
@@ -88,7 +90,11 @@ def tune(path_or_dict, *, output=None, workers=None, overwrite: bool = False, pr
     try:
         if overwrite:
             _clear(cfg.output)
-        t = _Tune(cfg, folder, echo)
+        if isinstance(cfg, TuneConfig):
+            t = _Tune(cfg, folder, echo)
+        else:                                   # a rule tune: fit_rules (ttrsim.tune.rule_run)
+            from .rule_run import RuleTune
+            t = RuleTune(cfg, folder, echo)
         try:
             return t.run()
         except KeyboardInterrupt:
@@ -138,15 +144,58 @@ def _clear(root: Path):
         (root / name).unlink(missing_ok=True)
 
 
-class _Tune:
-    def __init__(self, cfg: TuneConfig, folder: Folder, echo):
+class Runner:
+    """What a strategy tune and a rule tune share: the games counted against
+    the budget, the evaluations played as experiments in ``evals/<tag>``, the
+    record saved with its execution entry."""
+    def __init__(self, cfg, folder: Folder, echo):
         self.cfg, self.folder, self.echo = cfg, folder, echo
-        self.fair = 1 / cfg.players
         self.games = 0          # games of every evaluation (the budget counts them)
         self.games_run = 0      # played by this call
         self.played: dict[str, int] = {}
-        self.style = [m for m, *_ in cfg.style]     # the style's measures (none without a style)
         self.start_time = time.perf_counter()
+        self.record: dict = {}
+
+    def play(self, tag: str, exp: dict, games: int):
+        """Grow (or play, or find complete) the experiment ``exp`` in
+        ``evals/<tag>`` to ``games`` games (a resumed tune may find the folder
+        grown by later rounds and keeps it); its
+        :class:`~ttrsim.experiment.runner.RunResult`."""
+        cfg = self.cfg
+        exp = {**exp, "name": f"{cfg.name}.{tag}", "games": games, "log": False, "workers": cfg.workers,
+               "output": str(cfg.output / "evals" / tag)}
+        try:
+            held = (Folder(cfg.output / "evals" / tag).read_json("manifest.json") or {}).get("config") or {}
+            exp["games"] = max(games, held.get("games") or 0)
+            r = run_experiment(exp, progress=False, echo=False)
+        except ExperimentError as e:
+            self.save("failed")
+            line = str(e).splitlines()[0].removeprefix("<dict>: ")
+            raise TuneError(f"{cfg.source}: evals/{tag}: {line}; the tune stopped, run it again to resume") from None
+        self.games_run += r.games_run
+        self.played[tag] = games
+        self.games = sum(self.played.values())
+        return r
+
+    def save(self, status: str):
+        rec = self.record
+        rec["status"], rec["games"] = status, self.games
+        seconds = time.perf_counter() - self.start_time
+        rec["execution"] = {"workers": self.cfg.workers, "output": str(self.cfg.output), "updated": now(),
+                            "seconds": round(seconds, 3), "games_run": self.games_run,
+                            "games_per_s": round(self.games_run / seconds, 1) if seconds > 0 else None}
+        self.write()
+
+    def write(self):
+        """Write the folder's files from the record."""
+        raise NotImplementedError
+
+
+class _Tune(Runner):
+    def __init__(self, cfg: TuneConfig, folder: Folder, echo):
+        super().__init__(cfg, folder, echo)
+        self.fair = 1 / cfg.players
+        self.style = [m for m, *_ in cfg.style]     # the style's measures (none without a style)
         self.record = {"version": VERSION, "name": cfg.name, "description": cfg.description,
                        "config": cfg.config(), "config_hash": cfg.config_hash(), "status": "running",
                        "start": cfg.start(), "incumbent": cfg.start(), "stages": [], "final": None,
@@ -168,23 +217,10 @@ class _Tune:
         lineup = [{"strategy": cfg.strategy, "params": {**fixed, **seat}, "label": labels[0]}]
         lineup += [{"strategy": cfg.strategy, "params": {**fixed, **field_params}, "label": label}
                    for label in self.labels(labels[1])]
-        exp = {"name": f"{cfg.name}.{tag}", "description": f"tune {cfg.name}: {tag}", "rules": cfg.rules,
-               "rule_overrides": cfg.rule_overrides, "players": cfg.players, "seating": "rotate", "lineup": lineup,
-               "games": games, "seed": seed, "log": False, "workers": cfg.workers, "chunk_size": chunk,
-               "output": str(cfg.output / "evals" / tag)}
-        try:
-            held = (Folder(cfg.output / "evals" / tag).read_json("manifest.json") or {}).get("config") or {}
-            exp["games"] = max(games, held.get("games") or 0)    # a resumed tune: the folder may hold later rounds
-            r = run_experiment(exp, progress=False, echo=False)
-        except ExperimentError as e:
-            self.save("failed")
-            line = str(e).splitlines()[0].removeprefix("<dict>: ")
-            raise TuneError(f"{cfg.source}: evals/{tag}: {line}; the tune stopped, run it again to resume") from None
-        self.games_run += r.games_run
-        s = score(r.path, labels[0], games // cfg.players, self.style)
-        self.played[tag] = s.games
-        self.games = sum(self.played.values())
-        return s
+        exp = {"description": f"tune {cfg.name}: {tag}", "rules": cfg.rules, "rule_overrides": cfg.rule_overrides,
+               "players": cfg.players, "seating": "rotate", "lineup": lineup, "seed": seed, "chunk_size": chunk}
+        r = self.play(tag, exp, games)
+        return score(r.path, labels[0], games // cfg.players, self.style)
 
     # ---- the method
     def run(self) -> TuneResult:
@@ -263,14 +299,8 @@ class _Tune:
         return self.finish()
 
     # ---- the folder
-    def save(self, status: str):
-        rec = self.record
-        rec["status"], rec["games"] = status, self.games
-        seconds = time.perf_counter() - self.start_time
-        rec["execution"] = {"workers": self.cfg.workers, "output": str(self.cfg.output), "updated": now(),
-                            "seconds": round(seconds, 3), "games_run": self.games_run,
-                            "games_per_s": round(self.games_run / seconds, 1) if seconds > 0 else None}
-        write_outputs(self.folder, self.cfg, rec)
+    def write(self):
+        write_outputs(self.folder, self.cfg, self.record)
 
     def finish(self) -> TuneResult:
         self.save("complete")
