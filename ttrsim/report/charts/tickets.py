@@ -185,6 +185,7 @@ def causal_value(df, subtitle: str | None = None) -> Figure:
                 ms=4, color="#1f77b4", ecolor="0.6", elinewidth=0.8, capsize=2, zorder=3)
     ax.set_xlabel("ticket value (printed points)")
     ax.set_ylabel("score effect on the offered seat (points)")
+    ax.set_xlim(float(np.nanmin(x)) - 1, float(np.nanmax(x)) + 3.5)      # room for the labels on the right
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
     write_title(ax, title, subtitle)
