@@ -159,6 +159,9 @@ def test_offer_ticket_all_is_one_arm_per_ticket_of_the_draw_piles():
     e = load_experiment({**BASE, "intervene": {"remove_route": ["Atlanta-Nashville", "Denver-Omaha (4 pink)"]}})
     assert [p.rule_overrides.get("remove_routes") for p in e.points] == [None, ["Atlanta-Nashville"],
                                                                         ["Denver-Omaha (4 pink)"]]
+    e = load_experiment({**BASE, "intervene": {"change_route": ["Atlanta-Nashville -> 2 red"]}})
+    assert e.points[1].values["arm"] == "change Atlanta-Nashville -> 2 red"
+    assert e.points[1].rule_overrides == {"change_routes": ["Atlanta-Nashville -> 2 red"]}
 
 
 @pytest.mark.parametrize("change,expect", [

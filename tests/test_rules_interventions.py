@@ -378,3 +378,46 @@ def test_R9_1_R9_2_random_play_keeps_every_invariant(preset):
         counts, first, _ = fuzz_chunk(preset, players, np.arange(40, dtype=np.int64), overrides)
         bad = {VIOLATION_NAMES[v]: int(first[v]) for v in range(len(counts)) if counts[v]}
         assert not bad, (players, bad)
+
+
+def test_R9_3_a_changed_route_costs_and_scores_its_new_length():
+    """R9.3 Atlanta-Nashville (1 gray) printed as 2 red: claimable with two red cards, not with one
+    red or with two blue; the claim pays two red cards and two trains and scores the points of
+    length 2; the route keeps its id, so nothing else on the board moves."""
+    from ttrsim.data.ids import ROUTE_COLOUR_IDS
+    g = Game("usa", 2, 0, {"change_routes": ["Atlanta-Nashville (1 gray) -> 2 red"]})
+    b, full = g.board, load_map("usa")
+    r = 2
+    assert full.route_label(r) == "Atlanta-Nashville (1 gray)" and g.map.route_label(r) == "Atlanta-Nashville (2 red)"
+    assert (int(b.route_len[r]), int(b.route_colour[r]), int(b.route_points[r])) == (2, ROUTE_COLOUR_IDS["red"], 2)
+    assert len(b.route_len) == 100 and b.route_map_id.tolist() == list(range(100))
+    while g.phase != "main":
+        g.apply(int(g.legal_actions()[-1]))
+    s, p = g.state, g.player
+    red, blue = ROUTE_COLOUR_IDS["red"], ROUTE_COLOUR_IDS["blue"]
+
+    def claims_of_route(hand):
+        s.hand[p, :] = 0
+        for c, n in hand.items():
+            s.hand[p, c] = n
+        return [a for a in g.legal_actions() if A_CLAIM <= a < claims_end(100) and decode_claim(a)[0] == r]
+
+    assert claims_of_route({red: 1}) == [] and claims_of_route({blue: 2}) == []
+    (claim,) = claims_of_route({red: 2})
+    trains, score = int(s.trains[p]), int(s.score[p])
+    g.apply(int(claim))
+    assert (int(s.hand[p, red]), int(s.trains[p]), int(s.score[p])) == (0, trains - 2, score + 2)
+
+
+@pytest.mark.parametrize("value,expect", [
+    (["Atlanta-Nashville -> 9 red"], "a length 1..8"),
+    (["Atlanta-Nashville -> 2 mauve"], "a colour of"),
+    (["Atlanta-Nashville 2 red"], "must be a list of 'ROUTE -> LENGTH COLOUR'"),
+    (["Atlanta-Raleigh -> 3 red"], "is one of 2 tracks"),
+    (["Atlanta-Nashville -> 2 red", "Atlanta-Nashville -> 3 red"], "changed twice"),
+])
+def test_R9_3_a_bad_change_is_one_line_naming_the_parameter(value, expect):
+    with pytest.raises(RulesError) as e:
+        build_board(get_rules("usa", {"change_routes": value}))
+    assert str(e.value).startswith("rule parameter 'change_routes'") and expect in str(e.value)
+    assert "\n" not in str(e.value)

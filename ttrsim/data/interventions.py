@@ -18,13 +18,15 @@ ttrsim.data.rules.RulesError: rule parameter 'remove_routes': 'Atlanta-Raleigh' 
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
 
 from ttrsim.data.checks import close_match
 from ttrsim.data.ids import ROUTE_COLOUR_ALIASES, ROUTE_COLOUR_IDS
-from ttrsim.data.maps import MapData, load_map, without_routes
+from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map, without_routes
+from ttrsim.data.maps.mapdata import frozen
 from ttrsim.data.rules import RulesError, RuleSet
 
 TRAILING_POINTS = re.compile(r"(.+?)\s+(\d+)")                   # 'From-To 20'
@@ -33,12 +35,56 @@ ROUTE_LABEL = re.compile(r"(.+?)\s*\(\s*(\d+)\s+(\w+)\s*\)")      # 'A-B (4 oran
 
 def played_map(rules: RuleSet, map_data: MapData | None = None) -> MapData:
     """The map as ``rules`` plays it: the map file's (``map_data``, loaded
-    unless given) without the routes of ``remove_routes`` (R9.2). A map given
-    with routes already removed is taken as played."""
+    unless given) with the routes of ``change_routes`` printed otherwise
+    (R9.3) and without the routes of ``remove_routes`` (R9.2), both named as
+    the map file prints them. A map given with routes already removed or
+    changed is taken as played."""
     m = map_data if map_data is not None else load_map(rules.map)
-    if not rules.remove_routes or m.removed_routes:
+    if not (rules.remove_routes or rules.change_routes) or m.removed_routes or m.changed_routes:
         return m
-    return without_routes(m, removed_route_ids(m, rules.remove_routes))
+    removed = removed_route_ids(m, rules.remove_routes) if rules.remove_routes else []
+    if rules.change_routes:
+        m = with_changed_routes(m, route_changes(m, rules.change_routes))
+    return without_routes(m, removed) if removed else m
+
+
+CHANGE = re.compile(r"(.+?)\s*->\s*(\d+)\s+(\w+)")        # 'A-B (4 orange) -> 5 gray'
+
+
+def route_changes(m: MapData, refs) -> list[tuple[int, int, int]]:
+    """(route id, new length, new colour id) of each ``'ROUTE -> LENGTH COLOUR'``
+    of ``change_routes`` (R9.3), ROUTE named as for ``remove_routes``.
+
+    >>> route_changes(load_map("usa"), ["Atlanta-Nashville -> 2 red"])
+    [(2, 2, 7)]
+    """
+    out = []
+    for ref in refs:
+        bad = f"rule parameter 'change_routes': {ref!r}"
+        c = CHANGE.fullmatch(ref)
+        if not c:
+            raise RulesError(f"{bad}: expected 'ROUTE -> LENGTH COLOUR', e.g. 'Atlanta-Nashville (1 gray) -> 2 red'")
+        length, colour = int(c.group(2)), c.group(3).lower()
+        colour_id = ROUTE_COLOUR_IDS.get(colour, ROUTE_COLOUR_ALIASES.get(colour, -1))
+        if not 1 <= length <= MAX_ROUTE_LENGTH or colour_id < 0:
+            raise RulesError(f"{bad}: expected a length 1..{MAX_ROUTE_LENGTH} and a colour of "
+                             f"{', '.join(ROUTE_COLOUR_IDS)}")
+        (r,) = removed_route_ids(m, [c.group(1)], "change_routes")
+        if any(r == x for x, _, _ in out):
+            raise RulesError(f"{bad}: the route is changed twice; expected each route once")
+        out.append((r, length, colour_id))
+    return out
+
+
+def with_changed_routes(m: MapData, changes) -> MapData:
+    """``m`` with each route of ``changes`` ((id, length, colour id)) printed
+    at its new length and colour (R9.3); ids, ends and groups unchanged."""
+    length, colour = m.route_len.copy(), m.route_colour.copy()
+    for r, n, c in changes:
+        length[r], colour[r] = n, c
+    return dataclasses.replace(m, route_len=frozen(length, m.route_len.dtype),
+                               route_colour=frozen(colour, m.route_colour.dtype),
+                               changed_routes=tuple(sorted(int(r) for r, _, _ in changes)))
 
 
 def _place_pairs(text: str, names: dict) -> set[frozenset]:
@@ -62,7 +108,7 @@ def _unknown_places(text: str, names: dict, map_name: str) -> str:
     return f"expected two places of map '{map_name}' joined by '-'"
 
 
-def removed_route_ids(m: MapData, refs) -> list[int]:
+def removed_route_ids(m: MapData, refs, name: str = "remove_routes") -> list[int]:
     """The ids in ``m`` of the routes ``refs`` names (R9.2): each a label as
     :meth:`~ttrsim.data.maps.MapData.route_label` prints it (of identical
     tracks the first not yet named), or ``'A-B'`` when one track alone joins
@@ -71,7 +117,7 @@ def removed_route_ids(m: MapData, refs) -> list[int]:
     ends = [frozenset((int(a), int(b))) for a, b in zip(m.route_a, m.route_b)]
     out: list[int] = []
     for ref in refs:
-        bad = f"rule parameter 'remove_routes': {ref!r}"
+        bad = f"rule parameter '{name}': {ref!r}"
         label = ROUTE_LABEL.fullmatch(ref)
         text = label.group(1) if label else ref
         pairs = _place_pairs(text, nodes)
@@ -91,7 +137,7 @@ def removed_route_ids(m: MapData, refs) -> list[int]:
                 raise RulesError(f"{bad}: no such track between {a} and {b}; expected one of {labels}")
         elif len(tracks) > 1:
             raise RulesError(f"{bad} is one of {len(tracks)} tracks between {a} and {b}: {labels}; expected one "
-                             "of these labels (the first of identical tracks is removed first)")
+                             f"of these labels (the first of identical tracks is {name.split('_')[0]}d first)")
         else:
             match = tracks
         free = [r for r in match if r not in out]

@@ -102,6 +102,8 @@ PARAMS: tuple[Param, ...] = (
     Param("offer_kept", False, "R9.1", "seat offer_seat must keep offer_ticket at setup"),
     Param("remove_routes", (), "R9.2", "study intervention: routes left off the board, each a label "
           "'A-B (4 orange)' or 'A-B' (one track only)"),
+    Param("change_routes", (), "R9.3", "study intervention: routes printed otherwise, each 'ROUTE -> LENGTH "
+          "COLOUR' (ROUTE as remove_routes names it; COLOUR a colour or gray)"),
 )
 PARAM_BY_NAME = {p.name: p for p in PARAMS}
 DEFAULTS = {p.name: p.default for p in PARAMS}
@@ -170,6 +172,7 @@ class RuleSet:
     offer_seat: int
     offer_kept: bool
     remove_routes: tuple
+    change_routes: tuple
     overrides: dict = field(default_factory=dict, compare=False)
 
     def params(self) -> dict:
@@ -208,6 +211,13 @@ def _check_value(p: Param, value):
         if not isinstance(value, str):
             raise RulesError(f"{bad} must be a ticket 'From-To' (or 'From-To points') or '', got {value!r}")
         return value.strip()
+    if p.name == "change_routes":
+        if isinstance(value, str):
+            value = (value,)
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and "->" in v for v in value):
+            raise RulesError(f"{bad} must be a list of 'ROUTE -> LENGTH COLOUR' ('Atlanta-Nashville (1 gray) -> 2 "
+                             f"red'), got {value!r}")
+        return tuple(" -> ".join(x.strip() for x in v.split("->", 1)) for v in value)
     if p.name == "remove_routes":
         if isinstance(value, str):
             value = (value,)

@@ -72,7 +72,7 @@ def _rule_value(p) -> dict:
         out = {"enum": list(RETURN_MODES)}
     elif p.name in ("long_deck", "offer_ticket"):
         out = {"type": "string"}
-    elif p.name == "remove_routes":
+    elif p.name in ("remove_routes", "change_routes"):
         label = {"type": "string", "minLength": 1}
         out = {"anyOf": [label, {"type": "array", "items": label}]}
     elif p.name == "map":
@@ -178,6 +178,9 @@ def experiment_schema() -> dict:
                                               "default": 0, "description": "the seat offered the ticket (0 = first)"},
                                      "kept": {"type": "boolean", "default": False,
                                               "description": "the seat must keep the offered ticket"},
+                                     "change_route": {"type": "array", "minItems": 1, "items": {"type": "string"},
+                                                      "description": "'ROUTE -> LENGTH COLOUR', each changed in an "
+                                                                     "arm"},
                                      "remove_route": {"type": "array", "minItems": 1, "items": {"type": "string"},
                                                       "description": "route labels, each removed in an arm"}},
                       "additionalProperties": {"type": "array", "minItems": 1}},

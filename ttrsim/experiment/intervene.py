@@ -19,7 +19,7 @@ from ttrsim.data.maps import load_map
 
 __all__ = ["KINDS", "OPTIONS", "arms"]
 
-KINDS = ("offer_ticket", "remove_route")     # changes of their own (R9); else rules.PARAM / strategies.LABEL.PARAM
+KINDS = ("offer_ticket", "remove_route", "change_route")     # changes of their own (R9); else rules.PARAM / strategies.LABEL.PARAM
 OPTIONS = ("seat", "kept")                   # of offer_ticket
 
 
@@ -56,7 +56,8 @@ def arms(check, value, entrants, preset, rule_overrides, players) -> dict | None
                      f"got {'an empty list' if values == [] else kind(values)}")
     if key in KINDS:
         for i, v in enumerate(values):
-            check.string(f"{w}[{i}]", v, "a ticket 'From-To'" if key == "offer_ticket" else "a route label")
+            check.string(f"{w}[{i}]", v, {"offer_ticket": "a ticket 'From-To'", "remove_route": "a route label",
+                                          "change_route": "'ROUTE -> LENGTH COLOUR'"}[key])
     else:
         check.sweep({key: values}, entrants)
     arms: dict[str, list] = {"control": []}
@@ -66,6 +67,8 @@ def arms(check, value, entrants, preset, rule_overrides, players) -> dict | None
                                            ("rules.offer_kept", kept)]
         elif key == "remove_route":
             label, change = f"remove {v}", [("rules.remove_routes", [v])]
+        elif key == "change_route":
+            label, change = f"change {v}", [("rules.change_routes", [v])]
         else:
             label, change = f"{key.split('.', 1)[1]}={json.dumps(v, sort_keys=True)}", [(key, v)]
         if label in arms:

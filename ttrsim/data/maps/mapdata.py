@@ -87,6 +87,7 @@ class MapData:
     scoring: np.ndarray  # int16 [MAX_ROUTE_LENGTH + 1], points by route length, 0 where absent
     passengers: np.ndarray  # int16 [L], setup count per location
     removed_routes: tuple[int, ...] = ()  # ids in the map file of the routes left out (R9.2), increasing
+    changed_routes: tuple[int, ...] = ()  # ids in the map file of the routes printed otherwise (R9.3)
 
     @property
     def n_locations(self) -> int:

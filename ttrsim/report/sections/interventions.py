@@ -25,6 +25,8 @@ def _change(iv: dict) -> str:
                 + (" and kept by force" if iv["kept"] else " (the seat still chooses what to keep)") + " (R9.1)")
     if iv["kind"] == "remove_route":
         return "one route removed from the board (R9.2)"
+    if iv["kind"] == "change_route":
+        return "one route printed at another length or colour (R9.3)"
     return f"`{iv['key']}` set to another value"
 
 
