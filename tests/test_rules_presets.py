@@ -227,6 +227,8 @@ OVERRIDES = {
     "offer_seat": ("usa", 3, rp(RP_OFFER_SEAT), [3]),
     "offer_kept": ("usa", True, rp(RP_OFFER_KEPT), [1]),
     "remove_routes": ("usa", ["Denver-Omaha"], lambda b: (len(b.route_len), 34 in b.route_map_id), (99, False)),
+    "change_routes": ("usa", ["Denver-Omaha -> 5 red"], lambda b: (int(b.route_len[34]), int(b.route_points[34])),
+                      (5, 10)),
 }
 
 
@@ -309,7 +311,8 @@ def bad_values(p):
             "setup_return": ["top", 1], "draw_return": ["top", None, "box"],
             "tiebreaks": ["tickets", ["coin"], ["tickets", "tickets"]], "long_deck": [5, None],
             "station_costs": ["x", [], [0], [4], [1.5]], "offer_ticket": [5, None, ["Boston-Miami"]],
-            "remove_routes": [5, None, [1], [""], {"Denver-Omaha": 1}]}[p.name]
+            "remove_routes": [5, None, [1], [""], {"Denver-Omaha": 1}],
+            "change_routes": [5, None, [1], ["Denver-Omaha"], {"Denver-Omaha": "5 red"}]}[p.name]
 
 
 @pytest.mark.parametrize("p", PARAMS, ids=lambda p: p.name)
