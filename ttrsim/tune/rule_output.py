@@ -153,7 +153,7 @@ def report_md(cfg: RuleTuneConfig, rec: dict) -> str:
         lines += ["## Re-fitted play", "",
                   f"Before a value plays, {', '.join(r['label'] for r in cfg.refit)} "
                   f"{'is' if len(cfg.refit) == 1 else 'are'} re-fitted at that value by the strategy tuner (self-play, "
-                  f"{cfg.refit_budget:,} games at most; folders `refit/<param>-<value>/<label>/`), and the value's "
+                  f"{cfg.refit_budget:,} games at most; folders `refit/{cfg.param}-<value>/<label>/`), and the value's "
                   "games seat the re-fitted parameters.", "",
                   f"| {cfg.param} | refit games | " + " | ".join(f"{a}.{k}" for a, k in cols) + " |",
                   "|---:|---:|" + "---:|" * len(cols)]
