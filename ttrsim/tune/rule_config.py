@@ -42,7 +42,7 @@ RULE_KEYS = {
     "fit_rules": "the integer rule parameter to search and its range, {parameter: [low, high]}",
     "target": "{equal: [A, B]}, {win_rate: {A: rate}} or {seat_advantage: value}",
     "tolerance": "the target is met when its 95% interval lies within target +- tolerance (default 0.01)",
-    "budget": "total games of all evaluations; never exceeded",
+    "budget": "total games of all evaluations and re-fits; never exceeded",
     "min_games": "games of a value's first look (default 400)",
     "max_games": "games a value plays at most (default: a quarter of the budget)",
     "refit": "re-fit an entrant at every value before it plays, {label, fit, budget, ...} or a list of them",
@@ -109,7 +109,7 @@ class RuleTuneConfig:
                 params[k] = min(max(params[k], lo), hi)
         tag = f"{self.param}-{value}"
         seed = int(hashlib.sha1(f"{self.seed}/{tag}/{r['label']}".encode()).hexdigest()[:15], 16)
-        return {**{k: v for k, v in r.items() if k != "label"}, "name": f"{self.name}.refit.{tag}.{r['label']}",
+        return {**{k: v for k, v in r.items() if k != "label"}, "name": f"{self.name}.refit.{tag}.{r['label'].replace('+', '_')}",
                 "rules": self.rules, "rule_overrides": {**self.rule_overrides, self.param: value},
                 "players": self.players, "strategy": entrant["strategy"], "params": params, "seed": seed,
                 "workers": self.workers, "output": str(self.output / "refit" / tag / r["label"])}
@@ -170,13 +170,10 @@ class RuleTuneValidator(_TuneValidator):
         if "budget" not in doc:
             self.fail("budget", f"missing; expected the total games of the tune, at least {least}")
         budget = self.int_in("budget", doc["budget"], 1, what="a number of games")
-        if budget < least and refit:
-            self.fail("budget", f"{budget} games cannot pay the re-fits and the first look at both ends of the "
-                                f"range (2 x (refit budgets {least // 2 - first} + min_games {first})); expected at "
-                                f"least {least}")
         if budget < least:
-            self.fail("budget", f"{budget} games cannot pay the first look at both ends of the range (2 x "
-                                f"min_games {first}); expected at least {least}")
+            what = f"(refit budgets {least // 2 - first} + min_games {first})" if refit else f"min_games {first}"
+            self.fail("budget", f"{budget} games cannot pay {'the re-fits and ' if refit else ''}the first look at "
+                                f"both ends of the range (2 x {what}); expected at least {least}")
         most = doc.get("max_games")
         if most is None:
             most = max(first, budget // 4 // block * block)
@@ -285,7 +282,6 @@ class RuleTuneValidator(_TuneValidator):
             self.fail(w, f"expected the first seat's win rate minus the fair share, a number in [{-fair:.3g}, "
                          f"{1 - fair:.3g}] (0: no advantage), got {kind(arg)}")
         return "seat_advantage", (), float(arg)
-
 
 
 class _RefitValidator(_TuneValidator):

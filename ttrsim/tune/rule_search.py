@@ -31,8 +31,8 @@ function, so it can be driven by a planted response (the tests) as well as by
 games (:mod:`ttrsim.tune.rule_run`). With ``refit``, ``prepare(value)``
 re-fits the entrants before a value's first look and returns its games and
 record; a value is started only when the budget can pay ``refit_budget`` and
-a first look. Every decision depends only on the looks,
-and every look only on the tune's config: the same tune gives the same trace.
+a first look. Every decision depends only on the looks, and every look only
+on the tune's config: the same tune gives the same trace.
 """
 from __future__ import annotations
 
