@@ -5,7 +5,10 @@ as its interval decides it; on real games every value plays the same deals
 (common random numbers), the same tune gives the same files (on two workers,
 resumed, after an interrupt), and bad rule tune files are one line each
 (tests/bad_tunes/rules_*.yaml, checked with the rest of the catalogue by
-tests/test_tune.py).
+tests/test_tune.py). With ``refit`` the entrant is re-fitted at every value
+played, its parameters are the ones seated there, the re-fits count inside
+the budget, and the same tune (again, fresh, or after an interrupt) gives the
+same files.
 
 The planted response is a line through a known root plus per-block noise
 shared by every value (the deal's luck: common random numbers) and noise of
@@ -327,6 +330,25 @@ def test_a_refit_tune_is_deterministic_and_resumes(refitted, tmp_path):
     assert again.games_run == 0 and files(out) == before
     fresh = tune(REFIT, output=tmp_path / "fresh", echo=False)
     assert files(tmp_path / "fresh") == before and fresh.record["refit_games"] == again.record["refit_games"]
+
+
+def test_a_refit_tune_interrupted_inside_a_re_fit_resumes_to_the_same_files(refitted, tmp_path, monkeypatch):
+    _, out = refitted
+    calls = []
+
+    def stop_in_the_second_re_fit(exp, **kw):          # the first re-fit game after an evaluation's
+        calls.append(exp["output"])
+        if "/refit/" in calls[-1] and any("/refit/" not in c for c in calls):
+            raise Interrupted(signal.SIGINT)
+        return run_experiment(exp, **kw)
+
+    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", stop_in_the_second_re_fit)
+    with pytest.raises(Interrupted):
+        tune(REFIT, output=tmp_path / "cut", echo=False)
+    assert record(tmp_path / "cut")["status"] == "interrupted"
+    monkeypatch.undo()
+    resumed = tune(REFIT, output=tmp_path / "cut", echo=False)
+    assert resumed.games_run < resumed.games and files(tmp_path / "cut") == files(out)
 
 
 def test_the_refit_seats_what_the_inner_tuner_returns_and_the_budget_holds(tmp_path, monkeypatch):
