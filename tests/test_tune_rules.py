@@ -5,7 +5,10 @@ as its interval decides it; on real games every value plays the same deals
 (common random numbers), the same tune gives the same files (on two workers,
 resumed, after an interrupt), and bad rule tune files are one line each
 (tests/bad_tunes/rules_*.yaml, checked with the rest of the catalogue by
-tests/test_tune.py).
+tests/test_tune.py). With ``refit`` the entrant is re-fitted at every value
+played, its parameters are the ones seated there, the re-fits count inside
+the budget, and the same tune (again, fresh, or after an interrupt) gives the
+same files.
 
 The planted response is a line through a known root plus per-block noise
 shared by every value (the deal's luck: common random numbers) and noise of
@@ -273,3 +276,115 @@ def test_a_rule_tune_file_given_to_run_says_so_in_one_line(tmp_path, monkeypatch
         "Error: tune_globetrotter.yaml: fit_rules: this is a rule tune file (fit_rules, target); expected an "
         "experiment (lineup, games): run it with ttrsim tune FILE")
     assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- re-fitted play (refit)
+
+# long_route re-fitted (min_len, 2..6) at every value by a one-stage strategy tune of 80 games at most
+REFIT = {**TINY, "name": "tiny_refit", "budget": 700,
+         "refit": {"label": "long_route", "fit": {"min_len": [2, 6]}, "budget": 80, "candidates": 2, "stages": 1,
+                   "final_games": 20}}
+
+
+def seated(out, value) -> dict:
+    """The params of every seat label in the evaluation of ``value`` (its manifest)."""
+    manifest = json.loads((out / "evals" / f"ticket_points_percent-{value}" / "manifest.json").read_text())
+    return {e["label"]: e.get("params") or {} for e in manifest["config"]["entrants"]}
+
+
+@pytest.fixture(scope="module")
+def refitted(tmp_path_factory):
+    out = tmp_path_factory.mktemp("refit") / "tiny"
+    return tune(REFIT, output=out, echo=False), out
+
+
+def test_refit_runs_at_every_value_and_its_parameters_are_seated(refitted):
+    result, out = refitted
+    rec = result.record
+    evals = rec["evaluations"]
+    assert len(evals) >= 2
+    assert sorted(p.name for p in (out / "refit").iterdir()) == sorted(
+        f"ticket_points_percent-{e['value']}" for e in evals)
+    for e in evals:
+        fit = e["refit"]["long_route"]
+        inner = json.loads((out / "refit" / f"ticket_points_percent-{e['value']}" / "long_route" / "tune.json")
+                           .read_text())
+        assert inner["config"]["rule_overrides"] == {"ticket_points_percent": e["value"]}
+        assert fit["games"] == inner["games"] <= 80 and fit["params"] == {"min_len": inner["incumbent"]["min_len"]}
+        assert seated(out, e["value"])["long_route"]["min_len"] == fit["params"]["min_len"]
+    # the games: evaluations and re-fits counted apart, both inside the budget
+    refit_games = sum(e["refit"]["long_route"]["games"] for e in evals)
+    assert rec["refit_games"] == refit_games
+    assert result.games == rec["games"] == refit_games + sum(e["games"] for e in evals) <= REFIT["budget"]
+    rows = list(csv.DictReader((out / "trace.csv").open()))
+    assert {(int(r["value"]), int(r["long_route.min_len"]), int(r["refit_games"])) for r in rows} == {
+        (e["value"], e["refit"]["long_route"]["params"]["min_len"], e["refit"]["long_route"]["games"]) for e in evals}
+    report = (out / "report.md").read_text()
+    assert "## Re-fitted play" in report and "| ticket_points_percent | refit games | long_route.min_len |" in report
+
+
+def test_a_refit_tune_is_deterministic_and_resumes(refitted, tmp_path):
+    _, out = refitted
+    before = files(out)
+    again = tune(REFIT, output=out, echo=False)
+    assert again.games_run == 0 and files(out) == before
+    fresh = tune(REFIT, output=tmp_path / "fresh", echo=False)
+    assert files(tmp_path / "fresh") == before and fresh.record["refit_games"] == again.record["refit_games"]
+
+
+def test_a_refit_tune_interrupted_inside_a_re_fit_resumes_to_the_same_files(refitted, tmp_path, monkeypatch):
+    _, out = refitted
+    calls = []
+
+    def stop_in_the_second_re_fit(exp, **kw):          # the first re-fit game after an evaluation's
+        calls.append(exp["output"])
+        if "/refit/" in calls[-1] and any("/refit/" not in c for c in calls):
+            raise Interrupted(signal.SIGINT)
+        return run_experiment(exp, **kw)
+
+    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", stop_in_the_second_re_fit)
+    with pytest.raises(Interrupted):
+        tune(REFIT, output=tmp_path / "cut", echo=False)
+    assert record(tmp_path / "cut")["status"] == "interrupted"
+    monkeypatch.undo()
+    resumed = tune(REFIT, output=tmp_path / "cut", echo=False)
+    assert resumed.games_run < resumed.games and files(tmp_path / "cut") == files(out)
+
+
+def test_the_refit_seats_what_the_inner_tuner_returns_and_the_budget_holds(tmp_path, monkeypatch):
+    """The inner tuner replaced by one that returns min_len from the value and spends its whole budget."""
+    calls, outer = [], ttrsim.tune.run.tune
+
+    def fake_tune(doc, **kw):
+        value = doc["rule_overrides"]["ticket_points_percent"]
+        calls.append((value, doc["seed"], doc["strategy"], doc["fit"]))
+        return ttrsim.tune.run.TuneResult(path=None, status="complete", best={"min_len": 2 + value % 5}, final=None,
+                                          games=doc["budget"], games_run=doc["budget"], seconds=0,
+                                          record={"stopped": "stable"})
+    monkeypatch.setattr(ttrsim.tune.run, "tune", fake_tune)
+    doc = {**REFIT, "max_games": 40, "budget": 2 * (80 + 40) + 119}    # both ends, no room for a third value
+    rec = outer(doc, output=tmp_path / "t", echo=False).record
+    assert [c[0] for c in calls] == [e["value"] for e in rec["evaluations"]] == [0, 100]
+    assert len({c[1] for c in calls}) == 2 and all(c[2:] == ("long_route", {"min_len": [2, 6]}) for c in calls)
+    for e in rec["evaluations"]:
+        assert seated(tmp_path / "t", e["value"])["long_route"]["min_len"] == 2 + e["value"] % 5
+        assert seated(tmp_path / "t", e["value"])["planner"] == {}
+    assert rec["refit_games"] == 160 and rec["games"] == 240 and rec["stopped"] in (BUDGET, ONE_SIDE)
+
+
+def test_a_refit_changes_the_config_and_its_seed_follows_the_tune_seed():
+    cfg = load_tune(REFIT)
+    plain = load_tune(TINY)
+    assert "refit" in cfg.config() and "refit" not in plain.config() and cfg.config_hash() != plain.config_hash()
+    r = cfg.refit[0]
+    assert cfg.refit_tune(r, 40)["seed"] == load_tune(REFIT).refit_tune(r, 40)["seed"]
+    assert cfg.refit_tune(r, 40)["seed"] != cfg.refit_tune(r, 41)["seed"] != load_tune(
+        {**REFIT, "seed": 4}).refit_tune(r, 41)["seed"]
+
+
+def test_the_catalogue_covers_the_refit_fields():
+    from test_tune import FILES
+    names = {f.stem for f in FILES}
+    for kind in ("unknown_label", "python_strategy", "unknown_parameter", "reversed", "outside_range",
+                 "budget_too_small", "cannot_fit", "unknown_key", "twice"):
+        assert f"rules_refit_{kind}" in names

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ttrsim.data.checks import did_you_mean, is_int, is_number, kind
@@ -42,9 +42,10 @@ RULE_KEYS = {
     "fit_rules": "the integer rule parameter to search and its range, {parameter: [low, high]}",
     "target": "{equal: [A, B]}, {win_rate: {A: rate}} or {seat_advantage: value}",
     "tolerance": "the target is met when its 95% interval lies within target +- tolerance (default 0.01)",
-    "budget": "total games of all evaluations; never exceeded",
+    "budget": "total games of all evaluations and re-fits; never exceeded",
     "min_games": "games of a value's first look (default 400)",
     "max_games": "games a value plays at most (default: a quarter of the budget)",
+    "refit": "re-fit an entrant at every value before it plays, {label, fit, budget, ...} or a list of them",
     "seed": "tune seed, an integer >= 0 (default 0): every value plays the same deals",
     "output": "tune folder (default results/<name>); in the file: a folder inside the current folder",
     "workers": "worker processes (default: every core)",
@@ -56,6 +57,8 @@ TARGETS = {
     "seat_advantage": "the win rate of the seat that plays first minus the fair share 1/players",
 }
 RULE_DEFAULTS = {"tolerance": 0.01, "min_games": 400}
+# the keys of a refit entry: the entrant's label and the strategy tune keys of its re-fit (docs/tune.md)
+REFIT_KEYS = ("label", "fit", "budget", "candidates", "stages", "margin", "final_games")
 
 
 @dataclass(frozen=True)
@@ -81,11 +84,35 @@ class RuleTuneConfig:
     seed: int
     output: Path
     workers: int
+    refit: tuple = ()       # ({label, fit, budget, candidates, stages, margin, final_games}, ...), filled in
 
     @property
     def block_size(self) -> int:
         """Games of one seed block: one deal, the lineup rotated through every seat."""
         return self.players
+
+    @property
+    def refit_budget(self) -> int:
+        """Games a value's re-fits may play at most (counted in the budget)."""
+        return sum(r["budget"] for r in self.refit)
+
+    def refit_tune(self, r: dict, value: int) -> dict:
+        """The strategy tune (a dict for :func:`ttrsim.tune.tune`) that re-fits the
+        refit entry ``r`` at ``value``: the entrant's strategy in self-play under
+        the rule override, its parameters as the fixed values and the start
+        (clamped into the fit ranges), in ``refit/<param>-<value>/<label>``, on
+        a seed derived from the tune seed, the value and the label."""
+        entrant = next(e for e in self.lineup if e["label"] == r["label"])
+        params = dict(entrant["params"])
+        for k, (lo, hi) in r["fit"].items():
+            if k in params and all(is_number(b) for b in (lo, hi)):
+                params[k] = min(max(params[k], lo), hi)
+        tag = f"{self.param}-{value}"
+        seed = int(hashlib.sha1(f"{self.seed}/{tag}/{r['label']}".encode()).hexdigest()[:15], 16)
+        return {**{k: v for k, v in r.items() if k != "label"}, "name": f"{self.name}.refit.{tag}.{r['label'].replace('+', '_')}",
+                "rules": self.rules, "rule_overrides": {**self.rule_overrides, self.param: value},
+                "players": self.players, "strategy": entrant["strategy"], "params": params, "seed": seed,
+                "workers": self.workers, "output": str(self.output / "refit" / tag / r["label"])}
 
     def config(self) -> dict:
         """Everything that decides the result (JSON-able; a resume under another one is refused)."""
@@ -96,7 +123,8 @@ class RuleTuneConfig:
             "kind": "rules", "name": self.name, "rules": self.rules, "rule_overrides": self.rule_overrides,
             "players": self.players, "lineup": list(self.lineup), "fit_rules": {self.param: [self.low, self.high]},
             "target": target, "tolerance": self.tolerance, "budget": self.budget, "min_games": self.min_games,
-            "max_games": self.max_games, "seed": self.seed}, sort_keys=True, default=list))
+            "max_games": self.max_games, "seed": self.seed,
+            **({"refit": list(self.refit)} if self.refit else {})}, sort_keys=True, default=list))
 
     def config_hash(self) -> str:
         return hashlib.sha1(json.dumps(self.config(), sort_keys=True).encode()).hexdigest()[:16]
@@ -132,12 +160,20 @@ class RuleTuneValidator(_TuneValidator):
         first = self.int_in("min_games", doc.get("min_games", RULE_DEFAULTS["min_games"]), 1,
                             what="a number of games")
         first = max(math.ceil(first / block), MIN_BLOCKS) * block
+        seed, workers, output = self.tail(doc, name)
+        cfg = RuleTuneConfig(name=name, description=description, source=self.source, base=self.base, rules=preset,
+                             rule_overrides=rule_overrides, players=players, lineup=lineup, param=param, low=low,
+                             high=high, target=target, tolerance=float(tolerance), budget=0, min_games=first,
+                             max_games=0, seed=seed, output=output, workers=workers)
+        refit = self.refit(doc.get("refit"), cfg, entrants)
+        least = 2 * (first + sum(r["budget"] for r in refit))
         if "budget" not in doc:
-            self.fail("budget", f"missing; expected the total games of the tune, at least {2 * first}")
+            self.fail("budget", f"missing; expected the total games of the tune, at least {least}")
         budget = self.int_in("budget", doc["budget"], 1, what="a number of games")
-        if budget < 2 * first:
-            self.fail("budget", f"{budget} games cannot pay the first look at both ends of the range (2 x "
-                                f"min_games {first}); expected at least {2 * first}")
+        if budget < least:
+            what = f"(refit budgets {least // 2 - first} + min_games {first})" if refit else f"min_games {first}"
+            self.fail("budget", f"{budget} games cannot pay {'the re-fits and ' if refit else ''}the first look at "
+                                f"both ends of the range (2 x {what}); expected at least {least}")
         most = doc.get("max_games")
         if most is None:
             most = max(first, budget // 4 // block * block)
@@ -145,11 +181,37 @@ class RuleTuneValidator(_TuneValidator):
             most = math.ceil(self.int_in("max_games", most, 1, what="a number of games") / block) * block
             if most < first:
                 self.fail("max_games", f"{most} games are fewer than min_games {first}; expected at least {first}")
-        seed, workers, output = self.tail(doc, name)
-        return RuleTuneConfig(name=name, description=description, source=self.source, base=self.base, rules=preset,
-                              rule_overrides=rule_overrides, players=players, lineup=lineup, param=param, low=low,
-                              high=high, target=target, tolerance=float(tolerance), budget=budget, min_games=first,
-                              max_games=most, seed=seed, output=output, workers=workers)
+        return replace(cfg, budget=budget, max_games=most, refit=refit)
+
+    def refit(self, value, cfg: RuleTuneConfig, entrants: list) -> tuple:
+        """``refit``: a mapping or a list of them, each an entrant's label and
+        the strategy tune keys of its re-fit, checked as a strategy tune at the
+        low end of the range (its errors name ``refit[i].<key>``)."""
+        if value is None:
+            return ()
+        items = value if isinstance(value, list) else [value]
+        if not items:
+            self.fail("refit", "empty; expected {label, fit, budget} or a list of them")
+        out, labels = [], [e.label for e in entrants]
+        for i, item in enumerate(items):
+            w = f"refit[{i}]" if isinstance(value, list) else "refit"
+            doc = self.mapping(w, item, "a mapping {label, fit, budget, candidates, stages, margin, final_games}")
+            for k in doc:
+                if k not in REFIT_KEYS:
+                    self.fail(f"{w}.{k}", f"unknown key{did_you_mean(k, REFIT_KEYS)}")
+            label = doc.get("label")
+            if not isinstance(label, str) or label not in labels:
+                hint = (did_you_mean(label, labels) if isinstance(label, str) else "") or \
+                    f"; expected one of: {', '.join(labels)}"
+                self.fail(f"{w}.label", f"{kind(label)} is not a label of the lineup{hint}")
+            if any(r["label"] == label for r in out):
+                self.fail(f"{w}.label", f"'{label}' is re-fitted twice; expected each label once")
+            inner = _RefitValidator(self.source, self.base, True, w).validate(
+                cfg.refit_tune({"label": label, **doc}, cfg.low))
+            out.append({"label": label, "fit": {n: [lo, hi] for n, lo, hi, _ in inner.fit}, "budget": inner.budget,
+                        "candidates": inner.candidates, "stages": inner.stages, "margin": inner.margin,
+                        "final_games": inner.final_games})
+        return tuple(out)
 
     def fit_rules(self, value, preset: str, rule_overrides: dict, players: int) -> tuple:
         """``fit_rules: {parameter: [low, high]}``: one integer rule parameter, a range the rules allow at both ends."""
@@ -221,3 +283,13 @@ class RuleTuneValidator(_TuneValidator):
                          f"{1 - fair:.3g}] (0: no advantage), got {kind(arg)}")
         return "seat_advantage", (), float(arg)
 
+
+class _RefitValidator(_TuneValidator):
+    """A refit entry's strategy tune checks, its errors naming ``refit[i].<key>``."""
+
+    def __init__(self, source, base, output_given, where: str):
+        super().__init__(source, base, output_given)
+        self.where = where
+
+    def fail(self, where: str, what: str):
+        super().fail(f"{self.where}.{where}", what)

@@ -25,7 +25,7 @@ VERDICTS = {"met": "met: the interval lies within the tolerance",
 
 def write_rule_outputs(folder: Folder, cfg: RuleTuneConfig, rec: dict):
     """Write the files of the record ``rec`` (tune.json last: it says how far the others are)."""
-    folder.write_atomic(folder.root / TRACE_FILE, trace_csv(rec).encode())
+    folder.write_atomic(folder.root / TRACE_FILE, trace_csv(cfg, rec).encode())
     if rec.get("chosen"):
         folder.write_atomic(folder.root / BEST_FILE, best_yaml(cfg, rec).encode())
     if rec["status"] != "running" and rec["evaluations"]:
@@ -82,17 +82,26 @@ def target_text(cfg: RuleTuneConfig) -> str:
 
 # ---- the files
 
-def trace_csv(rec: dict) -> str:
-    """One row per look at a value, in the order played."""
+def refit_columns(cfg: RuleTuneConfig) -> list[tuple[str, str]]:
+    """The re-fitted parameters as (label, parameter), in the file's order."""
+    return [(r["label"], k) for r in cfg.refit for k in r["fit"]]
+
+
+def trace_csv(cfg: RuleTuneConfig, rec: dict) -> str:
+    """One row per look at a value, in the order played; with refit, the value's
+    re-fit games and re-fitted parameters (``label.parameter``) on each row."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(TRACE_COLUMNS)
+    cols = refit_columns(cfg)
+    w.writerow(TRACE_COLUMNS + (("refit_games",) + tuple(f"{a}.{k}" for a, k in cols) if cols else ()))
     chosen = (rec.get("chosen") or {}).get("value")
     for i, e in enumerate(rec["evaluations"], start=1):
+        fits = e.get("refit")
+        extra = [sum(f["games"] for f in fits.values())] + [fits[a]["params"][k] for a, k in cols] if fits else []
         for k, look in enumerate(e["looks"], start=1):
             last = k == len(e["looks"])
             w.writerow([i, e["value"], k, look["games"], look["estimate"], look["low"], look["high"], look["verdict"],
-                        int(last and e["value"] == chosen)])
+                        int(last and e["value"] == chosen)] + extra)
     return out.getvalue()
 
 
@@ -113,7 +122,8 @@ def report_md(cfg: RuleTuneConfig, rec: dict) -> str:
     lines += [f"Searches `{cfg.param}` in [{cfg.low}, {cfg.high}] on `{cfg.rules}`, {cfg.players} players, for "
               f"the value where the target holds: **{target_text(cfg)}** (met when its 95% interval lies within "
               f"the tolerance). The lineup ({labels}) plays seat-rotated at every value, on the same deals (common "
-              f"random numbers). Status: **{rec['status']}**; {rec['games']:,} of {cfg.budget:,} games.", ""]
+              f"random numbers). Status: **{rec['status']}**; {rec['games']:,} of {cfg.budget:,} games"
+              + (f" ({rec['refit_games']:,} of them re-fitting)." if cfg.refit else "."), ""]
     c = rec.get("chosen")
     lines += ["## Result", ""]
     if c and c["met"]:
@@ -138,8 +148,23 @@ def report_md(cfg: RuleTuneConfig, rec: dict) -> str:
                          f"{_num(cfg, e['estimate'])} | [{_num(cfg, e['low'])}, {_num(cfg, e['high'])}] | "
                          f"{e['verdict']} |")
         lines += ["", "Verdicts: " + "; ".join(VERDICTS.values()) + ".", ""]
+    cols = refit_columns(cfg)
+    if cols and rec["evaluations"]:
+        lines += ["## Re-fitted play", "",
+                  f"Before a value plays, {', '.join(r['label'] for r in cfg.refit)} "
+                  f"{'is' if len(cfg.refit) == 1 else 'are'} re-fitted at that value by the strategy tuner (self-play, "
+                  f"{cfg.refit_budget:,} games at most; folders `refit/{cfg.param}-<value>/<label>/`), and the value's "
+                  "games seat the re-fitted parameters.", "",
+                  f"| {cfg.param} | refit games | " + " | ".join(f"{a}.{k}" for a, k in cols) + " |",
+                  "|---:|---:|" + "---:|" * len(cols)]
+        for e in rec["evaluations"]:
+            fits = e["refit"]
+            lines.append(f"| {e['value']} | {sum(f['games'] for f in fits.values()):,} | "
+                         + " | ".join(f"{fits[a]['params'][k]:g}" for a, k in cols) + " |")
+        lines.append("")
+    same = "The other strategies play" if cols else "The strategies play"
     lines += ["## What it does not do", "",
-              "- The strategies play the same parameters at every value (their fitted sets for the preset, "
+              f"- {same} the same parameters at every value (their fitted sets for the preset, "
               "docs/strategies.md \"Fitted defaults\"): they are not re-tuned to each candidate value.",
               "- The search assumes the quantity crosses the target once in the range; with several crossings it "
               "finds one of them.",

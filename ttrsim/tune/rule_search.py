@@ -28,8 +28,11 @@ pay a first look.
 
 :class:`RuleSearch` runs the method over an ``evaluate(value, games)``
 function, so it can be driven by a planted response (the tests) as well as by
-games (:mod:`ttrsim.tune.rule_run`). Every decision depends only on the looks,
-and every look only on the tune's config: the same tune gives the same trace.
+games (:mod:`ttrsim.tune.rule_run`). With ``refit``, ``prepare(value)``
+re-fits the entrants before a value's first look and returns its games and
+record; a value is started only when the budget can pay ``refit_budget`` and
+a first look. Every decision depends only on the looks, and every look only
+on the tune's config: the same tune gives the same trace.
 """
 from __future__ import annotations
 
@@ -147,11 +150,12 @@ class RuleSearch:
     """The search over ``evaluate(value, games) -> Look`` (the first ``games``
     games at ``value``: an evaluation grows). ``evaluations`` is the record's
     list, one entry per value in the order evaluated, with every look;
-    ``on_look(entry)`` is called after each look. :meth:`run` returns
-    ``(chosen entry, why it stopped)``."""
+    ``on_look(entry)`` is called after each look; ``prepare(value) ->
+    (games, refit record)`` before a value's first (with ``cfg.refit``).
+    :meth:`run` returns ``(chosen entry, why it stopped)``."""
 
-    def __init__(self, cfg: RuleTuneConfig, evaluate, on_look=lambda entry: None, evaluations=None):
-        self.cfg, self.evaluate, self.on_look = cfg, evaluate, on_look
+    def __init__(self, cfg: RuleTuneConfig, evaluate, on_look=lambda entry: None, evaluations=None, prepare=None):
+        self.cfg, self.evaluate, self.on_look, self.prepare = cfg, evaluate, on_look, prepare
         self.goal, self.z = cfg.target[2], side_z(cfg)
         self.evaluations = [] if evaluations is None else evaluations
         self.games = 0
@@ -163,7 +167,13 @@ class RuleSearch:
         """Look at ``value`` until it is decided, at ``max_games`` or at the end of
         the budget; None when the budget cannot pay its first look."""
         cfg, played = self.cfg, 0
-        entry = {"value": value, "looks": [], "verdict": None}
+        if cfg.budget - self.games < cfg.refit_budget + cfg.min_games:
+            return None
+        entry = {"value": value}
+        if cfg.refit:
+            spent, entry["refit"] = self.prepare(value)
+            self.games += spent
+        entry.update(looks=[], verdict=None)
         for games in schedule(cfg):
             games = min(games, played + (cfg.budget - self.games) // cfg.block_size * cfg.block_size)
             if games < cfg.min_games or games <= played:

@@ -99,7 +99,7 @@ def tune(path_or_dict, *, output=None, workers=None, overwrite: bool = False, pr
             return t.run()
         except KeyboardInterrupt:
             t.save("interrupted")
-            note(f"interrupted: {t.games:,} games kept in {cfg.output}; run the same tune again to resume")
+            note(f"interrupted: {t.total_games:,} games kept in {cfg.output}; run the same tune again to resume")
             raise
     finally:
         for sig, handler in previous.items():
@@ -139,7 +139,8 @@ def _check_folder(cfg: TuneConfig, folder: Folder, overwrite: bool):
 
 def _clear(root: Path):
     """Delete the tune's own files and evaluations (nothing else)."""
-    shutil.rmtree(root / "evals", ignore_errors=True)
+    for sub in ("evals", "refit"):
+        shutil.rmtree(root / sub, ignore_errors=True)
     for name in OWN_FILES:
         (root / name).unlink(missing_ok=True)
 
@@ -179,12 +180,17 @@ class Runner:
 
     def save(self, status: str):
         rec = self.record
-        rec["status"], rec["games"] = status, self.games
+        rec["status"], rec["games"] = status, self.total_games
         seconds = time.perf_counter() - self.start_time
         rec["execution"] = {"workers": self.cfg.workers, "output": str(self.cfg.output), "updated": now(),
                             "seconds": round(seconds, 3), "games_run": self.games_run,
                             "games_per_s": round(self.games_run / seconds, 1) if seconds > 0 else None}
         self.write()
+
+    @property
+    def total_games(self) -> int:
+        """Games counted against the budget (a rule tune adds its re-fits')."""
+        return self.games
 
     def write(self):
         """Write the folder's files from the record."""
