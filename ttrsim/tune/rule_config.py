@@ -26,18 +26,13 @@ from pathlib import Path
 from ttrsim.data.checks import did_you_mean, is_int, is_number, kind
 from ttrsim.data.rules import PARAM_BY_NAME
 
-from .config import MIN_BLOCKS, _TuneValidator, load_tune
+from .config import KEYS, MIN_BLOCKS, _TuneValidator, load_tune
 
 __all__ = ["RuleTuneConfig", "RULE_KEYS", "TARGETS", "load_tune"]
 
 # every key of a rule tune file (docs/tune.md "Rule tune keys" has the long form)
 RULE_KEYS = {
-    "name": "name of the tune; results go to results/<name>/",
-    "description": "free text, copied to tune.json",
-    "rules": "rule-set preset (default usa)",
-    "rule_overrides": "rule parameters over the preset, {parameter: value}",
-    "map": "a custom map file (path relative to the tune file) or packaged map name",
-    "players": "players at every table, 2..5",
+    **{k: KEYS[k] for k in ("name", "description", "rules", "rule_overrides", "map", "players")},
     "lineup": "the strategies at the table, one per seat as in experiments (seat-rotated)",
     "fit_rules": "the integer rule parameter to search and its range, {parameter: [low, high]}",
     "target": "{equal: [A, B]}, {win_rate: {A: rate}} or {seat_advantage: value}",
@@ -47,8 +42,7 @@ RULE_KEYS = {
     "max_games": "games a value plays at most (default: a quarter of the budget)",
     "refit": "re-fit an entrant at every value before it plays, {label, fit, budget, ...} or a list of them",
     "seed": "tune seed, an integer >= 0 (default 0): every value plays the same deals",
-    "output": "tune folder (default results/<name>); in the file: a folder inside the current folder",
-    "workers": "worker processes (default: every core)",
+    **{k: KEYS[k] for k in ("output", "workers")},
 }
 # target kind -> what it measures (q); the target holds when q equals its value within the tolerance
 TARGETS = {
