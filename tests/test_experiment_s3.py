@@ -191,6 +191,35 @@ def test_a_live_lock_refuses_a_second_run_and_a_stale_one_is_taken_over(s3, tmp_
            "2026-01-01T00:00:00+00:00)" in notes
 
 
+def test_a_run_whose_lock_was_taken_over_stops_at_its_next_manifest_write(s3, monkeypatch):
+    """The lock is renewed while the run holds it; when another run has
+    taken it over (this one was silent for longer than STALE), the renewal
+    sees it and the next manifest write stops the run in one line, leaving
+    the other run's lock alone."""
+    import time
+
+    from ttrsim.experiment.folder import now
+    from ttrsim.experiment.store import ObjectLock, UrlFolder
+    options, fs = s3
+    monkeypatch.setattr(ObjectLock, "RENEW", 0.05)
+    folder = UrlFolder(f"s3://{BUCKET}/lost", options)
+    lock = folder.lock()
+    assert lock.acquire() is None
+    first = json.loads(fs.cat_file(lock.path))
+    time.sleep(1.1)
+    assert json.loads(fs.cat_file(lock.path))["renewed"] > first["renewed"]          # renewed
+    other = {"pid": 1, "host": "elsewhere", "started": now(), "renewed": now(), "token": "other"}
+    fs.pipe_file(lock.path, json.dumps(other).encode())
+    deadline = time.monotonic() + 10
+    while lock.lost is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with pytest.raises(ExperimentError, match=r"^output: s3://ttrsim/lost: another run took this run's lock over "
+                                              r"\(pid 1 on elsewhere, started "):
+        folder.write_manifest({})
+    lock.release()
+    assert json.loads(fs.cat_file(lock.path)) == other and not fs.exists(f"{BUCKET}/lost/manifest.json")
+
+
 def test_the_report_reads_the_folder_from_s3(s3, reference, tmp_path, monkeypatch):
     """``ttrsim schema`` and the report of the URL (the endpoint and
     credentials from the AWS variables) say what they say of a local copy;
