@@ -46,8 +46,8 @@ from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 
 from .config import ExperimentError
-from .schema import redacted
 from .folder import LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, Folder, digest, now
+from .schema import redacted
 
 URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://(.*)$")
 ENV_HINT = "storage_options, or the file system's variables: AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, ... for S3"
@@ -107,14 +107,15 @@ def translated(where):
         raise OSError(errno.EIO, f"{type(e).__name__}: {_first(e)}", str(where)) from e
 
 
-def _local(fs) -> bool:
+def is_local(fs) -> bool:
+    """Whether fsspec file system ``fs`` is this machine's (``file://``: a folder, maybe a shared one)."""
     return "file" in (fs.protocol if isinstance(fs.protocol, tuple) else (fs.protocol,))
 
 
 def put(fs, path: str, data: bytes):
     """Write ``data`` whole at ``path``: one PUT on an object store (an object
     is whole or absent), a temporary name and a rename on a file system."""
-    if not _local(fs):
+    if not is_local(fs):
         fs.pipe_file(path, data)
         return
     tmp = f"{path}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp"
@@ -184,7 +185,7 @@ class UrlFolder(Folder):
     def create(self):
         """A file system's folder is made; an object store has no folders (a
         missing bucket is found by the lock's first write)."""
-        if _local(self.fs):
+        if is_local(self.fs):
             with translated(self.root):
                 self.fs.makedirs(self.path, exist_ok=True)
 
@@ -224,7 +225,7 @@ class UrlFolder(Folder):
             return super().unreadable(table, key)
 
     def prepare(self, tables):
-        if _local(self.fs):
+        if is_local(self.fs):
             with translated(self.root):
                 for t in (*tables, "dims"):
                     self.fs.makedirs(self.file(t), exist_ok=True)
@@ -328,7 +329,7 @@ class ObjectLock:
         with translated(self.path):
             while True:
                 try:
-                    if _local(self.fs):
+                    if is_local(self.fs):
                         with self.fs.open(self.path, "xb") as f:
                             f.write(self._record())
                     else:

@@ -541,7 +541,7 @@ class Validator:
         """``output``: a folder (:meth:`check_output`), or a URL whose file
         system is known and installed (a ``file://`` URL's folder checked
         like a folder); ``storage_options`` only with a URL."""
-        from .store import filesystem, is_url        # (store imports this module's callers)
+        from .store import filesystem, is_local, is_url        # (store imports this module's callers)
         if not is_url(written):
             if options is not None:
                 self.fail("storage_options", "only used with an output URL (s3://BUCKET/FOLDER); expected no "
@@ -553,7 +553,7 @@ class Validator:
             fs, path = filesystem(written, options)
         except ValueError as e:
             self.fail("output", str(e))
-        if "file" in (fs.protocol if isinstance(fs.protocol, tuple) else (fs.protocol,)):
+        if is_local(fs):
             self.check_output(Path(path), written)
         return written.rstrip("/")
 
