@@ -80,20 +80,21 @@ def reference(tmp_path_factory):
 
 
 def assert_same_folder(reference, fs, url):
-    """Every part file of ``url`` has the bytes of the local run's, and its
-    manifest records every chunk as the local one does."""
+    """Every file of ``url`` has the bytes of the local run's (and there is no
+    other), and its manifest records every chunk as the local one does."""
     prefix = url.removeprefix("s3://")
     local = reference.manifest["chunks"]
     remote = json.loads(fs.cat_file(f"{prefix}/manifest.json"))
     assert remote["status"] == "complete" and sorted(remote["chunks"]) == sorted(local)
+    tables = reference.manifest["layout"]["tables"]
     for key, rec in local.items():
         assert {k: remote["chunks"][key][k] for k in ("lo", "hi", "rows", "bytes", "sha256")} == \
             {k: rec[k] for k in ("lo", "hi", "rows", "bytes", "sha256")}, key
-        for t in TABLES:
+        for t in tables:
             name = f"{t}/part-{key}.parquet"
             assert fs.cat_file(f"{prefix}/{name}") == (reference.path / name).read_bytes(), name
     stored = {f.removeprefix(prefix + "/") for f in fs.find(prefix)}
-    assert stored == {f"{t}/part-{k}.parquet" for t in TABLES for k in local} | {
+    assert stored == {f"{t}/part-{k}.parquet" for t in tables for k in local} | {
         "manifest.json", "map.json", "rules.json", *(f"dims/{d}.parquet" for d in ("routes", "tickets", "strategies",
                                                                                    "points"))}
     for name in ("map.json", "rules.json", *(f"dims/{d}.parquet" for d in ("routes", "tickets", "strategies",
@@ -134,6 +135,20 @@ def test_two_dask_workers_write_to_s3_the_tables_of_a_local_run_also_grown(s3, c
     for name in here:
         assert there[name].collect().equals(here[name].collect()), name
     assert there.files("games")[0] == f"{url}/games/part-0000-000000.parquet"
+
+
+def test_a_stop_rule_on_s3_gives_the_local_tables(s3, tmp_path):
+    """A point with a stop rule: the run's process cuts its last chunk and
+    writes its parts into the folder at the URL itself."""
+    options, fs = s3
+    d = exp(games=None, stop={"strategy": "route_focus", "width": 0.35, "min_games": 12, "max_games": 600},
+            chunk_size=21, log=False)
+    here = run_experiment(d, output=tmp_path / "here", progress=False, echo=False)
+    assert here.manifest["points"]["0"]["stopped_at"] < 600
+    there = run_experiment(dict(d, storage_options=options), output=f"s3://{BUCKET}/stop", progress=False,
+                           echo=False)
+    assert there.manifest["points"] == here.manifest["points"]
+    assert_same_folder(here, fs, f"s3://{BUCKET}/stop")
 
 
 def test_a_killed_run_on_s3_resumes_to_the_local_tables(s3, cluster, reference, tmp_path, monkeypatch):

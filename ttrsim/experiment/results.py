@@ -50,7 +50,7 @@ from ttrsim.data.maps import MapData
 from ttrsim.data.rules import RuleSet
 
 from .folder import DIMS, LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, Folder, map_from_json, rule_set_from_json
-from .store import is_url, live_owner, results_folder
+from .store import ENV_HINT, is_url, live_owner, results_folder
 
 __all__ = ["Results", "ResultsError", "TABLES", "DIMS", "READ_ERRORS"]
 
@@ -111,8 +111,7 @@ class Results:
             return cls.from_manifest(folder, _read_json(folder, MANIFEST))
         except OSError as e:            # a URL's store cannot be reached, or refuses these credentials
             raise ResultsError(f"{folder.root}: cannot be read ({e.strerror or e}); expected a results folder "
-                               "reachable with the file system's settings (storage_options, or its environment "
-                               "variables: AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, ... for S3)") from None
+                               f"reachable with these settings ({ENV_HINT})") from None
 
     @classmethod
     def from_manifest(cls, path, manifest: dict, check: bool = True) -> "Results":

@@ -9,8 +9,8 @@ hash; this process writes every part file atomically into the results folder
 (:mod:`ttrsim.experiment.folder`), then records the chunk in ``manifest.json``
 (also written atomically). A folder at a URL (``s3://...``:
 :mod:`ttrsim.experiment.store`) is written by the workers: each writes the
-part files of its chunks and returns their sizes and checksums. Memory stays bounded: at most ``2 x workers``
-chunks are in flight. The summary at the end is read back from the folder
+part files of its chunks and returns their sizes and checksums. Memory stays
+bounded: at most ``2 x workers`` chunks are in flight. The summary at the end is read back from the folder
 (:mod:`ttrsim.experiment.summary`), exactly as the report reads it. On the
 local backend this process compiles the chunk loop first (or loads it:
 :func:`~ttrsim.experiment.worker.warm_up`) while the worker processes start

@@ -46,7 +46,7 @@ from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 
 from .config import ExperimentError
-from .folder import LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, Folder, digest, now
+from .folder import LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, Folder, _owner, digest, now
 from .schema import redacted
 
 URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://(.*)$")
@@ -260,12 +260,6 @@ class UrlFolder(Folder):
                 self.fs.rm([self.file(f) for f in names])
 
 
-def _owner(info: dict) -> str:
-    if not info:
-        return "its owner is starting"
-    return f"pid {info.get('pid')} on {info.get('host')}, started {info.get('started')}"
-
-
 class ObjectLock:
     """The lock of a results folder at a URL: the object ``ttrsim.lock``,
     holding its owner's pid, host, start, a token of its own and when it was
@@ -400,4 +394,4 @@ def live_owner(folder: UrlFolder) -> int | None:
     return None
 
 
-__all__ = ["is_url", "redacted", "filesystem", "results_folder", "UrlFolder", "ObjectLock", "store_parts", "put"]
+__all__ = ["is_url", "filesystem", "results_folder", "UrlFolder", "ObjectLock", "store_parts", "put"]
