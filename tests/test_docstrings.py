@@ -13,7 +13,8 @@ MODULES = ["ttrsim.core.actions", "ttrsim.core.bitset", "ttrsim.core.board", "tt
            "ttrsim.play.loop", "ttrsim.play.turnlog", "ttrsim.play.game", "ttrsim.play.pyplay", "ttrsim.play.narrate",
            "ttrsim.play.bench", "ttrsim.strategies.dispatch", "ttrsim.core.jitcache",
            "ttrsim.experiment.load", "ttrsim.experiment.tables", "ttrsim.experiment.file_schema",
-           "ttrsim.strategies.fitted", "ttrsim.strategies.planner_tickets", "ttrsim.experiment.cluster"]
+           "ttrsim.strategies.fitted", "ttrsim.strategies.planner_tickets", "ttrsim.experiment.cluster",
+           "ttrsim.experiment.store"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -44,7 +44,9 @@ def test_the_catalogue_covers_every_kind_of_mistake():
                  "param_block_deals_negative", "param_bool_as_number", "param_number_as_bool", "param_int_fraction",
                  "param_float_nan", "param_sweep_out_of_range",
                  # issue 31: planner styles
-                 "styles_unknown", "styles_no_planner", "styles_twice", "styles_not_a_list"):
+                 "styles_unknown", "styles_no_planner", "styles_twice", "styles_not_a_list",
+                 # issue 35: results at a URL
+                 "output_url_protocol", "output_url_outside", "storage_options_local", "storage_options_type"):
         assert kind in names
 
 

@@ -229,9 +229,9 @@ def test_a_part_unreadable_when_the_summary_is_read_fails_in_one_line_and_is_pla
     pass): the summary's read-back names the file in one line, the manifest
     says failed (and the run stays failed in the history), the chunk is
     dropped and the next run plays it again."""
-    import ttrsim.experiment.runner as runner
+    from ttrsim.experiment.folder import Folder
     out = damaged_without_checksums(reference, tmp_path / "out")
-    monkeypatch.setattr(runner, "check_part", lambda *a, **kw: None)
+    monkeypatch.setattr(Folder, "check", lambda *a, **kw: None)
     f = tmp_path / "again.yaml"
     f.write_text(json.dumps(small()))
     r = CliRunner().invoke(run, [str(f), "--output", str(out), "--no-progress"])

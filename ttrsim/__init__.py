@@ -17,10 +17,12 @@ __version__ = "0.1.0"
 GAMES_VERSION = 2
 
 
-def open(path):  # ttrsim.open (the package name says what it opens; the built-in open is untouched elsewhere)
-    """The tables of the results folder ``path`` (``ttrsim run`` output) as
+# ttrsim.open (the package name says what it opens; the built-in open is untouched elsewhere)
+def open(path, storage_options=None):
+    """The tables of the results folder ``path`` (``ttrsim run`` output; or a
+    URL such as ``s3://bucket/run``, with its fsspec ``storage_options``) as
     polars LazyFrames with the names joined in: ``ttrsim.open(path)["turns"]``
     (games, players, tickets, turns and dims/...); see
     :mod:`ttrsim.experiment.load` and docs/results.md. A folder that cannot be
     read raises ``ttrsim.experiment.results.ResultsError`` (one line)."""
-    return _importlib.import_module("ttrsim.experiment.load").load(path)
+    return _importlib.import_module("ttrsim.experiment.load").load(path, storage_options)

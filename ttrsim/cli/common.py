@@ -36,7 +36,8 @@ PLAYERS_RANGE = (2, 5)
 
 # optional dependencies: the top-level module -> the extra that installs it
 EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "pandas", "playwright": "browser",
-          "pettingzoo": "env", "gymnasium": "env", "scipy": "test", "pytest": "test", "hypothesis": "test"}
+          "pettingzoo": "env", "gymnasium": "env", "scipy": "test", "pytest": "test", "hypothesis": "test",
+          "s3fs": "s3", "fsspec": "s3"}
 
 EXIT_CODES = """\b
 Exit codes: 0 done; 1 failed (a bad file, a failed run, a missing optional

@@ -191,10 +191,11 @@ def experiment_schema() -> dict:
                        "default": DEFAULT_CHUNK},
         "backend": {"enum": [*BACKENDS, None], "default": BACKENDS[0]},
         "scheduler": {"type": ["string", "null"], "pattern": "://", "examples": ["tcp://HOST:8786"]},
-        "output": {"type": "string", "minLength": 1},
+        "output": {"type": "string", "minLength": 1, "examples": ["results/mine", "s3://BUCKET/FOLDER"]},
         "python_time_limit": {**seconds, "default": DEFAULT_TIME_LIMIT},
         "worker_timeout": {**seconds, "default": DEFAULT_WORKER_TIMEOUT},
         "cache_dir": {"type": ["string", "null"], "minLength": 1, "examples": ["/shared/numba"]},
+        "storage_options": {"type": ["object", "null"], "examples": [{"endpoint_url": "http://127.0.0.1:9000"}]},
     }
     assert set(props) == set(KEYS) and set(props["stop"]["properties"]) == set(STOP_KEYS)
     return {

@@ -120,8 +120,11 @@ def versions() -> dict:
 
 class Folder:
     """A results folder on disk: atomic writes of the manifest, part files,
-    dimension tables and description files."""
+    dimension tables and description files. (A folder at a URL is a
+    :class:`ttrsim.experiment.store.UrlFolder`, with the same methods.)"""
     TABLE_DIRS = TABLES + ("dims",)
+    fs = None                 # the fsspec file system of a folder at a URL
+    writer = None             # where workers write the part files themselves: none, the run's process writes them
 
     def __init__(self, root: Path):
         self.root = Path(root)
@@ -130,11 +133,47 @@ class Folder:
     def manifest_path(self) -> Path:
         return self.root / MANIFEST
 
+    def file(self, *parts: str) -> Path:
+        return self.root.joinpath(*parts)
+
+    def exists(self, *parts: str) -> bool:
+        return self.file(*parts).exists()
+
+    def has_manifest(self) -> bool:
+        return self.manifest_path.exists()
+
+    def has_other_files(self) -> bool:
+        """Anything in the folder but the lock."""
+        return any(f.name != LOCK for f in self.root.iterdir())
+
+    def foreign(self) -> bool:
+        """The folder exists and holds something else than a ttrsim run's files."""
+        return self.root.is_dir() and not self.has_manifest() and not self.leftovers_only()
+
+    def create(self):
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def lock(self) -> "FolderLock":
+        return FolderLock(self.root)
+
+    def check(self, table: str, key: str, record: dict, config_hash: str | None, decode: bool = False) -> str | None:
+        """:func:`check_part` of the part file of ``table`` and chunk ``key``."""
+        return check_part(self.part(table, key), record, table, config_hash, decode, self.fs)
+
+    def digest(self, table: str, key: str) -> str:
+        return file_digest(self.part(table, key), self.fs)
+
+    def unreadable(self, table: str, key: str) -> str | None:
+        return unreadable(self.part(table, key), self.fs)
+
+    def read_bytes(self, path) -> bytes:
+        return Path(path).read_bytes()
+
     def read_json(self, name: str, source: str = "<dict>", what: str = "a ttrsim description file") -> dict | None:
         """A JSON file of the folder (None when missing); a damaged one is a one-line ExperimentError."""
-        path = self.root / name
+        path = self.file(name)
         try:
-            return json.loads(path.read_text())
+            return json.loads(self.read_bytes(path))
         except FileNotFoundError:
             return None
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -158,7 +197,7 @@ class Folder:
             raise
 
     def write_json(self, name: str, data: dict):
-        self.write_atomic(self.root / name, json.dumps(data, indent=1, default=str).encode())
+        self.write_atomic(self.file(name), json.dumps(data, indent=1, default=str).encode())
 
     def write_manifest(self, manifest: dict):
         manifest["updated"] = now()
@@ -185,7 +224,7 @@ class Folder:
                 raise e from None
 
     def part(self, table: str, key: str) -> Path:
-        return self.root / table / f"part-{key}.parquet"
+        return self.file(table, f"part-{key}.parquet")
 
     def prepare(self, tables):
         for t in tables:
@@ -198,7 +237,7 @@ class Folder:
                           ("strategies", strategies_dim(exp.entrants)), ("points", points_dim(exp.points))):
             sink = pa.BufferOutputStream()
             pq.write_table(with_descriptions(tab, DIM_DESCRIPTIONS[name]), sink)
-            self.write_atomic(self.root / "dims" / f"{name}.parquet", sink.getvalue().to_pybytes())
+            self.write_atomic(self.file("dims", f"{name}.parquet"), sink.getvalue().to_pybytes())
         for name, data in described.items():
             self.write_json(name, data)
 
@@ -323,16 +362,17 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def file_digest(path: Path) -> str:
-    """:func:`digest` of a file, read in blocks."""
+def file_digest(path: Path, fs=None) -> str:
+    """:func:`digest` of a file (of the fsspec file system ``fs``, if given), read in blocks."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with (fs.open(path, "rb") if fs is not None else open(path, "rb")) as f:
         while block := f.read(1 << 20):
             h.update(block)
     return h.hexdigest()
 
 
-def check_part(path: Path, record: dict, table: str, config_hash: str | None, decode: bool = False) -> str | None:
+def check_part(path: Path, record: dict, table: str, config_hash: str | None, decode: bool = False,
+               fs=None) -> str | None:
     """Why part file ``path`` of ``table`` does not hold what the manifest's
     chunk ``record`` says (None when it does): missing, another size, not
     Parquet (truncated or damaged), another row count, tagged for another
@@ -342,9 +382,10 @@ def check_part(path: Path, record: dict, table: str, config_hash: str | None, de
     with ``decode`` also by reading the data whole (a damaged page does not
     decompress). A part file without a tag (written before tags) is checked
     by size and rows. Never raises for a damaged file: any read error is the
-    reason returned."""
+    reason returned. ``fs``: the fsspec file system ``path`` is in (a folder
+    at a URL)."""
     try:
-        size = path.stat().st_size
+        size = fs.size(path) if fs is not None else path.stat().st_size
     except FileNotFoundError:
         return "missing"
     except OSError as e:
@@ -353,7 +394,7 @@ def check_part(path: Path, record: dict, table: str, config_hash: str | None, de
     if want is not None and size != want:
         return f"{size} bytes, not {want}"
     try:
-        meta = pq.read_metadata(path)
+        meta = pq.read_metadata(path, filesystem=fs)
     except (OSError, pa.ArrowException):
         return "not a whole Parquet file"
     rows = (record.get("rows") or {}).get(table)
@@ -374,19 +415,19 @@ def check_part(path: Path, record: dict, table: str, config_hash: str | None, de
     sha = (record.get("sha256") or {}).get(table)
     if sha is not None:
         try:
-            if file_digest(path) != sha:
+            if file_digest(path, fs) != sha:
                 return "damaged (its SHA-256 is not the one recorded)"
         except OSError as e:
             return f"unreadable ({e.strerror or e})"
     elif decode:
-        return unreadable(path)
+        return unreadable(path, fs)
     return None
 
 
-def unreadable(path: Path) -> str | None:
+def unreadable(path: Path, fs=None) -> str | None:
     """Why the data of a Parquet file cannot be read whole (its first line), or None."""
     try:
-        pq.read_table(path)
+        pq.read_table(path, filesystem=fs)
     except (OSError, pa.ArrowException, ValueError) as e:
         text = str(e).strip().splitlines()
         return f"unreadable ({text[0] if text else type(e).__name__})"

@@ -73,11 +73,11 @@ ADDED = {
 SWEPT = "the swept value at the point (one column per key of sweep)"
 
 
-def load(path) -> "ResultTables":
-    """The tables of the results folder ``path`` (or of a :class:`Results`),
-    names joined in. Raises :class:`ResultsError` (one line) for a folder
-    that cannot be read."""
-    return ResultTables(Results.open(path))
+def load(path, storage_options: dict | None = None) -> "ResultTables":
+    """The tables of the results folder ``path`` (or of a :class:`Results`;
+    or a URL, with its file system's ``storage_options``), names joined in.
+    Raises :class:`ResultsError` (one line) for a folder that cannot be read."""
+    return ResultTables(Results.open(path, storage_options))
 
 
 class ResultTables(Mapping):
@@ -90,7 +90,7 @@ class ResultTables(Mapping):
 
     def __init__(self, results: Results):
         self.results = results
-        self.path: Path = results.path
+        self.path: Path | str = results.path
         self.note: str | None = results.note
         self._names = [t for t in TABLES if t != "turns" or results.has_turns] + [f"dims/{d}" for d in DIMS]
 
@@ -222,20 +222,20 @@ def folder_schema(path) -> dict:
     ttrsim's), then the columns :class:`ResultTables` adds (``added``: true,
     their polars type)."""
     r = load(path)
+    folder = r.results.folder
     out = {}
     for name in r:
         if name.startswith("dims/"):
             d = name[5:]
-            file, own = r.path / "dims" / f"{d}.parquet", DIM_DESCRIPTIONS[d]
+            file, own = f"dims/{d}.parquet", DIM_DESCRIPTIONS[d]
             added = {}
         else:
-            file, own = Path(r.files(name)[0]), DESCRIPTIONS[name]
-            added = dict(ADDED[name])
+            file, own = r.results.part_files(name)[0], DESCRIPTIONS[name]
+            file, added = file[file.rindex(name + "/"):], dict(ADDED[name])      # (relative to the folder)
         try:
-            schema = pq.read_schema(file)
+            schema = pq.read_schema(folder.file(*file.split("/")), filesystem=folder.fs)
         except (OSError, pa.ArrowException) as e:
-            raise ResultsError(f"{r.path}: {file.relative_to(r.path)} is unreadable ({str(e).splitlines()[0]})") \
-                from None
+            raise ResultsError(f"{r.path}: {file} is unreadable ({str(e).splitlines()[0]})") from None
         fields = [{"name": f.name, "type": _type_text(f.type),
                    "description": ((f.metadata or {}).get(DESCRIPTION) or own.get(f.name, "").encode()).decode(),
                    "added": False} for f in schema]

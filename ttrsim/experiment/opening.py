@@ -25,7 +25,8 @@ from pathlib import Path
 from ttrsim import GAMES_VERSION
 
 from .config import Experiment, ExperimentError
-from .folder import DIMS, FORMAT, LOCK, MAP_FILE, PART_FILES, RULES_FILE, Folder, describe, now, versions
+from .folder import DIMS, FORMAT, MAP_FILE, PART_FILES, RULES_FILE, Folder, describe, now, versions
+from .store import ENV_HINT, is_url
 
 _CHANGED = {MAP_FILE: f"{MAP_FILE} differs: the map file was edited since",
             RULES_FILE: f"{RULES_FILE} differs: this ttrsim resolves the rules otherwise"}
@@ -53,10 +54,15 @@ def _resolved_rules(data: dict | None):
 
 def write_error(exp: Experiment, e: OSError, after: str = "") -> ExperimentError:
     """The one line of an ``OSError`` writing the results folder, naming the
-    file (not its temporary name ``<name>.<pid>.tmp``)."""
+    file (not its temporary name ``<name>.<pid>.tmp``); for a folder at a
+    URL, the URL, what the file system said and where its settings come from."""
     name = os.fspath(e.filename) if e.filename else None
     if name is not None:
-        name = re.sub(r"\.\d+\.tmp$", "", name)
+        name = re.sub(r"\.\d+(-[0-9a-f]+)?\.tmp$", "", name)
+    if is_url(exp.output):
+        return ExperimentError(f"{exp.source}: output: {exp.output}: {e.strerror or e}{f' ({name})' if name else ''}"
+                               f"; expected a bucket (or folder) that exists, that these credentials may read and "
+                               f"write ({ENV_HINT}){'; ' + after if after else ''}")
     what = f"cannot write {name}" if name else "cannot write the results folder"
     return ExperimentError(f"{exp.source}: output: {what} ({e.strerror or e}); expected a writable folder with "
                            f"free space{'; ' + after if after else ''}")
@@ -72,7 +78,7 @@ def open_folder(exp: Experiment, folder: Folder, path_or_dict, overwrite: bool, 
     m, described = describe(exp)
     config, identity = exp.config(), exp.identity()
     manifest = stored = None
-    if folder.manifest_path.exists():
+    if folder.has_manifest():
         try:
             manifest = folder.read_manifest(exp.source)
             stored = {name: folder.read_json(name, exp.source) for name in described}
@@ -80,7 +86,7 @@ def open_folder(exp: Experiment, folder: Folder, path_or_dict, overwrite: bool, 
             if not overwrite:
                 raise
             manifest = None
-    elif any(f.name != LOCK for f in folder.root.iterdir()):
+    elif folder.has_other_files():
         echo(f"note: {folder.root} holds the leftovers of a run killed before it wrote its manifest; "
              "starting it over")
         folder.remove_results()
@@ -180,5 +186,5 @@ def _resume(exp, folder, manifest, m, described, stored, tables, grown, echo, ki
     manifest.setdefault("identity", exp.identity())
     manifest.setdefault("config_hash", exp.config_hash())
     folder.prepare(tables)
-    if None in stored.values() or not all((folder.root / "dims" / f"{d}.parquet").exists() for d in DIMS):
+    if None in stored.values() or not all(folder.exists("dims", f"{d}.parquet") for d in DIMS):
         folder.write_description(exp, m, described)     # a folder of an older ttrsim, or killed while starting

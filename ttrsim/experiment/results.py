@@ -17,6 +17,11 @@ of games never loads a whole table. Columns and names are described in
 (['planner', 'route_focus', 'one_step', 'long_route'], 4, 'usa', 20000)
 >>> res.scan("players").group_by("strategy").agg(pl.col("total").mean()).collect()  # doctest: +SKIP
 
+A folder at a URL (``Results.open("s3://bucket/run")``, with the file
+system's environment variables or ``storage_options``: docs/cluster.md)
+reads the same, through fsspec (``scan`` is a ``polars.scan_pyarrow_dataset``
+over the part files).
+
 A folder whose run is not complete (interrupted, failed, still running) opens
 fine: the statistics cover the chunks finished so far, ``res.complete`` is
 False and ``res.note`` says so in one line. Every part file is checked
@@ -36,17 +41,22 @@ import socket
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.dataset as pds
+import pyarrow.parquet as pq
+from pyarrow.fs import FSSpecHandler, PyFileSystem
 
 from ttrsim.data.maps import MapData
 from ttrsim.data.rules import RuleSet
 
-from .folder import (DIMS, LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, check_part, map_from_json,
-                     rule_set_from_json)
+from .folder import DIMS, LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, Folder, map_from_json, rule_set_from_json
+from .store import ENV_HINT, is_url, live_owner, results_folder
 
 __all__ = ["Results", "ResultsError", "TABLES", "DIMS", "READ_ERRORS"]
 
-# what polars raises reading a damaged part file (``ComputeError``: "zstd error: Data corruption detected")
-READ_ERRORS = (pl.exceptions.ComputeError, OSError)
+# what polars raises reading a damaged part file (``ComputeError``: "zstd error: Data corruption detected"; and
+# pyarrow's own, through a folder at a URL)
+READ_ERRORS = (pl.exceptions.ComputeError, OSError, pa.ArrowException)
 
 
 class ResultsError(ValueError):
@@ -57,9 +67,10 @@ class ResultsError(ValueError):
 class Results:
     """A results folder: the manifest, its map and rules, and lazy scans over its tables."""
 
-    def __init__(self, path: Path, manifest: dict, files: dict[str, list[str]], note: str | None,
+    def __init__(self, folder: Folder, manifest: dict, files: dict[str, list[str]], note: str | None,
                  map_data: MapData, rules: dict[int, RuleSet]):
-        self.path = path
+        self.folder = folder
+        self.path: Path | str = folder.root          # a folder, or a URL
         self.manifest = manifest
         self._files = files
         self.note = note
@@ -67,7 +78,7 @@ class Results:
         self._rules = rules
         cfg = manifest["config"]
         layout = manifest["layout"]
-        self.name: str = cfg.get("name", path.name)
+        self.name: str = cfg.get("name", Path(str(self.path)).name)
         self.status: str = manifest.get("status", "unknown")
         self.complete: bool = self.status == "complete"
         self.labels: list[str] = [e["label"] for e in cfg["entrants"]]
@@ -83,25 +94,33 @@ class Results:
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path) -> "Results":
-        """Open ``path`` (a results folder; a :class:`Results` is returned as is).
-        Raises :class:`ResultsError` for a missing folder, a missing or unreadable
-        ``manifest.json``, ``map.json`` or ``rules.json``, or no part files."""
+    def open(cls, path, storage_options: dict | None = None) -> "Results":
+        """Open ``path`` (a results folder, a URL with the fsspec
+        ``storage_options`` of its file system, or a :class:`Folder`; a
+        :class:`Results` is returned as is). Raises :class:`ResultsError` for a
+        missing folder, a missing or unreadable ``manifest.json``, ``map.json``
+        or ``rules.json``, no part files, or a URL that cannot be read."""
         if isinstance(path, Results):
             return path
-        path = Path(path)
-        if not path.is_dir():
-            raise ResultsError(f"{path}: no such results folder")
-        if not (path / MANIFEST).is_file():
-            raise ResultsError(f"{path}: no {MANIFEST}; expected the output folder of 'ttrsim run'")
-        return cls.from_manifest(path, _read_json(path, MANIFEST))
+        folder = path if isinstance(path, Folder) else _folder(path, storage_options)
+        try:
+            if folder.fs is None and not folder.root.is_dir():
+                raise ResultsError(f"{folder.root}: no such results folder")
+            if not folder.has_manifest():
+                raise ResultsError(f"{folder.root}: no {MANIFEST}; expected the output folder of 'ttrsim run'")
+            return cls.from_manifest(folder, _read_json(folder, MANIFEST))
+        except OSError as e:            # a URL's store cannot be reached, or refuses these credentials
+            raise ResultsError(f"{folder.root}: cannot be read ({e.strerror or e}); expected a results folder "
+                               f"reachable with these settings ({ENV_HINT})") from None
 
     @classmethod
     def from_manifest(cls, path, manifest: dict, check: bool = True) -> "Results":
-        """The folder ``path`` as ``manifest`` describes it (the runner passes the
-        manifest it holds in memory, and ``check=False``: it has just checked
-        or written every part file)."""
-        path = Path(path)
+        """The folder ``path`` (a path or a :class:`Folder`) as ``manifest``
+        describes it (the runner passes the folder and the manifest it holds
+        in memory, and ``check=False``: it has just checked or written every
+        part file)."""
+        folder = path if isinstance(path, Folder) else _folder(path)
+        path = folder.root
         try:
             cfg, layout = manifest["config"], manifest["layout"]
             cfg["entrants"], cfg["players"], cfg["rules"], cfg["seatings"]
@@ -112,21 +131,22 @@ class Results:
         if not isinstance(chunks, dict):
             raise ResultsError(f"{path}: {MANIFEST} is unreadable (chunks: not a mapping)")
         if not chunks:
-            raise ResultsError(_nothing_recorded(path, manifest))
-        map_data, rules = _description(path)
+            raise ResultsError(_nothing_recorded(folder, manifest))
+        map_data, rules = _description(folder)
         tables = [t for t in TABLES if t != "turns" or cfg.get("log")]
         files: dict[str, list[str]] = {t: [] for t in TABLES}
         missing, damaged = [], []
         for key in sorted(chunks):
-            parts = {t: path / t / f"part-{key}.parquet" for t in tables}
-            why = {t: check_part(f, chunks[key], t, manifest.get("config_hash"), decode=True) if check else
-                   None if f.is_file() else "missing" for t, f in parts.items()}
+            # unchecked: the run's own folder, whose parts it has just written (at a URL, not even looked at:
+            # a request per part)
+            why = {t: folder.check(t, key, chunks[key], manifest.get("config_hash"), decode=True) if check else
+                   None if folder.fs is not None or folder.part(t, key).is_file() else "missing" for t in tables}
             bad = [f"{t}/part-{key}.parquet: {w}" for t, w in why.items() if w]
             if bad:
                 (missing if "missing" in why.values() else damaged).append(bad[0])
                 continue
-            for t, f in parts.items():
-                files[t].append(str(f))
+            for t in tables:
+                files[t].append(str(folder.part(t, key)))
         if not files["games"] or not files["players"]:
             first = (damaged + missing)[0]
             raise ResultsError(f"{path}: no part files to read: every chunk the manifest lists misses or has damaged "
@@ -145,7 +165,7 @@ class Results:
                          f"out; running the experiment again replays them: {damaged[0]}"
                          f"{', ...' if len(damaged) > 1 else ''})")
         note = f"{path}: " + "; ".join(notes) if notes else None
-        return cls(path, manifest, files, note, map_data, rules)
+        return cls(folder, manifest, files, note, map_data, rules)
 
     def __repr__(self):
         return f"Results({str(self.path)!r}: {self.rules}, {self.players} players, {self.n_games:,} games)"
@@ -205,17 +225,29 @@ class Results:
             if table == "turns":
                 raise ResultsError(f"{self.path}: no turns table; run the experiment with log: true")
             raise ResultsError(f"{self.path}: no part files for table '{table}'")
-        lf = pl.scan_parquet(files)
+        lf = self.scan_files(files)
         if table != "games":
             lf = lf.with_columns(self.block_expr())
         return lf
+
+    def scan_files(self, files: list[str]) -> pl.LazyFrame:
+        """A lazy scan of some part files of one table (of ``_files``: a
+        folder at a URL is read through its fsspec file system, which polars'
+        own cloud reader does not take)."""
+        fs = self.folder.fs
+        if fs is None:
+            return pl.scan_parquet(files)
+        return pl.scan_pyarrow_dataset(pds.FileSystemDataset.from_paths(
+            files, schema=pq.read_schema(files[0], filesystem=fs), format=pds.ParquetFileFormat(),
+            filesystem=PyFileSystem(FSSpecHandler(fs))))
 
     def part_files(self, table: str) -> list[str]:
         """The part files of ``table`` that ``scan`` reads: those of the chunks
         the manifest lists whose files check out, in chunk order."""
         if table not in TABLES:
             raise ResultsError(f"{self.path}: unknown table '{table}'; expected one of {', '.join(TABLES)}")
-        return list(self._files.get(table) or [])
+        files = list(self._files.get(table) or [])
+        return files if self.folder.fs is None else [self.folder.fs.unstrip_protocol(f) for f in files]
 
     def block_expr(self, game: str = "game") -> pl.Expr:
         """``block`` from the game id: (game % stride) // block_size, UInt32."""
@@ -249,10 +281,12 @@ class Results:
         """A dimension table: ``routes``, ``tickets``, ``strategies`` or ``points``."""
         if name not in DIMS:
             raise ResultsError(f"{self.path}: unknown dimension '{name}'; expected one of {', '.join(DIMS)}")
-        f = self.path / "dims" / f"{name}.parquet"
-        if not f.is_file():
+        f = self.folder.file("dims", f"{name}.parquet")
+        if not self.folder.exists("dims", f"{name}.parquet"):
             raise ResultsError(f"{self.path}: dims/{name}.parquet is missing")
-        return pl.read_parquet(f)
+        if self.folder.fs is None:
+            return pl.read_parquet(f)
+        return pl.from_arrow(pq.read_table(f, filesystem=self.folder.fs))
 
     @functools.cached_property
     def games_by_point(self) -> pl.DataFrame:
@@ -289,11 +323,11 @@ def _chunks(files: list, plural: str, singular: str) -> str:
     return f"{len(files)} chunk{'s' if many else ''} {plural if many else singular}"
 
 
-def _nothing_recorded(path: Path, manifest: dict) -> str:
+def _nothing_recorded(folder: Folder, manifest: dict) -> str:
     """The one line of a folder whose manifest lists no chunk: a run stopped
     before its first chunk was recorded, or one still starting."""
-    exp = manifest.get("experiment_path") or "FILE"
-    owner = _live_owner(path)
+    exp, path = manifest.get("experiment_path") or "FILE", folder.root
+    owner = _live_owner(path) if folder.fs is None else live_owner(folder)
     if owner is not None:
         return (f"{path}: no game recorded yet: its run (pid {owner}) is still starting; expected a folder with a "
                 "finished chunk: report it once the run has played one")
@@ -320,21 +354,30 @@ def _live_owner(path: Path) -> int | None:
     return pid
 
 
-def _read_json(path: Path, name: str) -> dict:
+def _folder(path, storage_options: dict | None = None) -> Folder:
+    """The folder of a path or a URL (a URL that names no known, installed file system: one line)."""
     try:
-        return json.loads((path / name).read_text())
+        return results_folder(path if is_url(path) else Path(path), storage_options)
+    except ValueError as e:
+        raise ResultsError(str(e)) from None
+
+
+def _read_json(folder: Folder, name: str) -> dict:
+    try:
+        return json.loads(folder.read_bytes(folder.file(name)))
     except (ValueError, UnicodeDecodeError) as e:
-        raise ResultsError(f"{path}: {name} is unreadable ({type(e).__name__}: {e})") from None
+        raise ResultsError(f"{folder.root}: {name} is unreadable ({type(e).__name__}: {e})") from None
 
 
-def _description(path: Path) -> tuple[MapData, dict[int, RuleSet]]:
+def _description(folder: Folder) -> tuple[MapData, dict[int, RuleSet]]:
     """The map and the rules per point from ``map.json`` and ``rules.json``
     (key ``None``: the rules without the sweep, where the folder has them)."""
+    path = folder.root
     for name in (MAP_FILE, RULES_FILE):
-        if not (path / name).is_file():
+        if not folder.exists(name):
             raise ResultsError(f"{path}: no {name} (a folder of an older ttrsim); run its experiment again on "
                                f"this folder ('ttrsim run FILE --output {path}') to add it")
-    map_doc, rules_doc = _read_json(path, MAP_FILE), _read_json(path, RULES_FILE)
+    map_doc, rules_doc = _read_json(folder, MAP_FILE), _read_json(folder, RULES_FILE)
     try:
         m = map_from_json(map_doc)
     except (KeyError, TypeError, ValueError) as e:

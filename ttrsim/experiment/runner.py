@@ -7,8 +7,10 @@ process pool or Dask). A worker plays a chunk (:mod:`ttrsim.experiment.worker`)
 and returns its tables as Parquet bytes tagged with the experiment's config
 hash; this process writes every part file atomically into the results folder
 (:mod:`ttrsim.experiment.folder`), then records the chunk in ``manifest.json``
-(also written atomically). Memory stays bounded: at most ``2 x workers``
-chunks are in flight. The summary at the end is read back from the folder
+(also written atomically). A folder at a URL (``s3://...``:
+:mod:`ttrsim.experiment.store`) is written by the workers: each writes the
+part files of its chunks and returns their sizes and checksums. Memory stays
+bounded: at most ``2 x workers`` chunks are in flight. The summary at the end is read back from the folder
 (:mod:`ttrsim.experiment.summary`), exactly as the report reads it. On the
 local backend this process compiles the chunk loop first (or loads it:
 :func:`~ttrsim.experiment.worker.warm_up`) while the worker processes start
@@ -87,12 +89,13 @@ from ttrsim.play.guard import StrategyError
 
 from .backends import LocalBackend, make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
-from .folder import Folder, FolderLock, check_part, digest, file_digest, now, unreadable
+from .folder import Folder, digest, now
 from .opening import open_folder, write_error
 from .results import READ_ERRORS, Results
 from .seating import Chunk, chunks_of_point
 from .signals import Interrupted
 from .stats import RateSums, widths_along
+from .store import results_folder
 from .effects import format_effects, intervention, paired_effects
 from .summary import ends_by_point, format_summary, summary_from_tables
 from .worker import point_spec, prepare, run_chunk, truncate, warm_up
@@ -230,7 +233,7 @@ def _in_numba(frame) -> bool:
 @dataclass
 class RunResult:
     """What :func:`run_experiment` returns."""
-    path: Path
+    path: Path | str                  # a folder, or a URL (docs/cluster.md)
     status: str                       # complete | interrupted
     games: int                        # games in the folder
     games_run: int                    # games played by this call
@@ -239,11 +242,12 @@ class RunResult:
     summary_text: str = ""
     manifest: dict = field(default_factory=dict)
     warm_up_seconds: float = 0.0      # Dask: of ``seconds``, the workers' compile (or load) before the first chunk
+    folder: Folder | None = field(default=None, repr=False)     # (a URL's: with its storage options)
 
     def scan(self, table: str) -> pl.LazyFrame:
         """A polars LazyFrame over one table (games, players, tickets, turns), with
         ``block`` (:meth:`ttrsim.experiment.results.Results.scan`)."""
-        return Results.open(self.path).scan(table)
+        return Results.open(self.folder or self.path).scan(table)
 
     def table(self, table: str) -> pl.DataFrame:
         """One table as a polars DataFrame, sorted by game (then seat / turn)."""
@@ -300,13 +304,13 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     # a Python strategy's print (on import, validation or in a game here) goes to stderr: stdout is the caller's
     with _Signals() as signals, contextlib.redirect_stdout(sys.stderr):
         exp = load_experiment(path_or_dict, over, base_dir=base_dir)
-        folder = Folder(exp.output)
-        if exp.output.is_dir() and not folder.manifest_path.exists() and not folder.leftovers_only():
-            raise ExperimentError(f"{exp.source}: output: {exp.output} exists and is not a ttrsim results folder "
-                                  "(no manifest.json); expected a new or empty folder")
-        lock = FolderLock(exp.output)
+        folder = results_folder(exp.output, exp.storage_options)
+        lock = folder.lock()
         try:
-            exp.output.mkdir(parents=True, exist_ok=True)
+            if folder.foreign():
+                raise ExperimentError(f"{exp.source}: output: {exp.output} exists and is not a ttrsim results folder "
+                                      "(no manifest.json); expected a new or empty folder")
+            folder.create()
             previous = lock.acquire(exp.source)
         except OSError as e:
             raise write_error(exp, e, "nothing was written") from e
@@ -378,12 +382,11 @@ class _Run:
                 del manifest["chunks"][key]        # the smaller run's last chunk, when the run grows
                 continue
             why = next((f"{t}/part-{key}.parquet: {w}" for t in tables
-                        if (w := check_part(self.folder.part(t, key), rec, t, manifest["config_hash"], decode=True))),
-                       None)
+                        if (w := self.folder.check(t, key, rec, manifest["config_hash"], decode=True))), None)
             if why is None:
                 pt.done_keys.add(key)
                 if any(t not in (rec.get("sha256") or {}) for t in tables):     # recorded by an older ttrsim
-                    rec["sha256"] = {t: file_digest(self.folder.part(t, key)) for t in tables}
+                    rec["sha256"] = {t: self.folder.digest(t, key) for t in tables}
             else:
                 damaged.append(why)
                 del manifest["chunks"][key]
@@ -412,7 +415,8 @@ class _Run:
 
     # ---- committing
     def _commit(self, pt: _Point, chunk: Chunk, res: dict):
-        """Write the part files of a chunk and record it (stop rule first)."""
+        """Write the part files of a chunk (unless its worker wrote them: a
+        folder at a URL) and record it (stop rule first)."""
         stop = pt.stop
         if stop is not None:
             W, C = res["W"], res["C"]
@@ -425,16 +429,18 @@ class _Run:
                     res = truncate(res, j + 1, self.specs[pt.index])
                 pt.stopped_at = int(games_after[j])
                 pt.finished = True
-        for name, raw in res["data"].items():
-            self.folder.write_atomic(self.folder.part(name, chunk.key), raw)
+        if "data" in res:
+            for name, raw in res["data"].items():
+                self.folder.write_atomic(self.folder.part(name, chunk.key), raw)
+            res = dict(res, bytes={k: len(v) for k, v in res["data"].items()},
+                       sha256={k: digest(v) for k, v in res["data"].items()})
         pt.done_keys.add(chunk.key)
         games = res["hi"] - res["lo"]
         pt.games_done += games
         self.games_run += games
         record = self.manifest["chunks"][chunk.key] = {
             "point": chunk.point, "index": chunk.index, "lo": res["lo"], "hi": res["hi"], "rows": res["rows"],
-            "bytes": {k: len(v) for k, v in res["data"].items()},
-            "sha256": {k: digest(v) for k, v in res["data"].items()}, "play_s": round(res["play_s"], 4),
+            "bytes": res["bytes"], "sha256": res["sha256"], "play_s": round(res["play_s"], 4),
             "encode_s": round(res["encode_s"], 4), "pid": res["pid"], "finished": now()}
         if stop is not None:                 # the stop rule's sums, kept for a resume
             sums = RateSums.of_blocks(res["W"], res["C"])
@@ -490,8 +496,10 @@ class _Run:
                 with signals.deferred() if exp.backend == "local" else nullcontext():
                     backend = self.backend = make_backend(exp, self.echo)
                 pool = signals.deferred if backend.atomic else nullcontext    # around every call into the pool
-                for spec in self.specs:
+                for spec, pt in zip(self.specs, self.points):
                     spec["parent"] = backend.parent
+                    # a folder at a URL: the workers write the parts (but of a stop rule's chunks, cut here)
+                    spec["writer"] = self.folder.writer if pt.stop is None else None
                 if exp.backend == "local":
                     # the worker processes start (imports, table) while this one compiles the loop they load
                     for _ in range(exp.workers if isinstance(backend, LocalBackend) else 0):
@@ -645,7 +653,7 @@ class _Run:
         games = sum(pt.games_done for pt in self.points)
         rows, text = [], ""
         if games and status == "complete":
-            res = Results.from_manifest(self.folder.root, self.manifest, check=False)
+            res = Results.from_manifest(self.folder, self.manifest, check=False)
             try:
                 rows, ends = summary_from_tables(res), ends_by_point(res)
                 effects = format_effects(paired_effects(res)) if intervention(res) else ""
@@ -661,7 +669,7 @@ class _Run:
                 for pt in self.points}
         return RunResult(path=self.folder.root, status=status, games=games, games_run=self.games_run,
                          seconds=seconds, summary=rows, summary_text=text, manifest=self.manifest,
-                         warm_up_seconds=self.warm_up_s)
+                         warm_up_seconds=self.warm_up_s, folder=self.folder)
 
     def _unreadable(self, e: BaseException) -> ExperimentError | None:
         """The one line of a part file found unreadable when the summary reads
@@ -673,7 +681,7 @@ class _Run:
             for key in sorted(pt.done_keys):
                 rec = self.manifest["chunks"][key]
                 why = next((f"{t}/part-{key}.parquet: {w}" for t in self.manifest["layout"]["tables"]
-                            if (w := unreadable(self.folder.part(t, key)))), None)
+                            if (w := self.folder.unreadable(t, key))), None)
                 if why is not None:
                     bad.append(why)
                     pt.done_keys.discard(key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,16 +53,19 @@ KEYS = {
     "chunk_size": "games per chunk / part file (default 2000, rounded to whole blocks)",
     "backend": "local (joblib processes) or dask",
     "scheduler": "dask scheduler address tcp://HOST:PORT; none starts a local Dask cluster",
-    "output": "results folder (default results/<name>); in the file: a folder inside the current folder",
+    "output": "results folder (default results/<name>); in the file: a folder inside the current folder, or a URL "
+              "(s3://BUCKET/FOLDER: docs/cluster.md)",
     "python_time_limit": "seconds a Python strategy may take for one decision or its constructor (default 10)",
     "worker_timeout": "seconds to wait for a Dask worker while none is connected (default 60)",
     "cache_dir": "Dask: an absolute folder every worker caches the compiled kernels in (NUMBA_CACHE_DIR), e.g. shared",
+    "storage_options": "an output URL's fsspec options (endpoint_url, key, secret, ...), for this process and the "
+                       "workers; recorded with secrets hidden",
 }
 ENTRANT_KEYS = ("strategy", "python", "params", "label")
 STOP_KEYS = ("strategy", "width", "min_games", "max_games")
 # execution settings: they never change results, so resuming may change them
 EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output", "python_time_limit", "worker_timeout",
-                  "cache_dir")
+                  "cache_dir", "storage_options")
 
 
 class ExperimentError(ValueError):
@@ -127,10 +131,11 @@ class Experiment:
     chunk_size: int
     backend: str
     scheduler: str | None
-    output: Path
+    output: Path | str      # a folder, or a URL (ttrsim.experiment.store)
     python_time_limit: float = DEFAULT_TIME_LIMIT
     worker_timeout: float = DEFAULT_WORKER_TIMEOUT
     cache_dir: str | None = None  # Dask: the workers' NUMBA_CACHE_DIR
+    storage_options: dict | None = None  # an output URL's fsspec options
     intervene: dict | None = None  # kind, key, seat, kept, arms {label: [(sweep key, value)]} (validator.intervene)
     python_path: tuple = ()  # folders searched for Python strategy modules (not part of the config)
 
@@ -192,7 +197,8 @@ class Experiment:
         one used, in whole seed blocks (a resume keeps its folder's)."""
         return {"workers": self.workers, "chunk_size": self.chunk_games, "backend": self.backend,
                 "scheduler": self.scheduler, "output": str(self.output), "python_time_limit": self.python_time_limit,
-                "worker_timeout": self.worker_timeout, "cache_dir": self.cache_dir}
+                "worker_timeout": self.worker_timeout, "cache_dir": self.cache_dir,
+                "storage_options": redacted(self.storage_options)}
 
     def rules_for(self, point: Point):
         return get_rules(self.rules, point.rule_overrides)
@@ -200,6 +206,19 @@ class Experiment:
     def base_rules(self):
         """The rules without the sweep: the preset, the file's rule_overrides and its map."""
         return get_rules(self.rules, {**self.rule_overrides, **({"map": self.map} if self.map else {})})
+
+
+SECRET = re.compile(r"secret|key|token|password|credential|session|signature|sas", re.IGNORECASE)
+
+
+def redacted(options):
+    """``options`` with the values of secret-looking keys (key, secret, token, password, ...) hidden: the
+    storage options as the manifest records them."""
+    if isinstance(options, dict):
+        return {k: "<hidden>" if SECRET.search(str(k)) else redacted(v) for k, v in options.items()}
+    if isinstance(options, list):
+        return [redacted(v) for v in options]
+    return options
 
 
 def _jsonable(d):

@@ -203,9 +203,12 @@ class Validator:
         if out is None:
             written = os.path.join("results", name)
         else:
-            written = self.string("output", os.fspath(out) if isinstance(out, os.PathLike) else out, "a folder path")
-        output = Path(os.path.abspath(written))
-        self.check_output(output, written)
+            written = self.string("output", os.fspath(out) if isinstance(out, os.PathLike) else out,
+                                  "a folder path or a URL")
+        options = doc.get("storage_options")
+        if options is not None:
+            options = dict(self.mapping("storage_options", options, "a mapping of fsspec options"))
+        output = self.output(written, options)
 
         return Experiment(
             name=name, description=description, source=self.source, rules=preset, map=map_name,
@@ -214,7 +217,8 @@ class Validator:
             sweep=tuple((k, tuple(v)) for k, v in sweep), points=tuple(points), log=log, workers=workers,
             chunk_size=chunk, backend=backend, scheduler=scheduler, output=output,
             python_time_limit=self.time_limit, worker_timeout=worker_timeout, cache_dir=cache_dir,
-            intervene=intervene, python_path=self.python_path if any(e.python for e in entrants) else ())
+            storage_options=options, intervene=intervene,
+            python_path=self.python_path if any(e.python for e in entrants) else ())
 
     # ---- parts
     def cache_dir(self, v, backend: str) -> str | None:
@@ -540,6 +544,26 @@ class Validator:
         if need > n_cards:
             self.fail(where, f"{players} players need {need} train cards to deal but rule set "
                              f"'{rules.preset}' has {n_cards}; expected fewer players")
+
+    def output(self, written: str, options: dict | None) -> Path | str:
+        """``output``: a folder (:meth:`check_output`), or a URL whose file
+        system is known and installed (a ``file://`` URL's folder checked
+        like a folder); ``storage_options`` only with a URL."""
+        from .store import filesystem, is_local, is_url        # (store imports this module's callers)
+        if not is_url(written):
+            if options is not None:
+                self.fail("storage_options", "only used with an output URL (s3://BUCKET/FOLDER); expected no "
+                                             "storage_options for the folder " + written)
+            output = Path(os.path.abspath(written))
+            self.check_output(output, written)
+            return output
+        try:
+            fs, path = filesystem(written, options)
+        except ValueError as e:
+            self.fail("output", str(e))
+        if is_local(fs):
+            self.check_output(Path(path), written)
+        return written.rstrip("/")
 
     def check_output(self, output: Path, written: str):
         """The folder must be creatable and writable (nothing is created here),

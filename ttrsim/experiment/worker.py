@@ -3,8 +3,9 @@
 :func:`point_spec` packs what a worker needs for one sweep point (picklable,
 sent with every chunk); :func:`run_chunk` plays games ``lo..hi-1`` of the point
 with the compiled loop (:mod:`ttrsim.play.chunk`), flushing the turn log into
-Arrow tables whenever it fills, and returns each table as Parquet bytes with
-the per-block win sums of every entrant (for the stop rule). Games whose
+Arrow tables whenever it fills, and returns each table as Parquet bytes (or
+writes them into a results folder at a URL: :mod:`ttrsim.experiment.store`)
+with the per-block win sums of every entrant (for the stop rule). Games whose
 seating has a Python strategy are stepped in Python (:func:`_play_python`) and
 recorded exactly like the compiled loop; the other games of the chunk still run
 compiled, in game order; the first of them is played twice, to catch a Python
@@ -50,6 +51,7 @@ from ttrsim.strategies.memory import allocate_memory
 from .config import Experiment
 from .folder import part_tag
 from .seating import Chunk, game_arrays
+from .store import store_parts
 from .tables import (
     ChunkContext,
     from_parquet_bytes,
@@ -180,8 +182,18 @@ def prepare(spec: dict) -> int:
 @strategy_output_to_stderr
 def run_chunk(spec: dict, chunk: Chunk) -> dict:
     """Play the games ``lo..hi-1`` of a chunk of a sweep point; return the
-    tables as tagged Parquet bytes, row counts, per-block win sums ``W`` and
-    games ``C`` ``[blocks, entrants]`` and timings."""
+    tables as tagged Parquet bytes (``data``), row counts, per-block win sums
+    ``W`` and games ``C`` ``[blocks, entrants]`` and timings. With a
+    ``writer`` in the spec (a results folder at a URL) this worker writes the
+    part files there itself and returns their ``bytes`` and ``sha256``
+    instead of ``data`` (:func:`ttrsim.experiment.store.store_parts`)."""
+    result = _play(spec, chunk)
+    if spec.get("writer"):
+        result.update(store_parts(spec["writer"], chunk.key, result.pop("data")))
+    return result
+
+
+def _play(spec: dict, chunk: Chunk) -> dict:
     t0 = time.perf_counter()
     watch_parent(spec["parent"])
     lo, hi = chunk.lo, chunk.hi
@@ -302,6 +314,7 @@ def truncate(result: dict, n_blocks: int, spec: dict) -> dict:
     return dict(result, hi=hi, data=data, rows=rows, W=result["W"][:n_blocks], C=result["C"][:n_blocks])
 
 
+@strategy_output_to_stderr
 def warm_up(spec: dict):
     """Compile (or load from the numba cache) the chunk loop in this process,
     so worker processes find fresh cache files and only load them (both loops:
@@ -310,4 +323,4 @@ def warm_up(spec: dict):
     for want in (False, True):
         k = np.flatnonzero(py == want)
         if len(k):
-            run_chunk(spec, Chunk(spec["point"], 0, int(k[0]), int(k[0]) + 1))
+            _play(spec, Chunk(spec["point"], 0, int(k[0]), int(k[0]) + 1))

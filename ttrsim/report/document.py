@@ -92,7 +92,9 @@ def build_report(path, output=None, formats=FORMATS, images=IMAGES, resamples: i
     if not isinstance(resamples, int) or isinstance(resamples, bool) or not 10 <= resamples <= MAX_RESAMPLES:
         raise ValueError(f"resamples must be an integer from 10 to {MAX_RESAMPLES:,}, got {resamples!r}")
     res = Results.open(path)
-    out = Path(output) if output is not None else res.path / "report"
+    # a folder at a URL: the report is written here (report-<name>)
+    out = Path(output) if output is not None else \
+        res.path / "report" if isinstance(res.path, Path) else Path(f"report-{res.name}")
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out}: exists and is not a folder; expected a folder for the report")
     made = [d for d in (out, *out.parents) if not d.exists()]

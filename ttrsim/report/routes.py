@@ -200,7 +200,7 @@ def _pair_counts(res: Results) -> pl.DataFrame:
         counts = np.zeros((3, n_points, n_groups), np.int64)             # any, multi, all
         rounds = np.zeros((n_points, n_groups, 1), np.int64)             # first-claim round histogram
         for turn_files, _ in _batches(res):
-            c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())
+            c = (res.scan_files(turn_files).filter(pl.col("route").is_not_null())
                  .select("point", "game", "route", _round(res).alias("round")).collect())
             if c.height == 0:
                 continue
@@ -292,11 +292,11 @@ def _blocking_batch(res: Results, turn_files, ticket_files, route_tickets, ticke
     ``route_tickets[r]``: rows (``ticket_row[ticket id]``) of the tickets whose
     shortest paths use route r."""
     P = res.players
-    c = (pl.scan_parquet(turn_files).filter(pl.col("route").is_not_null())      # route is set on claims only
+    c = (res.scan_files(turn_files).filter(pl.col("route").is_not_null())      # route is set on claims only
          .select(pl.col("game").cast(pl.Int64), "route", "seat", pl.col("turn").cast(pl.Int16))
          .collect())
     done = pl.col("completed_turn") if exact else pl.lit(None, pl.Int16)
-    k = (pl.scan_parquet(ticket_files).filter(pl.col("kept"))
+    k = (res.scan_files(ticket_files).filter(pl.col("kept"))
          .select("game", "seat", "ticket", pl.col("turn").fill_null(-1), pl.col("completed").fill_null(False),
                  done.fill_null(NEVER).cast(pl.Int16).alias("done"))
          .collect())
@@ -398,7 +398,7 @@ def blocking(res: Results) -> pl.DataFrame:
     res = Results.open(res)
     res.require_turns("blocking")
     files = res._files["tickets"]
-    exact = bool(files) and "completed_turn" in pl.scan_parquet(files[0]).collect_schema()
+    exact = bool(files) and "completed_turn" in res.scan_files(files[:1]).collect_schema()
     on = shortest_path_routes(res.map)                       # [tickets, routes]
     in_play = np.zeros(on.shape[0], bool)                    # only the tickets of the rule sets' decks
     for p in res.point_ids:
