@@ -70,7 +70,7 @@ def make_results(path, *, labels=("A", "B"), games=(), rules="usa", seatings=Non
     ``seating``: the design named in the manifest (``seatings`` gives its seatings);
     ``strategies``: the strategy of each label (default: the label), so two labels
     can be one strategy; ``intervene``: the manifest's intervention record
-    (``ttrsim.experiment.validator.Validator.intervene``), whose arms are the
+    (``ttrsim.experiment.intervene.arms``), whose arms are the
     values of the sweep key ``arm``.
     """
     path = Path(path)

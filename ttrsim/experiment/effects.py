@@ -38,7 +38,7 @@ ALL = "all seats"             # every seat-game: the mean change per player (of 
 
 
 def intervention(res: Results) -> dict | None:
-    """The folder's ``intervene`` record (validator.intervene), or None."""
+    """The folder's ``intervene`` record (:func:`ttrsim.experiment.intervene.arms`), or None."""
     return res.manifest["config"].get("intervene")
 
 

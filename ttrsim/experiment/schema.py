@@ -136,7 +136,7 @@ class Experiment:
     worker_timeout: float = DEFAULT_WORKER_TIMEOUT
     cache_dir: str | None = None  # Dask: the workers' NUMBA_CACHE_DIR
     storage_options: dict | None = None  # an output URL's fsspec options
-    intervene: dict | None = None  # kind, key, seat, kept, arms {label: [(sweep key, value)]} (validator.intervene)
+    intervene: dict | None = None  # kind, key, seat, kept, arms {label: [(sweep key, value)]} (intervene.arms)
     python_path: tuple = ()  # folders searched for Python strategy modules (not part of the config)
 
     @property
