@@ -146,6 +146,18 @@ def test_a_stop_caught_inside_an_import_exits_with_its_own_code(raised, rc, tmp_
     assert subprocess.run([sys.executable, "-m", "stopping"], cwd=tmp_path, env=env).returncode == rc
 
 
+def test_a_stop_swallowed_by_a_callback_still_ends_the_command(tmp_path):
+    """A signal handled inside a callback whose exceptions Python ignores (here a weakref callback; in CI
+    it was the import system's module-lock cleanup) prints the SystemExit as "ignored"; the command's
+    handler (ttrsim.__main__) still ends the process with 128 + the signal, by its watchdog, in seconds."""
+    (tmp_path / "swallowed.py").write_text(
+        "import os, signal, time, weakref\nfrom ttrsim.__main__ import _stop\n"
+        "signal.signal(signal.SIGINT, _stop)\nclass A: pass\na = A()\n"
+        "r = weakref.ref(a, lambda _: os.kill(os.getpid(), signal.SIGINT))\ndel a\ntime.sleep(30)\nprint('went on')\n")
+    p = subprocess.run([sys.executable, str(tmp_path / "swallowed.py")], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 130 and "went on" not in p.stdout and "ignored" in p.stderr     # not the 30 s sleep
+
+
 @pytest.mark.parametrize("backend", ["local", "dask"])
 def test_workers_end_with_their_main_process(backend, reference, tmp_path, procs):
     if backend == "dask":

@@ -4,12 +4,29 @@ A stop signal ends the command quietly from here on, also while it is still
 importing or reading its command line: SIGINT with exit code 130, SIGTERM
 with 143, no traceback (a command that has work to save, as ``ttrsim run``,
 takes the signals over meanwhile: :mod:`ttrsim.cli`). Only the interpreter's
-own start, before this module runs, is left to Python's defaults."""
+own start, before this module runs, is left to Python's defaults.
+
+A signal can land while Python runs a callback whose exceptions it ignores
+(the import system's module-lock cleanup, a ``__del__``): the ``SystemExit``
+is then printed as "ignored" and the command would go on. So the handler
+also starts a watchdog that ends the process with the same code a few
+seconds later unless the exit happened first."""
+import os
 import signal
+import threading
+import time
+
+WATCHDOG_SECONDS = 3.0
 
 
 def _stop(signum, frame):
+    threading.Thread(target=_exit_later, args=(128 + signum,), daemon=True).start()
     raise SystemExit(128 + signum)
+
+
+def _exit_later(code: int):
+    time.sleep(WATCHDOG_SECONDS)
+    os._exit(code)
 
 
 def main():
