@@ -1,8 +1,8 @@
 """Train a masked PPO agent on the compiled batch env, with its learning curve.
 
     pip install 'ttrsim[env,train]'
-    python -m ttrsim.examples.train_ppo --steps 2000000 --out ppo_run     # from a wheel
-    python experiments/train_ppo.py --steps 2000000 --out ppo_run         # from a checkout
+    python -m ttrsim.examples.train_ppo --steps 3000000 --out ppo_run     # from a wheel
+    python experiments/train_ppo.py --steps 3000000 --out ppo_run         # from a checkout
 
 sb3-contrib's ``MaskablePPO`` learns USA, 2 players, on
 :class:`ttrsim.env.sb3.TicketToRideSB3VecEnv` (every step one compiled call
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import math
 import time
 from pathlib import Path
@@ -127,7 +128,7 @@ def load_policy(path):
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--steps", type=int, default=2_000_000, help="learner decisions to train on")
+    ap.add_argument("--steps", type=int, default=3_000_000, help="learner decisions to train on")
     ap.add_argument("--out", default="ppo_run", help="folder for curve.csv and policy.zip")
     ap.add_argument("--envs", type=int, default=64, help="games stepped together")
     ap.add_argument("--n-steps", type=int, default=128, help="steps per game per PPO update")
@@ -143,10 +144,8 @@ def main(argv=None) -> None:
     torch.set_num_threads(a.threads)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    phases, ends, total = schedule(a.curriculum), [], 0.0
-    for _, share in phases:
-        total += share
-        ends.append(round(total * a.steps))
+    phases = schedule(a.curriculum)
+    ends = [round(x * a.steps) for x in itertools.accumulate(share for _, share in phases)]
 
     opponent = phases[0][0]
     model = MaskablePPO("MlpPolicy", make_env(a.envs, opponent, a.seed), n_steps=a.n_steps,
@@ -162,16 +161,16 @@ def main(argv=None) -> None:
     while True:
         last = model.num_timesteps >= a.steps
         pairs = a.final_pairs if last else a.eval_pairs
+        rates = {name: win_rate(model, name, pairs) for name in OPPONENTS}
         row = [model.num_timesteps, opponent, round(cpu, 1), 2 * pairs]
-        for name in OPPONENTS:
-            rate = win_rate(model, name, pairs)
-            row += [round(rate, 4)] + [round(x, 4) for x in wilson(rate * 2 * pairs, 2 * pairs)]
+        for rate in rates.values():
+            row += [round(x, 4) for x in (rate, *wilson(rate * 2 * pairs, 2 * pairs))]
         with open(out / "curve.csv", "a", newline="") as f:
             csv.writer(f).writerow(row)
         model.save(out / "policy.zip")
-        print("steps {} ({}, {:.0f} CPU s): wins {:.0%} vs random, {:.0%} vs greedy, {:.0%} vs planner "
-              "[{:.0%}, {:.0%}] of {} games each".format(*row[:3], row[4], row[7], row[10], row[11], row[12],
-                                                         row[3]), flush=True)
+        print(f"steps {model.num_timesteps} ({opponent}, {cpu:.0f} CPU s): wins "
+              + ", ".join(f"{rate:.0%} vs {name}" for name, rate in rates.items())
+              + f" [95%: {row[-2]:.0%} to {row[-1]:.0%}] of {2 * pairs} games each", flush=True)
         if last:
             break
         phase = next(k for k, end in enumerate(ends) if model.num_timesteps < end)

@@ -259,9 +259,10 @@ def test_batch_env_self_play_takes_each_seat_from_its_own_policy():
     finals = [None, None]
     while any(f is None for f in finals):
         low, high = mask.argmax(axis=1), mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
-        obs, mask, rewards, dones = env.step(np.where(owner[np.arange(2), env.to_act] == 0, low, high))
+        _, mask, _, dones = env.step(np.where(owner[np.arange(2), env.to_act] == 0, low, high))
         for i in np.flatnonzero(dones):
-            finals[i] = env.final[i].copy() if finals[i] is None else finals[i]
+            if finals[i] is None:                       # the slot's first game
+                finals[i] = env.final[i].copy()
     for i, policies in enumerate([(lowest, highest), (highest, lowest)]):
         g = play("usa", 2, seed=7, seats=[PolicyStrategy(p) for p in policies])
         assert (g.state.final == finals[i]).all()

@@ -66,7 +66,8 @@ def test_the_packaged_ppo_example_trains_and_saves_its_curve_and_policy(tmp_path
 
     train_ppo.main(["--steps", "512", "--envs", "8", "--n-steps", "32", "--batch-size", "64", "--epochs", "1",
                     "--eval-every", "256", "--eval-pairs", "2", "--final-pairs", "3", "--out", str(tmp_path)])
-    rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
+    with open(tmp_path / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
     assert [int(r["steps"]) for r in rows] == [0, 256, 512] and rows[-1]["games"] == "6"
     for r in rows:
         for name in train_ppo.OPPONENTS:

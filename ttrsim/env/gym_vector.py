@@ -59,17 +59,18 @@ class TicketToRideVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` games, the learner in ``seat`` (an integer, or one per
     slot: ``seat[i]`` in slot ``i``, e.g. ``[i % players for i in range(N)]``
     for a learner in every seat), ``opponents`` (one strategy name, or one
-    per seat, the learner's entry ignored) in the other seats; ``rules``, ``players``, ``reward``, ``illegal_reward`` and
-    ``overrides`` as :class:`~ttrsim.env.single.TicketToRideEnv`'s. ``copy``:
-    return copies of the observation and mask buffers (the default, as
+    per seat, the learner's entry ignored) in the other seats; ``rules``,
+    ``players``, ``reward``, ``illegal_reward`` and ``overrides`` as
+    :class:`~ttrsim.env.single.TicketToRideEnv`'s. ``copy``: return copies
+    of the observation and mask buffers (the default, as
     ``SyncVectorEnv``), or the buffers themselves, overwritten by the next
     call. ``render_mode``: None only (render a game with
     :meth:`ttrsim.play.game.Game.render`)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 256, rules="usa", players: int = 4, seat: int = 0, opponents="random",
-                 reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
+    def __init__(self, num_envs: int = 256, rules="usa", players: int = 4, seat: int | list[int] = 0,
+                 opponents="random", reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
                  overrides: dict | None = None, copy: bool = True):
         if render_mode is not None:
             raise ValueError(f"render_mode must be None for the vector env, got {checks.shown(render_mode)}; "
