@@ -24,6 +24,8 @@ it plays first and second equally often.
   interval) and the policy is saved to ``DIR/policy.zip``
   (``MaskablePPO.load``; :func:`load_policy` seats it as a
   :class:`ttrsim.env.PolicyStrategy`). The last row plays ``--final-pairs``.
+- ``--resume`` goes on from the policy and curve in ``--out`` up to
+  ``--steps`` in all (the curriculum's shares are of that total).
 
 The figures of a run are in docs/env.md ("Masked PPO").
 """
@@ -126,10 +128,25 @@ def load_policy(path):
     return policy
 
 
+def checkpoint(model: MaskablePPO, out: Path, opponent: str, cpu: float, pairs: int) -> None:
+    """Evaluate the policy, append its row to ``out/curve.csv``, save it to ``out/policy.zip``."""
+    rates = {name: win_rate(model, name, pairs) for name in OPPONENTS}
+    row = [model.num_timesteps, opponent, round(cpu, 1), 2 * pairs]
+    for rate in rates.values():
+        row += [round(x, 4) for x in (rate, *wilson(rate * 2 * pairs, 2 * pairs))]
+    with open(out / "curve.csv", "a", newline="") as f:
+        csv.writer(f).writerow(row)
+    model.save(out / "policy.zip")
+    print(f"steps {model.num_timesteps} ({opponent}, {cpu:.0f} CPU s): wins "
+          + ", ".join(f"{rate:.0%} vs {name}" for name, rate in rates.items())
+          + f" [95%: {row[-2]:.0%} to {row[-1]:.0%}] of {2 * pairs} games each", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--steps", type=int, default=3_000_000, help="learner decisions to train on")
+    ap.add_argument("--steps", type=int, default=3_000_000, help="learner decisions to train on, in all")
     ap.add_argument("--out", default="ppo_run", help="folder for curve.csv and policy.zip")
+    ap.add_argument("--resume", action="store_true", help="go on from the policy.zip and curve.csv in --out")
     ap.add_argument("--envs", type=int, default=64, help="games stepped together")
     ap.add_argument("--n-steps", type=int, default=128, help="steps per game per PPO update")
     ap.add_argument("--batch-size", type=int, default=512)
@@ -147,41 +164,38 @@ def main(argv=None) -> None:
     phases = schedule(a.curriculum)
     ends = [round(x * a.steps) for x in itertools.accumulate(share for _, share in phases)]
 
-    opponent = phases[0][0]
-    model = MaskablePPO("MlpPolicy", make_env(a.envs, opponent, a.seed), n_steps=a.n_steps,
-                        batch_size=a.batch_size, n_epochs=a.epochs, learning_rate=3e-4, gamma=0.995,
-                        gae_lambda=0.95, ent_coef=0.01, seed=a.seed, device="cpu", verbose=0,
-                        policy_kwargs={"net_arch": {"pi": [256, 256], "vf": [256, 256]}})
-    columns = ["steps", "opponent", "train_cpu_s", "games"]
-    for name in OPPONENTS:
-        columns += [f"win_{name}", f"win_{name}_lo", f"win_{name}_hi"]
-    with open(out / "curve.csv", "w", newline="") as f:
-        csv.writer(f).writerow(columns)
-    cpu = 0.0
-    while True:
-        last = model.num_timesteps >= a.steps
-        pairs = a.final_pairs if last else a.eval_pairs
-        rates = {name: win_rate(model, name, pairs) for name in OPPONENTS}
-        row = [model.num_timesteps, opponent, round(cpu, 1), 2 * pairs]
-        for rate in rates.values():
-            row += [round(x, 4) for x in (rate, *wilson(rate * 2 * pairs, 2 * pairs))]
-        with open(out / "curve.csv", "a", newline="") as f:
-            csv.writer(f).writerow(row)
-        model.save(out / "policy.zip")
-        print(f"steps {model.num_timesteps} ({opponent}, {cpu:.0f} CPU s): wins "
-              + ", ".join(f"{rate:.0%} vs {name}" for name, rate in rates.items())
-              + f" [95%: {row[-2]:.0%} to {row[-1]:.0%}] of {2 * pairs} games each", flush=True)
-        if last:
-            break
-        phase = next(k for k, end in enumerate(ends) if model.num_timesteps < end)
-        if phases[phase][0] != opponent:
-            opponent = phases[phase][0]
+    def phase(steps: int) -> int:
+        return next((k for k, end in enumerate(ends) if steps < end), len(phases) - 1)
+
+    if a.resume:
+        with open(out / "curve.csv") as f:
+            done = list(csv.DictReader(f))[-1]
+        cpu, opponent = float(done["train_cpu_s"]), phases[phase(int(done["steps"]))][0]
+        model = MaskablePPO.load(out / "policy.zip", make_env(a.envs, opponent, a.seed + int(done["steps"])),
+                                 device="cpu")
+    else:
+        cpu, opponent = 0.0, phases[0][0]
+        model = MaskablePPO("MlpPolicy", make_env(a.envs, opponent, a.seed), n_steps=a.n_steps,
+                            batch_size=a.batch_size, n_epochs=a.epochs, learning_rate=3e-4, gamma=0.995,
+                            gae_lambda=0.95, ent_coef=0.01, seed=a.seed, device="cpu", verbose=0,
+                            policy_kwargs={"net_arch": {"pi": [256, 256], "vf": [256, 256]}})
+        columns = ["steps", "opponent", "train_cpu_s", "games"]
+        for name in OPPONENTS:
+            columns += [f"win_{name}", f"win_{name}_lo", f"win_{name}_hi"]
+        with open(out / "curve.csv", "w", newline="") as f:
+            csv.writer(f).writerow(columns)
+        checkpoint(model, out, opponent, cpu, a.eval_pairs)
+    while model.num_timesteps < a.steps:
+        k = phase(model.num_timesteps)
+        if phases[k][0] != opponent:
+            opponent = phases[k][0]
             model.get_env().close()
             model.set_env(make_env(a.envs, opponent, a.seed + model.num_timesteps))
-        chunk = min(a.eval_every - model.num_timesteps % a.eval_every, ends[phase] - model.num_timesteps)
+        chunk = min(a.eval_every - model.num_timesteps % a.eval_every, ends[k] - model.num_timesteps)
         start = time.process_time()
         model.learn(chunk, reset_num_timesteps=False)
         cpu += time.process_time() - start
+        checkpoint(model, out, opponent, cpu, a.final_pairs if model.num_timesteps >= a.steps else a.eval_pairs)
     print(f"saved {out / 'policy.zip'} and {out / 'curve.csv'}")
 
 
