@@ -241,6 +241,34 @@ def test_batch_env_rejects_an_illegal_action_and_moves_nothing():
         VectorEnv("usa", 2, n_envs=2, reward="points")
 
 
+def test_batch_env_self_play_takes_each_seat_from_its_own_policy():
+    """Self-play in one batch: every seat is a learner, the caller picks each
+    slot's action from the policy that owns the seat to act (``env.to_act``),
+    here the lowest legal action in one seat and the highest in the other,
+    seats swapped between the two slots. Each slot's game is the game the two
+    policies play seated as PolicyStrategy."""
+    def lowest(obs, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    def highest(obs, mask):
+        return int(np.flatnonzero(mask)[-1])
+
+    env = VectorEnv("usa", 2, n_envs=2)
+    obs, mask = env.reset([7, 7])
+    owner = np.array([[0, 1], [1, 0]])                  # owner[i, seat]: the policy of that seat in slot i
+    finals = [None, None]
+    while any(f is None for f in finals):
+        low, high = mask.argmax(axis=1), mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+        _, mask, _, dones = env.step(np.where(owner[np.arange(2), env.to_act] == 0, low, high))
+        for i in np.flatnonzero(dones):
+            if finals[i] is None:                       # the slot's first game
+                finals[i] = env.final[i].copy()
+    for i, policies in enumerate([(lowest, highest), (highest, lowest)]):
+        g = play("usa", 2, seed=7, seats=[PolicyStrategy(p) for p in policies])
+        assert (g.state.final == finals[i]).all()
+    assert (finals[0] != finals[1]).any()
+
+
 def test_seated_policy_plays_the_batch_env_game():
     acts, finals, _ = play_vector("usa", 2, [21], policy=first_legal)
     g = play("usa", 2, seed=21, seats=[LastLegal(), PolicyStrategy(first_legal)])

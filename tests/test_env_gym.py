@@ -117,6 +117,32 @@ def test_same_step_autoreset_plays_the_single_env_games(rules):
     assert illegal_ended == [(6, 1)] and min(games) >= 1
 
 
+def test_a_seat_per_slot_plays_the_single_env_games_of_that_seat():
+    """``seat=[...]``: the learner sits in seat ``seat[i]`` of slot ``i`` (a
+    learner in every seat of one batch); slot ``i`` plays the single env's
+    games with ``seat=seat[i]``, the other seats' entries of ``opponents`` in use."""
+    seats, opponents, seed = [0, 1, 1], ["greedy", "planner"], 5
+    vec = gym_vector_env(3, "usa", players=2, seat=seats, opponents=opponents, reward="margin")
+    assert vec.seats.tolist() == seats
+    singles = [gym_env("usa", players=2, seat=s, opponents=opponents, reward="margin") for s in seats]
+    obs, infos = vec.reset(seed=seed)
+    for i, e in enumerate(singles):
+        o, _ = e.reset(seed=seed + i)
+        assert (obs[i] == o).all() and (e.layout.field(o, "seat") == np.eye(2)[seats[i]]).all()
+    rng = np.random.default_rng(1)
+    ended = np.zeros(3, bool)
+    while not ended.all():
+        actions = _random_legal(infos["action_mask"], rng)
+        obs, rewards, terminated, _, infos = vec.step(actions)
+        for i, e in enumerate(singles):
+            if ended[i]:
+                continue
+            o, r, term, _, _ = e.step(int(actions[i]))
+            assert (bool(terminated[i]), float(rewards[i])) == (term, r)
+            assert (infos["final_obs"][i] if term else obs[i]) == pytest.approx(o)
+            ended[i] = term
+
+
 def test_an_illegal_action_ends_only_its_slot():
     env = gym_vector_env(2, "usa", players=2)
     _, infos = env.reset(seed=1)
@@ -243,6 +269,10 @@ GVEC_CASES = [
     ("gvec_players_six", None, lambda e, a: gym_vector_env(2, "usa", players=6), ValueError,
      "players must be an integer 2 to 5 (R1.2), got 6"),
     ("gvec_seat_out_of_range", None, lambda e, a: _gvec(seat=2), ValueError, "seat must be an integer 0 to 1, got 2"),
+    ("gvec_seats_count", None, lambda e, a: _gvec(seat=[0, 1, 1]), ValueError,
+     "seat must be 2 integers 0 to 1, one per game, got 3 values"),
+    ("gvec_seats_out_of_range", None, lambda e, a: _gvec(seat=[0, 2]), ValueError,
+     "seat must be 2 integers 0 to 1, one per game, got 2"),
     ("gvec_opponents_count", None, lambda e, a: _gvec(opponents=["random"] * 3), ValueError,
      "give one opponent strategy or one per seat (2), got 3"),
     ("gvec_illegal_reward_nan", None, lambda e, a: _gvec(illegal_reward=float("nan")), ValueError,

@@ -52,3 +52,30 @@ def test_maskable_ppo_learns_on_the_batch_env():
     actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[np.arange(8), actions].all()       # it picks legal actions
     env.close()
+
+
+def test_the_packaged_ppo_example_trains_and_saves_its_curve_and_policy(tmp_path):
+    """``python -m ttrsim.examples.train_ppo`` for two PPO updates of 8 games,
+    then one more with ``--resume``: curve.csv has a row per checkpoint (win
+    rates in 0..1 inside their intervals), policy.zip loads and seats as a
+    PolicyStrategy."""
+    import csv
+
+    from ttrsim.env import PolicyStrategy
+    from ttrsim.examples import train_ppo
+    from ttrsim.play.pyplay import play
+
+    args = ["--envs", "8", "--n-steps", "32", "--batch-size", "64", "--epochs", "1", "--eval-every", "256",
+            "--eval-pairs", "2", "--final-pairs", "3", "--out", str(tmp_path)]
+    train_ppo.main(["--steps", "512", *args])
+    train_ppo.main(["--steps", "768", "--resume", *args])
+    with open(tmp_path / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["steps"]) for r in rows] == [0, 256, 512, 768]
+    assert [r["games"] for r in rows] == ["4", "4", "6", "6"]                 # the last of each run: --final-pairs
+    assert 0 < float(rows[2]["train_cpu_s"]) < float(rows[3]["train_cpu_s"])
+    for r in rows:
+        for name in train_ppo.OPPONENTS:
+            assert 0 <= float(r[f"win_{name}_lo"]) <= float(r[f"win_{name}"]) <= float(r[f"win_{name}_hi"]) <= 1
+    game = play("usa", 2, seed=3, seats=[PolicyStrategy(train_ppo.load_policy(tmp_path / "policy.zip")), "greedy"])
+    assert game.over

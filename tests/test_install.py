@@ -101,6 +101,7 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/examples/maps/usa.yaml", "ttrsim/data/maps/usa.yaml",
                    "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py",
                    "ttrsim/examples/train_linear_policy.py", "ttrsim/examples/linear_policy.npz",
+                   "ttrsim/examples/train_ppo.py",
                    "ttrsim/env/pettingzoo/usa_v1.py", "ttrsim/py.typed"):
         assert needed in names, needed
     assert not any(n.startswith(("strategies/", "experiments/")) for n in names)

@@ -56,19 +56,21 @@ ACTION_MIN = -(2 ** 63)          # any integer is an action: one outside the mas
 
 
 class TicketToRideVectorEnv(gym.vector.VectorEnv):
-    """``num_envs`` games, the learner in ``seat``, ``opponents`` (one
-    strategy name, or one per seat, the learner's entry ignored) in the
-    other seats; ``rules``, ``players``, ``reward``, ``illegal_reward`` and
-    ``overrides`` as :class:`~ttrsim.env.single.TicketToRideEnv`'s. ``copy``:
-    return copies of the observation and mask buffers (the default, as
+    """``num_envs`` games, the learner in ``seat`` (an integer, or one per
+    slot: ``seat[i]`` in slot ``i``, e.g. ``[i % players for i in range(N)]``
+    for a learner in every seat), ``opponents`` (one strategy name, or one
+    per seat, the learner's entry ignored) in the other seats; ``rules``,
+    ``players``, ``reward``, ``illegal_reward`` and ``overrides`` as
+    :class:`~ttrsim.env.single.TicketToRideEnv`'s. ``copy``: return copies
+    of the observation and mask buffers (the default, as
     ``SyncVectorEnv``), or the buffers themselves, overwritten by the next
     call. ``render_mode``: None only (render a game with
     :meth:`ttrsim.play.game.Game.render`)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 256, rules="usa", players: int = 4, seat: int = 0, opponents="random",
-                 reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
+    def __init__(self, num_envs: int = 256, rules="usa", players: int = 4, seat: int | list[int] = 0,
+                 opponents="random", reward: str = "win", illegal_reward: float = -1.0, render_mode: str | None = None,
                  overrides: dict | None = None, copy: bool = True):
         if render_mode is not None:
             raise ValueError(f"render_mode must be None for the vector env, got {checks.shown(render_mode)}; "
@@ -78,9 +80,14 @@ class TicketToRideVectorEnv(gym.vector.VectorEnv):
         self.rules, self.board, self.layout = batch.rules, batch.board, batch.layout
         players = self.layout.n_players
         self.num_envs = batch.n_envs
-        self.seat = checks.integer(seat, "seat", 0, players - 1)
         names = checks.strategy_names(opponents, players)
-        names[self.seat] = "random"
+        if isinstance(seat, (list, tuple, np.ndarray)):
+            self.seat = self.seats = checks.integers(seat, "seat", self.num_envs, 0, players - 1,
+                                                     f"0 to {players - 1}, one per game")
+        else:
+            self.seat = checks.integer(seat, "seat", 0, players - 1)
+            self.seats = np.full(self.num_envs, self.seat, np.int64)
+            names[self.seat] = "random"
         self.strategy_ids = np.array([strategy_id(n) for n in names], np.int64)
         self.kernels = kernels_for(self.strategy_ids)
         self.params = np.array([param_row(n, rules=self.rules, players=players) for n in names])
@@ -123,7 +130,7 @@ class TicketToRideVectorEnv(gym.vector.VectorEnv):
         b.seeds[:] = seeds
         lay = self.layout
         learner_reset(self.kernels, self.board, b.states, self.memories, lay.lay, lay.route_act, lay.legal, b.seeds,
-                      self.seat, self.strategy_ids, self.params, b.obs, b.mask, b.n_legal)
+                      self.seats, self.strategy_ids, self.params, b.obs, b.mask, b.n_legal)
         self._started = True
         return self._obs(), {"action_mask": self._mask(), "_action_mask": np.ones(n, np.bool_)}
 
@@ -136,7 +143,7 @@ class TicketToRideVectorEnv(gym.vector.VectorEnv):
         actions = checks.integers(actions, "actions", n, ACTION_MIN, SEED_MAX, "(env actions)")
         b, lay = self.batch, self.layout
         learner_step(self.kernels, self.board, b.states, self.memories, lay.lay, lay.route_act, lay.act_engine,
-                     lay.legal, actions, b.seeds, self.seat, self.strategy_ids, self.params, b.mode,
+                     lay.legal, actions, b.seeds, self.seats, self.strategy_ids, self.params, b.mode,
                      self.illegal_reward, b.obs, b.mask, b.n_legal, b.final, self.rewards, self.outcome,
                      self.final_obs, self._seat_rewards)
         terminated = self.outcome != 0

@@ -31,8 +31,8 @@ class TicketToRideSB3VecEnv(VecEnv):
     """``num_envs`` games as an SB3 ``VecEnv``; the other arguments are
     :class:`~ttrsim.env.gym_vector.TicketToRideVectorEnv`'s."""
 
-    def __init__(self, num_envs: int = 64, rules="usa", players: int = 4, seat: int = 0, opponents="random",
-                 reward: str = "win", illegal_reward: float = -1.0, overrides: dict | None = None,
+    def __init__(self, num_envs: int = 64, rules="usa", players: int = 4, seat: int | list[int] = 0,
+                 opponents="random", reward: str = "win", illegal_reward: float = -1.0, overrides: dict | None = None,
                  venv: TicketToRideVectorEnv | None = None):
         if venv is None:
             venv = TicketToRideVectorEnv(num_envs, rules, players, seat, opponents, reward, illegal_reward,

@@ -152,21 +152,21 @@ def _observe_learner(b, s, lay, route_act, legal, seat, i, obs, mask, n_legal):
 
 
 @njit(cache=True)
-def learner_reset(kernels, b, states, memories, lay, route_act, legal, seeds, seat, strategy_ids, params, obs,
+def learner_reset(kernels, b, states, memories, lay, route_act, legal, seeds, seats, strategy_ids, params, obs,
                   mask, n_legal):
     """Deal game ``seeds[i]`` in slot ``i``, let the built-in seats play up to
-    seat ``seat``'s first decision and observe it (the batch of
+    the learner's (seat ``seats[i]``) first decision and observe it (the batch of
     :class:`ttrsim.env.gym_vector.TicketToRideVectorEnv`)."""
     for i in range(len(states)):
-        _deal_for_learner(kernels, b, states[i], memories[i], seeds[i], seat, strategy_ids, params, legal)
-        _observe_learner(b, states[i], lay, route_act, legal, seat, i, obs, mask, n_legal)
+        _deal_for_learner(kernels, b, states[i], memories[i], seeds[i], seats[i], strategy_ids, params, legal)
+        _observe_learner(b, states[i], lay, route_act, legal, seats[i], i, obs, mask, n_legal)
 
 
 @njit(cache=True)
-def learner_step(kernels, b, states, memories, lay, route_act, act_engine, legal, actions, seeds, seat,
+def learner_step(kernels, b, states, memories, lay, route_act, act_engine, legal, actions, seeds, seats,
                  strategy_ids, params, mode, illegal_reward, obs, mask, n_legal, final, rewards, outcome,
                  final_obs, seat_rewards):
-    """Seat ``seat`` plays ``actions[i]`` in every slot, the built-in seats
+    """The learner (seat ``seats[i]``) plays ``actions[i]`` in every slot, the built-in seats
     play up to its next decision. ``outcome[i]``: 0 the game goes on, 1 it
     ended (``rewards[i]`` the seat's reward, ``final[i]`` the score table), 2
     the action was not in the mask (``rewards[i] = illegal_reward``, the game
@@ -175,7 +175,7 @@ def learner_step(kernels, b, states, memories, lay, route_act, act_engine, legal
     (same-step autoreset)."""
     n = len(states)
     for i in range(n):
-        s, m = states[i], memories[i]
+        s, m, seat = states[i], memories[i], seats[i]
         a = actions[i]
         if a < 0 or a >= mask.shape[1] or mask[i, a] != 1:
             outcome[i] = 2
