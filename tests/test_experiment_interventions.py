@@ -196,3 +196,12 @@ def test_an_offer_arm_gives_the_seat_the_ticket_on_every_deal_and_changes_nothin
     for key, ctrl in offers[0].items():
         assert len(ctrl ^ offers[1][key]) <= 2, key
 
+
+
+def test_an_arm_setting_a_python_strategy_argument_to_its_default_changes_nothing():
+    """The control and the arm compare every constructor argument with its default filled in."""
+    lineup = [{"python": "ttrsim.strategies.python_example:GreedyLongest", "label": "py"}, "random"]
+    with pytest.raises(ValueError, match="the arm 'py.min_length=1' changes nothing"):
+        load_experiment({**BASE, "lineup": lineup, "intervene": {"strategies.py.min_length": [1]}})
+    e = load_experiment({**BASE, "lineup": lineup, "intervene": {"strategies.py.min_length": [2]}})
+    assert e.points[1].entrant_params[0] == {"min_length": 2}

@@ -512,10 +512,10 @@ class Validator:
             arm = values.get("arm", "control")
             where = "intervene" if arm != "control" else "sweep" if sweep else "rule_overrides"
             rules = self.rules(preset, ro, where)
-            full = tuple(self.python_params("sweep", e.strategy, p) if e.python else _compiled_params(e.strategy, p)
-                         for e, p in zip(entrants, eparams))
-            if arm != "control" and rules == self.rules(preset, before, where) and full == tuple(
-                    p if e.python else _compiled_params(e.strategy, p) for e, p in zip(entrants, before_params)):
+            resolved = lambda ps: tuple(self.python_params("sweep", e.strategy, p) if e.python else  # noqa: E731
+                                        _compiled_params(e.strategy, p) for e, p in zip(entrants, ps))
+            full = resolved(eparams)
+            if arm != "control" and rules == get_rules(preset, before) and full == resolved(before_params):
                 self.fail(f"intervene.{intervene['key']}", f"the arm '{arm}' changes nothing; expected values "
                                                           "other than the control's")
             self.players_fit(rules, players, "players")
