@@ -29,10 +29,11 @@ from ttrsim.core.board import RP_OFFER_TICKET, build_board
 from .results import Results
 from .stats import holm, mean_interval
 
-__all__ = ["MEASURES", "OFFERED", "ALL", "intervention", "arm_pairs", "paired_effects", "offer_uptake", "format_effects"]
+__all__ = ["MEASURES", "WIDE", "OFFERED", "ALL", "intervention", "arm_pairs", "paired_effects", "wide_effects", "offer_uptake", "format_effects"]
 
-# the paired measures: players-table column -> its name in the text
+# the paired measures: players-table column -> its name in the text, and its column prefix in wide_effects
 MEASURES = {"win_share": "win share", "total": "score", "tickets_completed": "tickets completed"}
+WIDE = {"win_share": "win", "total": "score", "tickets_completed": "tickets"}
 OFFERED = "offered seat"      # the unit of an offered ticket: the seat it was offered to
 ALL = "all seats"             # every seat-game: the mean change per player (of the win share: 0 by construction)
 
@@ -105,6 +106,22 @@ def paired_effects(res) -> pl.DataFrame:
     for *_, idx in df.with_row_index("i").group_by("unit", "measure", maintain_order=True).agg("i").iter_rows():
         adj[idx] = holm(df["p"].to_numpy()[idx])
     return df.with_columns(pl.Series("p_holm", adj))
+
+
+def wide_effects(eff: pl.DataFrame) -> pl.DataFrame:
+    """:func:`paired_effects` with one row per arm and unit, in its order:
+    point, control, arm, unit, games, blocks, then per measure its prefix of
+    :data:`WIDE` with effect, low, high, p and p_holm (``win_effect``, ...);
+    an interval without bounds (one block) and an undefined p are nulls."""
+    keys = ["point", "control", "arm", "unit", "games", "blocks"]
+    wide = None
+    for measure, name in WIDE.items():
+        part = eff.filter(pl.col("measure") == measure).select(
+            *keys, *[pl.col(c).alias(f"{name}_{c}") for c in ("effect", "low", "high", "p", "p_holm")])
+        wide = part.with_row_index("_row") if wide is None else wide.join(part, on=keys)
+    stats = [c for c in wide.columns if c not in keys and c != "_row"]
+    return (wide.sort("_row").drop("_row")
+            .with_columns(pl.when(pl.col(c).is_finite()).then(pl.col(c)).alias(c) for c in stats))
 
 
 def offer_uptake(res) -> pl.DataFrame:

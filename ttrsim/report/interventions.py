@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import polars as pl
 
-from ttrsim.experiment.effects import OFFERED, intervention, offer_uptake, paired_effects
+from ttrsim.experiment.effects import OFFERED, WIDE, intervention, offer_uptake, paired_effects, wide_effects
 
 from .dataset import Results
 
 __all__ = ["has_intervention", "intervention_effects", "ticket_offers"]
-
-_WIDE = {"win_share": "win", "total": "score", "tickets_completed": "tickets"}
-
 
 def has_intervention(res: Results) -> bool:
     return intervention(Results.open(res)) is not None
@@ -29,16 +26,10 @@ def intervention_effects(res: Results) -> pl.DataFrame:
     """One row per arm and unit (the offered seat, each seat ``seat k``, each
     strategy label): point, arm, unit, games, blocks, then per measure (win,
     score, tickets) its effect, low, high and p_holm (Holm over the arms, per
-    unit and measure)."""
-    res = Results.open(res)
-    eff = paired_effects(res)
-    wide = None
-    for measure, name in _WIDE.items():
-        part = eff.filter(pl.col("measure") == measure).select(
-            "point", "arm", "unit", "games", "blocks",
-            *[pl.col(c).alias(f"{name}_{c}") for c in ("effect", "low", "high", "p_holm")])
-        wide = part if wide is None else wide.join(part.drop("games", "blocks"), on=["point", "arm", "unit"])
-    return wide.sort("point", maintain_order=True)
+    unit and measure; :func:`ttrsim.experiment.effects.wide_effects`)."""
+    wide = wide_effects(paired_effects(Results.open(res)))
+    return wide.select("point", "arm", "unit", "games", "blocks", *[f"{name}_{c}" for name in WIDE.values()
+                                                                     for c in ("effect", "low", "high", "p_holm")])
 
 
 def ticket_offers(res: Results) -> pl.DataFrame:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ttrsim.experiment.effects import paired_effects
+from ttrsim.experiment.effects import paired_effects, wide_effects
 from ttrsim.experiment.stats import holm
 
 from .dataset import Results
@@ -133,18 +133,9 @@ def sweep_effects(res: Results) -> pl.DataFrame:
     (tickets completed); the first point (the controls) is left out.
     """
     res = Results.open(res)
-    eff = paired_effects(res).filter(pl.col("unit").is_in(res.labels))
-    wide = None
-    for measure, name in (("win_share", "win"), ("total", "score"), ("tickets_completed", "tickets")):
-        part = eff.filter(pl.col("measure") == measure).select(
-            "point", pl.col("unit").alias("strategy"), "blocks", *[pl.col(c).alias(f"{name}_{c}") for c in
-                                                                   ("effect", "low", "high", "p")])
-        wide = part if wide is None else wide.join(part.drop("blocks"), on=["point", "strategy"])
-    finite = lambda c: pl.when(pl.col(c).is_infinite()).then(None).otherwise(pl.col(c)).alias(c)  # noqa: E731
-    wide = wide.with_columns(finite("win_low"), finite("win_high"), finite("score_low"), finite("score_high"),
-                             pl.col("win_p").fill_nan(None))
+    wide = wide_effects(paired_effects(res).filter(pl.col("unit").is_in(res.labels))).rename({"unit": "strategy"})
     wide = wide.with_columns(pl.Series("win_p_holm", holm(wide["win_p"].fill_null(np.nan).to_numpy()),
-                                       pl.Float64).fill_nan(None))
+                                       pl.Float64).fill_nan(None))       # Holm over the whole table
     order = {label: i for i, label in enumerate(res.labels)}
     wide = wide.sort(pl.col("point"), pl.col("strategy").replace_strict(order, return_dtype=pl.Int64))
     return with_sweep_values(res, wide.select(

@@ -11,6 +11,7 @@ from .. import charts
 from ..blocks import make_table, num, pct, signed
 from ..context import Context
 from ..interventions import has_intervention
+from .sweeps import effect_span
 
 __all__ = ["shown", "overview", "effects", "ticket_values", "finding_line"]
 
@@ -28,13 +29,6 @@ def _change(iv: dict) -> str:
     if iv["kind"] == "change_route":
         return "one route printed at another length or colour (R9.3)"
     return f"`{iv['key']}` set to another value"
-
-
-def _span(r: dict, name: str, scale: float) -> str:
-    lo, hi = r[f"{name}_low"], r[f"{name}_high"]
-    if lo is None or hi is None or abs(lo) == float("inf"):
-        return "-"
-    return f"[{signed(scale * lo, 1)}, {signed(scale * hi, 1)}]"
 
 
 def _adj(r: dict, name: str) -> str:
@@ -71,9 +65,9 @@ def effects(ctx: Context, t: dict):
     columns = [("arm", lambda r: str(r["arm"]), False), ("unit", lambda r: str(r["unit"]), False),
                ("games", lambda r: num(r["games"], 0), True),
                ("win share", lambda r: f"{signed(100 * r['win_effect'], 1)} pp", True),
-               ("95% interval", lambda r: _span(r, "win", 100), True),
+               ("95% interval", lambda r: effect_span(r, "win", 100), True),
                ("adjusted p", lambda r: _adj(r, "win"), True),
-               ("score", lambda r: f"{signed(r['score_effect'], 2)} {_span(r, 'score', 1)}", True),
+               ("score", lambda r: f"{signed(r['score_effect'], 2)} {effect_span(r, 'score', 1)}", True),
                ("tickets completed", lambda r: signed(r["tickets_effect"], 2), True)]
     ctx.doc.table(make_table(rows, columns, max_rows=80, csv=ctx.csv("intervention_effects"),
                              sort_note=", in arm order"))
@@ -98,9 +92,9 @@ def ticket_values(ctx: Context, t: dict):
                ("points", lambda r: num(r["points"], 0), True),
                ("kept", lambda r: pct(r["kept"], 0), True), ("completed", lambda r: pct(r["completed"], 0), True),
                ("score effect", lambda r: signed(r["score_effect"], 2), True),
-               ("95% interval", lambda r: _span(r, "score", 1), True),
+               ("95% interval", lambda r: effect_span(r, "score", 1), True),
                ("adjusted p", lambda r: _adj(r, "score"), True),
-               ("win share", lambda r: f"{signed(100 * r['win_effect'], 1)} pp {_span(r, 'win', 100)}", True)]
+               ("win share", lambda r: f"{signed(100 * r['win_effect'], 1)} pp {effect_span(r, 'win', 100)}", True)]
     ctx.doc.table(make_table(tv.sort("points", "arm"), columns, max_rows=80, csv=ctx.csv("ticket_offers"),
                              sort_note=", by points"))
     ctx.chart("ticket_causal_value", charts.tickets.causal_value(tv),
@@ -142,5 +136,5 @@ def finding_line(ctx: Context) -> str | None:
                 f"{n} arm{'s' * (n > 1)} (5%).")
     r = sig.sort(pl.col("win_effect").abs(), descending=True).row(0, named=True)
     return (f"**Largest effect of the intervention**: `{r['arm']}` changes {r['unit']}'s win rate by "
-            f"{signed(100 * r['win_effect'], 1)} pp {_span(r, 'win', 100)} on the same deals (Holm-adjusted p "
+            f"{signed(100 * r['win_effect'], 1)} pp {effect_span(r, 'win', 100)} on the same deals (Holm-adjusted p "
             f"{_adj(r, 'win')} over {n} arm{'s' * (n > 1)}).")

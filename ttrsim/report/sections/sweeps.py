@@ -13,7 +13,7 @@ from ..blocks import make_table, num, pct, signed, slug
 from ..context import Context
 
 __all__ = ["has_sweep", "sweep_balance", "play_changes", "play_change_line", "sweep_effects", "effect_line",
-           "preset_value"]
+           "effect_span", "preset_value"]
 
 
 def has_sweep(ctx: Context) -> bool:
@@ -130,14 +130,14 @@ def sweep_effects(ctx: Context, t: dict):
         [("strategy", lambda r: str(r["strategy"]), False),
          ("blocks", lambda r: num(r["blocks"], 0), True),
          ("win rate effect", lambda r: f"{signed(100 * r['win_effect'], 1)} pp", True),
-         ("95% interval", lambda r: _span(r, "win", 100), True),
+         ("95% interval", lambda r: effect_span(r, "win", 100), True),
          ("adjusted p", lambda r: "-" if r["win_p_holm"] is None else f"{r['win_p_holm']:.3f}", True),
-         ("score effect", lambda r: f"{signed(r['score_effect'], 1)} {_span(r, 'score', 1)}", True),
+         ("score effect", lambda r: f"{signed(r['score_effect'], 1)} {effect_span(r, 'score', 1)}", True),
          ("tickets completed", lambda r: signed(r["tickets_effect"], 2), True)]
     ctx.doc.table(make_table(eff, columns, csv=ctx.csv("sweep_effects")))
 
 
-def _span(r: dict, name: str, scale: float) -> str:
+def effect_span(r: dict, name: str, scale: float) -> str:
     """'[low, high]' of an effect, '-' without one (a single seed block)."""
     lo, hi = r[f"{name}_low"], r[f"{name}_high"]
     return "-" if lo is None or hi is None else f"[{signed(scale * lo, 1)}, {signed(scale * hi, 1)}]"
@@ -156,7 +156,7 @@ def effect_line(ctx: Context) -> str | None:
     r = sig.sort(pl.col("win_effect").abs(), descending=True).row(0, named=True)
     return (f"**Largest effect of the sweep**: from {ctx.point_label(ctx.point_ids[0])} to "
             f"{ctx.point_label(r['point'])}, `{r['strategy']}`'s win rate changes by "
-            f"{signed(100 * r['win_effect'], 1)} pp {_span(r, 'win', 100)} on the same deals (adjusted p "
+            f"{signed(100 * r['win_effect'], 1)} pp {effect_span(r, 'win', 100)} on the same deals (adjusted p "
             f"{r['win_p_holm']:.3f}, "
             f"{sig.height} of {m} paired effects significant after Holm's correction).")
 
