@@ -150,6 +150,27 @@ def files(folder) -> dict:
                                                                                "report.md")}}
 
 
+def cut_and_resume(cfg, out, tmp_path, monkeypatch, stop):
+    """Run the tune ``cfg`` into tmp_path/cut with a SIGINT raised at the first experiment where
+    ``stop(outputs so far)`` holds, then resume it: it must say interrupted, play fewer games than in
+    all, and end with the files of the uninterrupted tune in ``out``."""
+    calls = []
+
+    def stopping(exp, **kw):
+        calls.append(exp["output"])
+        if stop(calls):
+            raise Interrupted(signal.SIGINT)
+        return run_experiment(exp, **kw)
+
+    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", stopping)
+    with pytest.raises(Interrupted):
+        tune(cfg, output=tmp_path / "cut", echo=False)
+    assert record(tmp_path / "cut")["status"] == "interrupted"
+    monkeypatch.undo()
+    resumed = tune(cfg, output=tmp_path / "cut", echo=False)
+    assert resumed.games_run < resumed.games and files(tmp_path / "cut") == files(out)
+
+
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     out = tmp_path_factory.mktemp("rules") / "tiny"
@@ -205,21 +226,7 @@ def test_running_again_resumes_with_nothing_to_play(tiny):
 
 def test_an_interrupted_rule_tune_resumes_to_the_uninterrupted_result(tiny, tmp_path, monkeypatch):
     _, out = tiny
-    calls = []
-
-    def stop_at_the_third(exp, **kw):
-        calls.append(exp["output"])
-        if len(calls) == 3:
-            raise Interrupted(signal.SIGINT)
-        return run_experiment(exp, **kw)
-
-    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", stop_at_the_third)
-    with pytest.raises(Interrupted):
-        tune(TINY, output=tmp_path / "cut", echo=False)
-    assert record(tmp_path / "cut")["status"] == "interrupted"
-    monkeypatch.undo()
-    resumed = tune(TINY, output=tmp_path / "cut", echo=False)
-    assert resumed.games_run < resumed.games and files(tmp_path / "cut") == files(out)
+    cut_and_resume(TINY, out, tmp_path, monkeypatch, lambda calls: len(calls) == 3)
 
 
 def test_a_changed_rule_tune_is_refused(tiny):
@@ -334,21 +341,9 @@ def test_a_refit_tune_is_deterministic_and_resumes(refitted, tmp_path):
 
 def test_a_refit_tune_interrupted_inside_a_re_fit_resumes_to_the_same_files(refitted, tmp_path, monkeypatch):
     _, out = refitted
-    calls = []
-
-    def stop_in_the_second_re_fit(exp, **kw):          # the first re-fit game after an evaluation's
-        calls.append(exp["output"])
-        if "/refit/" in calls[-1] and any("/refit/" not in c for c in calls):
-            raise Interrupted(signal.SIGINT)
-        return run_experiment(exp, **kw)
-
-    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", stop_in_the_second_re_fit)
-    with pytest.raises(Interrupted):
-        tune(REFIT, output=tmp_path / "cut", echo=False)
-    assert record(tmp_path / "cut")["status"] == "interrupted"
-    monkeypatch.undo()
-    resumed = tune(REFIT, output=tmp_path / "cut", echo=False)
-    assert resumed.games_run < resumed.games and files(tmp_path / "cut") == files(out)
+    # the first re-fit game after an evaluation's: inside the second re-fit
+    cut_and_resume(REFIT, out, tmp_path, monkeypatch,
+                   lambda calls: "/refit/" in calls[-1] and any("/refit/" not in c for c in calls))
 
 
 def test_the_refit_seats_what_the_inner_tuner_returns_and_the_budget_holds(tmp_path, monkeypatch):

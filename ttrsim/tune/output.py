@@ -85,11 +85,14 @@ def _values(params: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in params.items())
 
 
+def report_head(cfg) -> list[str]:
+    """The first lines of a tune's report.md: its name and description (strategy and rule tunes alike)."""
+    return [f"# Tune {cfg.name}", ""] + ([cfg.description.strip(), ""] if cfg.description else [])
+
+
 def report_md(cfg: TuneConfig, rec: dict) -> str:
     fair = 1 / cfg.players
-    lines = [f"# Tune {cfg.name}", ""]
-    if cfg.description:
-        lines += [cfg.description.strip(), ""]
+    lines = report_head(cfg)
     lines += [f"Fits {', '.join(f'`{n}` [{lo}, {hi}]' for n, lo, hi, _ in cfg.fit)} of `{cfg.strategy}` for "
               f"`{cfg.rules}`, {cfg.players} players: each candidate plays one seat against {cfg.players - 1} "
               f"incumbent seat{'s' if cfg.players > 2 else ''}, seat-rotated (fair share {percent(fair)}); it "

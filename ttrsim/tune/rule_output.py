@@ -12,7 +12,7 @@ import yaml
 
 from ttrsim.experiment.folder import Folder
 
-from .output import BEST_FILE, CHART_FILE, REPORT_FILE, TRACE_FILE, TUNE_FILE
+from .output import BEST_FILE, CHART_FILE, REPORT_FILE, TRACE_FILE, TUNE_FILE, report_head
 from .rule_config import RuleTuneConfig
 from .rule_search import ADJACENT, BUDGET
 
@@ -116,9 +116,7 @@ def best_yaml(cfg: RuleTuneConfig, rec: dict) -> str:
 
 def report_md(cfg: RuleTuneConfig, rec: dict) -> str:
     labels = ", ".join(e["label"] for e in cfg.lineup)
-    lines = [f"# Tune {cfg.name}", ""]
-    if cfg.description:
-        lines += [cfg.description.strip(), ""]
+    lines = report_head(cfg)
     lines += [f"Searches `{cfg.param}` in [{cfg.low}, {cfg.high}] on `{cfg.rules}`, {cfg.players} players, for "
               f"the value where the target holds: **{target_text(cfg)}** (met when its 95% interval lies within "
               f"the tolerance). The lineup ({labels}) plays seat-rotated at every value, on the same deals (common "
