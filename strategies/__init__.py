@@ -19,7 +19,7 @@ parameters are ``params[seat, P_NAME]`` with ``P_NAME = SPEC.index("name")``
 than a rule helper). :func:`ttrsim.strategies.dispatch.pick` calls a kernel
 by registry id inside the compiled game loop; adding a strategy = a module
 and an entry in :func:`_registry`.
-``tests/test_strategy_api.py`` checks every registered strategy against
+``tests/strategies/test_strategy_api.py`` checks every registered strategy against
 these rules.
 
 >>> strategy_id("random"), param_row("random", {}).shape

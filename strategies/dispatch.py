@@ -13,7 +13,7 @@ by the kernel names it holds (:class:`KernelsType`), so each set is compiled
 (:func:`_pick_impl`). Games do not depend on the set.
 
 The ids below are looked up by name in the registry, so reordering it cannot
-send a strategy to another's kernel (``tests/test_strategy_api.py`` checks
+send a strategy to another's kernel (``tests/strategies/test_strategy_api.py`` checks
 that every registered strategy reaches its own kernel).
 
 >>> kernels_for([STRATEGY_IDS["planner"], STRATEGY_IDS["passenger_hunter"], 0])

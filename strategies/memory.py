@@ -28,7 +28,7 @@ field              type                              contents
 =================  ================================  =========================================
 
 Everything but the streams is zero at every game start. A kernel reads and
-writes only the acting seat's rows (``tests/test_strategy_api.py`` checks it
+writes only the acting seat's rows (``tests/strategies/test_strategy_api.py`` checks it
 for every registered strategy), and the scratch states and work rows.
 
 Work rows

@@ -1,7 +1,7 @@
 """The planner's parameters: one table giving both parameter sets, ``planner``
 and ``passenger_hunter`` (the same kernel), and the column of each parameter
 in a row, ``P_<NAME> = SPEC.index("name")`` (derived from the table, so the
-two cannot drift; ``tests/test_strategy_api.py`` checks every module's
+two cannot drift; ``tests/strategies/test_strategy_api.py`` checks every module's
 ``P_*`` names against its spec).
 """
 from .spec import BOOL, FACTOR, LONG_TICKETS, MARGIN, TRAINS, WEIGHT, Param, StrategySpec

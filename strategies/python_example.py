@@ -4,7 +4,7 @@ can pay (using as few locomotives as possible), otherwise draw blind.
 
 With its default parameters it makes exactly the decisions of the compiled
 ``greedy`` strategy, so an experiment seating it gives the same tables
-(``tests/test_experiment_python.py``). An experiment seats it with::
+(``tests/experiment/test_experiment_python.py``). An experiment seats it with::
 
     lineup:
       - {python: "ttrsim.strategies.python_example:GreedyLongest", params: {min_length: 1}, label: greedy_py}

@@ -71,7 +71,7 @@ Fair play: the candidates come from the policy and the planner, which read
 only what the seat may see; every determinization is drawn with a stream
 seeded from the seat's own stream (``m.rng``), never the game's, from pools
 built canonically; so changing what the seat cannot see changes nothing
-(``tests/test_strategy_api.py``). The search keeps nothing between decisions
+(``tests/strategies/test_strategy_api.py``). The search keeps nothing between decisions
 but what the policy and the planner keep in the seat's memory rows; the
 rollouts' memory is a scratch table, and the determinization and the rollout
 are played on the memory's scratch states (``m.scratch``).

@@ -138,7 +138,7 @@ def copy_state(s: GameState) -> GameState:
 @njit(cache=True)
 def copy_state_into(d, s):
     """Copy game state ``s`` into ``d``, a state of the same table (every
-    field of ``STATE_FIELDS``; ``tests/test_record.py`` checks it). A
+    field of ``STATE_FIELDS``; ``tests/core/test_record.py`` checks it). A
     state is built in Python only (a borrowed record, :mod:`.record`), so
     compiled code that needs a scratch state is handed one (e.g. the
     strategies' memory's ``scratch``) and copies into it.
