@@ -6,10 +6,13 @@ A change that must keep games identical keeps the digest. With N = 200 it prints
 0e116714a44a5385911664be816352f895b194fe (the planner with ticket values, issue 11). With --classic every planner
 seat is planner_classic, the planner before it: that prints 31472b604242a445bd871244ee3d4d0816130aae, the digest
 of every earlier version since the seeding of issue 19, so old games are still reproduced exactly."""
-import hashlib, sys
+import hashlib
+import sys
+
 import numpy as np
-from ttrsim.data.rules import get_rules
+
 from ttrsim.core.board import build_board
+from ttrsim.data.rules import get_rules
 from ttrsim.play import loop
 from ttrsim.strategies import param_row, strategy_id
 

@@ -11,8 +11,9 @@ from ttrsim.core.scoring import majority_points
 from ttrsim.core.state import M_NPLAYERS
 from ttrsim.data.ids import N_PASSENGER_COLOURS
 
-BIG = 1e9
 from .planner_params import P_DENY, P_LOOKAHEAD
+
+BIG = 1e9
 
 
 @njit(cache=True)

@@ -54,6 +54,15 @@ from .memory import (
     remember_plan,
 )
 from .network_plans import plan_network, plan_tickets
+from .planner_params import (
+    P_CARD_WEIGHT,
+    P_CLAIM_TURN_COST,
+    P_HOARD_CARDS,
+    P_HOARD_WEIGHT,
+    P_PASS_PATH,
+    P_PLAY_PACE,
+    P_POINTS_WEIGHT,
+)
 from .planner_passengers import BIG, route_pass_value
 
 # card_needs' outputs in its ``needs`` array (needs_array)
@@ -66,15 +75,6 @@ SM_OWN_TICKETS = FREE_NUMBER + 1
 SM_UNFINISHED = FREE_NUMBER + 2
 SM_DETOUR = PLAN_ROUTES + 1
 SM_DETOUR_TRAINS = PLAN_ROUTES + 2
-from .planner_params import (
-    P_CARD_WEIGHT,
-    P_CLAIM_TURN_COST,
-    P_HOARD_CARDS,
-    P_HOARD_WEIGHT,
-    P_PASS_PATH,
-    P_PLAY_PACE,
-    P_POINTS_WEIGHT,
-)
 
 
 @njit(cache=True)

@@ -35,10 +35,10 @@ from .common import (
     echo_err,
     echo_json,
     extras_errors,
-    stdout_to_stderr,
     json_option,
     library_errors,
     progress_option,
+    stdout_to_stderr,
     table,
     value_text,
     want_progress,
@@ -553,8 +553,8 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
     try:
         if not scheduler and backend != "dask" and not cache_dir:     # (cache_dir: a Dask run, or refused)
             helper = start_helper()          # a first run: it compiles the engine while the experiment is read
-        from ttrsim.experiment.config import ExperimentError
         from ttrsim.experiment import runner
+        from ttrsim.experiment.config import ExperimentError
         from ttrsim.experiment.runner import run_experiment
         runner.ABANDON_HELD_STOP = True       # a stop within seconds, also while the first compile holds it up
         extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log),

@@ -16,8 +16,13 @@ import numpy as np
 from ttrsim.data.ids import N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
 from ttrsim.data.interventions import offered_ticket_id, played_map
 from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData
-from ttrsim.data.rules import MAX_OFFER  # noqa: F401  (re-exported)
-from ttrsim.data.rules import TIEBREAK_NAMES, RulesError, RuleSet, percent_of
+from ttrsim.data.rules import (
+    MAX_OFFER,  # noqa: F401  (re-exported)
+    TIEBREAK_NAMES,
+    RulesError,
+    RuleSet,
+    percent_of,
+)
 
 from .record import define_record
 
@@ -127,7 +132,7 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
 
     decks = []
     tagged_in = {}
-    for d, tag in enumerate(rules.ticket_decks):
+    for _d, tag in enumerate(rules.ticket_decks):
         ids = m.deck(tag) if tag in m.tags() else ()
         if len(ids) == 0:
             raise RulesError(f"rule parameter 'ticket_decks': map '{m.name}' has no tickets tagged '{tag}'; "

@@ -226,7 +226,7 @@ def install() -> None:
     types, never compile the implementation of ttrsim's ``inline="always"``
     overloads on its own, and optimize ttrsim's functions with their small
     callees only (:data:`SMALL_CALLEE`, :func:`link_callees_as_compiled`; once)."""
-    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
     if SourceKeyedLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, SourceKeyedLocator)
     original = dispatcher.Dispatcher.get_call_template

@@ -75,7 +75,6 @@ from ttrsim.core.board import (
     RP_TUNNEL_CARDS,
 )
 from ttrsim.core.engine import legal_actions
-from ttrsim.core.stations import station_cost
 from ttrsim.core.state import (
     M_COUNTDOWN,
     M_DECK_N,
@@ -91,6 +90,7 @@ from ttrsim.core.state import (
     PH_PASSENGER,
     PH_TUNNEL,
 )
+from ttrsim.core.stations import station_cost
 from ttrsim.data.ids import GRAY, N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
 
 OBS_VERSION = 1
@@ -168,7 +168,7 @@ class Layout:
         F = int(board.rp[RP_FACEUP])
         D = board.deck_size.shape[0]
         max_deal = max(int(board.rp[RP_SETUP_DEAL]), int(board.rp[RP_DRAW_N]))
-        O = min(max(max_deal, int(board.rp[RP_SETUP_DEAL]) + int(board.rp[RP_SETUP_LONG])), MAX_OFFER)   # R8.1
+        O = min(max(max_deal, int(board.rp[RP_SETUP_DEAL]) + int(board.rp[RP_SETUP_LONG])), MAX_OFFER)   # R8.1  # noqa: E741 (offer slots)
         passengers = bool(board.pass_setup.sum())
         L = board.pass_setup.shape[0] if passengers else 0
         C = N_PASSENGER_COLOURS if passengers else 0

@@ -38,9 +38,9 @@ import signal
 import threading
 import time
 import weakref
-from contextlib import contextmanager, suppress
 from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import wait as cf_wait
+from contextlib import contextmanager, suppress
 
 from joblib.externals.loky import get_reusable_executor
 

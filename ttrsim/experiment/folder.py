@@ -50,7 +50,7 @@ import platform
 import shutil
 import socket
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -93,7 +93,7 @@ DIM_DESCRIPTIONS = {
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def versions() -> dict:
@@ -153,7 +153,7 @@ class Folder:
     def create(self):
         self.root.mkdir(parents=True, exist_ok=True)
 
-    def lock(self) -> "FolderLock":
+    def lock(self) -> FolderLock:
         return FolderLock(self.root)
 
     def check(self, table: str, key: str, record: dict, config_hash: str | None, decode: bool = False) -> str | None:

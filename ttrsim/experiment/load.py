@@ -73,7 +73,7 @@ ADDED = {
 SWEPT = "the swept value at the point (one column per key of sweep)"
 
 
-def load(path, storage_options: dict | None = None) -> "ResultTables":
+def load(path, storage_options: dict | None = None) -> ResultTables:
     """The tables of the results folder ``path`` (or of a :class:`Results`;
     or a URL, with its file system's ``storage_options``), names joined in.
     Raises :class:`ResultsError` (one line) for a folder that cannot be read."""

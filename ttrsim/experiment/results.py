@@ -94,7 +94,7 @@ class Results:
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path, storage_options: dict | None = None) -> "Results":
+    def open(cls, path, storage_options: dict | None = None) -> Results:
         """Open ``path`` (a results folder, a URL with the fsspec
         ``storage_options`` of its file system, or a :class:`Folder`; a
         :class:`Results` is returned as is). Raises :class:`ResultsError` for a
@@ -114,7 +114,7 @@ class Results:
                                f"reachable with these settings ({ENV_HINT})") from None
 
     @classmethod
-    def from_manifest(cls, path, manifest: dict, check: bool = True) -> "Results":
+    def from_manifest(cls, path, manifest: dict, check: bool = True) -> Results:
         """The folder ``path`` (a path or a :class:`Folder`) as ``manifest``
         describes it (the runner passes the folder and the manifest it holds
         in memory, and ``check=False``: it has just checked or written every

@@ -204,11 +204,11 @@ class RateSums:
     scc: np.ndarray
 
     @classmethod
-    def zeros(cls, k: int) -> "RateSums":
+    def zeros(cls, k: int) -> RateSums:
         return cls(*(np.zeros(k) for _ in MOMENTS))
 
     @classmethod
-    def of_blocks(cls, num: np.ndarray, den: np.ndarray) -> "RateSums":
+    def of_blocks(cls, num: np.ndarray, den: np.ndarray) -> RateSums:
         return cls(*moments(num, den))
 
     def interval(self):
@@ -221,13 +221,13 @@ class RateSums:
         return {f: v.tolist() for f, v in zip(MOMENTS, self._values())}
 
     @classmethod
-    def from_json(cls, d: dict) -> "RateSums | None":
+    def from_json(cls, d: dict) -> RateSums | None:
         """None for a record of another form (a chunk recorded by an older ttrsim)."""
         if not all(f in d for f in MOMENTS):
             return None
         return cls(*(np.asarray(d[f], np.float64) for f in MOMENTS))
 
-    def __iadd__(self, other: "RateSums"):
+    def __iadd__(self, other: RateSums):
         for f in MOMENTS:
             setattr(self, f, getattr(self, f) + getattr(other, f))
         return self
@@ -307,7 +307,7 @@ def replays(res: Results) -> pl.DataFrame | None:
         P = res.players
         h = games["h"].to_numpy().copy()
         with np.errstate(over="ignore"):
-            for s, col in enumerate(seats["h"].to_numpy().reshape(-1, P).T):
+            for _s, col in enumerate(seats["h"].to_numpy().reshape(-1, P).T):
                 h = h * np.uint64(0x100000001B3) + col                        # one fingerprint per game
         table = np.zeros(games.height, np.int64)
         for p in points:

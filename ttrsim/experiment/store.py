@@ -43,11 +43,10 @@ import socket
 import threading
 import uuid
 from contextlib import contextmanager, suppress
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .config import ExperimentError
 from .folder import LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, Folder, _owner, digest, now
-from .schema import redacted
 
 URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://(.*)$")
 ENV_HINT = "storage_options, or the file system's variables: AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, ... for S3"
@@ -189,7 +188,7 @@ class UrlFolder(Folder):
             with translated(self.root):
                 self.fs.makedirs(self.path, exist_ok=True)
 
-    def lock(self) -> "ObjectLock":
+    def lock(self) -> ObjectLock:
         self._lock = ObjectLock(self)
         return self._lock
 
@@ -382,7 +381,7 @@ def stale(info: dict, after: float) -> bool:
         renewed = datetime.fromisoformat(info["renewed"])
     except (KeyError, TypeError, ValueError):
         return True
-    return (datetime.now(timezone.utc) - renewed).total_seconds() > after
+    return (datetime.now(UTC) - renewed).total_seconds() > after
 
 
 def live_owner(folder: UrlFolder) -> int | None:

@@ -19,6 +19,7 @@ from ttrsim.data.checks import close_match, did_you_mean, is_int, is_number, kin
 from ttrsim.data.maps import MapError, available_maps, load_map
 from ttrsim.data.rules import PARAM_BY_NAME, RulesError, check_offer_seat, get_rules
 
+from .intervene import arms
 from .schema import (
     BACKENDS,
     CHUNK_RANGE,
@@ -42,7 +43,6 @@ from .schema import (
     Point,
     StopRule,
 )
-from .intervene import arms
 from .seating import SEATINGS, design
 
 _NAME_RE = re.compile(NAME_PATTERN)
@@ -549,7 +549,7 @@ class Validator:
         """``output``: a folder (:meth:`check_output`), or a URL whose file
         system is known and installed (a ``file://`` URL's folder checked
         like a folder); ``storage_options`` only with a URL."""
-        from .store import filesystem, is_local, is_url        # (store imports this module's callers)
+        from .store import filesystem, is_local, is_url  # (store imports this module's callers)
         if not is_url(written):
             if options is not None:
                 self.fail("storage_options", "only used with an output URL (s3://BUCKET/FOLDER); expected no "

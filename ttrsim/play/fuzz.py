@@ -27,7 +27,15 @@ from joblib import Parallel, delayed
 from numba import njit
 
 from ttrsim.core.actions import legal_buffer
-from ttrsim.core.board import RP_N_CARDS, RP_SETUP_BOX, RP_SETUP_DEAL, RP_SETUP_LONG, RP_STATIONS, RP_TRAINS, build_board
+from ttrsim.core.board import (
+    RP_N_CARDS,
+    RP_SETUP_BOX,
+    RP_SETUP_DEAL,
+    RP_SETUP_LONG,
+    RP_STATIONS,
+    RP_TRAINS,
+    build_board,
+)
 from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
 from ttrsim.core.rng import mix64
 from ttrsim.core.state import (

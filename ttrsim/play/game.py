@@ -111,7 +111,7 @@ class Game:
         apply_action(self.board, self.state, action)
         self.history.append(int(action))
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.state = copy_state(self.state)

@@ -36,7 +36,8 @@ import importlib
 import inspect
 import operator
 import sys
-from typing import Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 

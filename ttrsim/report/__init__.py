@@ -20,11 +20,11 @@ from .passengers import (
 from .routes import blocking, route_claimers, route_contention, route_pairs
 from .strategies import (
                          end_reasons,
-                         player_win_rates,
                          game_length,
                          head_to_head,
                          player_head_to_head,
                          player_ratings,
+                         player_win_rates,
                          ratings,
                          score_components,
                          score_histogram,

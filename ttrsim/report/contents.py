@@ -15,8 +15,8 @@ Adding a section is adding a ``Section`` here and its writer.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from . import europe, interventions, passengers, routes, sections, strategies, sweeps, tickets
 from .context import Context

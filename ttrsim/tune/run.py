@@ -244,7 +244,7 @@ class _Tune(Runner):
                   "candidates": [dict(c, rounds=[]) for c in cands], "rounds": [], "best": None, "accepted": False}
             rec["stages"].append(st)
             alive = list(range(len(cands)))
-            for r, (n, games) in enumerate(plan.rounds, start=1):
+            for r, (_n, games) in enumerate(plan.rounds, start=1):
                 for i in alive:
                     c = st["candidates"][i]
                     s = self.evaluate(f"s{stage:02d}-{c['id']}", c["params"], incumbent, st["seed"], games,

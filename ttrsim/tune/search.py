@@ -68,7 +68,7 @@ def candidates(cfg: TuneConfig, stage: int, incumbent: dict) -> list[dict]:
     x0 = position(cfg, incumbent)
     seen = {tuple(incumbent[f[0]] for f in cfg.fit)}
     out = []
-    for attempt in range(50 * n):
+    for _attempt in range(50 * n):
         if len(out) == n:
             break
         uniform = len(out) >= n - n_uniform

@@ -38,7 +38,7 @@ def load_map(name_or_path) -> MapData:
     return _load_packaged(text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_packaged(name: str) -> MapData:
     # Safe to share: MapData is frozen and its arrays are read-only.
     return _load_file(MAPS_DIR / f"{name}.yaml")
