@@ -6,8 +6,8 @@ station that rescues a blocked ticket.
 >>> from ttrsim.play.game import Game
 >>> g = Game("europe", 2, seed=1)
 >>> unseen = np.full(9, 12.0); unseen[8] = 14
->>> round(tunnel_extra_estimate(g.board, unseen, 0), 3)
-0.703
+>>> round(tunnel_extra_estimate(g.board, unseen, 0), 3)     # 3 cards x (12 + 14) / 110
+0.709
 """
 import numpy as np
 from numba import njit

@@ -9,7 +9,7 @@ claims with them.
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
 >>> s.hand[0, 1] = 2; s.trains[:] = 45
 >>> out = np.empty(100, np.int32); claimable_routes(b, s, 0, out.astype(np.bool_))
-2
+36
 """
 import numpy as np
 from numba import njit

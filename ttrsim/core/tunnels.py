@@ -123,6 +123,7 @@ def expected_extra(unseen, colour, cards):
     turned-over cards come from a pile of ``unseen`` cards per kind (draws
     without replacement: ``cards`` times the share of matching cards).
 
+    >>> import numpy as np
     >>> expected_extra(np.array([10, 0, 0, 0, 0, 0, 0, 0, 10]), 0, 3)
     3.0
     """

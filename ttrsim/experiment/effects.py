@@ -15,9 +15,17 @@ variance (the blocks are independent, the games of a block share their deal;
 change caused them. Rows picked among many arms are judged by Holm's adjusted
 p-value over the family of arms (:func:`ttrsim.experiment.stats.holm`).
 
->>> rows = paired_effects("results/study_first_seat_4p")        # doctest: +SKIP
->>> rows.columns[:6]                                              # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "intervene": {"rules.first_seat": [1]},
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> rows = paired_effects(path)            # the arm first_seat=1 against the control
+>>> rows.columns[:6]
 ['point', 'control', 'arm', 'unit', 'measure', 'games']
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

@@ -12,10 +12,18 @@ the part files of the chunks the manifest lists, so a statistic over millions
 of games never loads a whole table. Columns and names are described in
 ``docs/experiments.md``.
 
->>> res = Results.open("results/quickstart")                       # doctest: +SKIP
->>> res.labels, res.players, res.rules, res.n_games                 # doctest: +SKIP
-(['planner', 'route_focus', 'one_step', 'long_route'], 4, 'usa', 20000)
->>> res.scan("players").group_by("strategy").agg(pl.col("total").mean()).collect()  # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> res = Results.open(path)
+>>> res.labels, res.players, res.rules, res.n_games
+(['random', 'route_focus'], 2, 'usa', 4)
+>>> res.scan("players").group_by("strategy").agg(pl.col("total").mean()).sort("strategy").collect().rows()
+[('random', -46.5), ('route_focus', 143.5)]
+>>> tmp.cleanup()
 
 A folder at a URL (``Results.open("s3://bucket/run")``, with the file
 system's environment variables or ``storage_options``: docs/cluster.md)

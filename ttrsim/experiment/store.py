@@ -26,10 +26,11 @@ Storage options (endpoint, credentials) come from the file system's own
 environment variables (``AWS_ENDPOINT_URL``, ``AWS_ACCESS_KEY_ID``,
 ``AWS_SECRET_ACCESS_KEY`` for S3) or the experiment's ``storage_options``,
 which travel with the chunks to the workers and are recorded in the manifest
-with their secrets hidden (:func:`redacted`).
+with their secrets hidden (:func:`ttrsim.experiment.schema.redacted`).
 
 >>> is_url("s3://bucket/run"), is_url("results/run")
 (True, False)
+>>> from ttrsim.experiment.schema import redacted
 >>> redacted({"key": "AKIA", "secret": "x", "client_kwargs": {"endpoint_url": "http://127.0.0.1:9000"}})
 {'key': '<hidden>', 'secret': '<hidden>', 'client_kwargs': {'endpoint_url': 'http://127.0.0.1:9000'}}
 """

@@ -11,9 +11,16 @@ first). Games that replay another game of their block (the same deal with the
 same strategy in every seat) count once (:func:`ttrsim.experiment.stats.replays`),
 and a rate fixed by the design gets no interval.
 
->>> rows = summary_from_tables("results/quickstart")                 # doctest: +SKIP
->>> rows[0]                                                          # doctest: +SKIP
-{'point': 0, 'values': {}, 'strategy': 'planner', 'games': 20000, 'distinct': 20000, 'wins': 12448.5, ...}
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> rows = summary_from_tables(path)
+>>> {k: rows[0][k] for k in ("point", "values", "strategy", "games", "distinct", "wins", "mean_total")}
+{'point': 0, 'values': {}, 'strategy': 'route_focus', 'games': 4, 'distinct': 4.0, 'wins': 4.0, 'mean_total': 143.5}
+>>> tmp.cleanup()
 >>> for line in notes([{"point": 0, "strategy": "p", "games": 8, "distinct": 2, "fixed": True,
 ...                      "win_rate": 0.25, "seat": None, "same_as": None}]):
 ...     print(line)                                                  # doctest: +NORMALIZE_WHITESPACE

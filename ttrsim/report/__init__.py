@@ -2,10 +2,22 @@
 charts (``charts``, ``boardmap``) and the report document (``document.build_report``;
 its sections are listed in ``contents``).
 
->>> from ttrsim.report import Results, win_rates, ticket_value   # doctest: +SKIP
->>> res = Results.open("results/quickstart")                      # doctest: +SKIP
->>> win_rates(res)                                                # doctest: +SKIP
->>> win_rates(res).to_pandas()                                    # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> from ttrsim.report import Results, ticket_value, win_rates
+>>> res = Results.open(path)
+>>> win_rates(res).select("strategy", "games", "win_rate").rows()
+[('route_focus', 4, 1.0), ('random', 4, 0.0)]
+>>> ticket_value(res).height                # one row per ticket of the rule set
+30
+>>> tmp.cleanup()
+
+Every function returns a polars DataFrame (``.to_pandas()`` with the
+``pandas`` extra).
 
 The functions and their columns are listed in ``ttrsim/report/API.md``.
 """

@@ -4,10 +4,17 @@ statistics (a failure becomes a note, not a lost report), charts (saved as
 PNG/SVG and numbered), captions (what a chart shows, from how many games) and
 sweep points (labels, per-point rows, the swept values next to every table).
 
->>> res = Results.open("results/quickstart")                                # doctest: +SKIP
->>> ctx = Context(res, res.path / "report", ("md",), ("png",), 1000, 4)      # doctest: +SKIP
->>> ctx.caption("Win rate per strategy", 0)                                 # doctest: +SKIP
-'Win rate per strategy. From 20,000 games; quickstart, usa, 4 players.'
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> res = Results.open(path)
+>>> ctx = Context(res, res.path / "report", ("md",), ("png",), 1000, 4)
+>>> ctx.caption("Win rate per strategy", 0)
+'Win rate per strategy. From 4 games; doc, usa, 2 players.'
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

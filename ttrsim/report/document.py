@@ -21,9 +21,16 @@ Every chart has a caption saying what it shows and from how many games. The
 document is a list of blocks (``blocks``), rendered by ``render``. See
 ``docs/reports.md``.
 
->>> rep = build_report("results/quickstart", progress=False)        # doctest: +SKIP
->>> rep.html                                                         # doctest: +SKIP
-PosixPath('results/quickstart/report/report.html')
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> rep = build_report(path, formats=("md",), progress=False)
+>>> rep.markdown.relative_to(path).as_posix(), rep.html       # report.html too by default
+('report/report.md', None)
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

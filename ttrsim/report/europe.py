@@ -16,8 +16,17 @@ columns.
 - :func:`ferry_use` (turn log): per point and strategy, ferry claims per game
   and the locomotives paid on them.
 
->>> from ttrsim.report import Results                                # doctest: +SKIP
->>> station_value(Results.open("results/study_europe_stations"))     # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "planner"], "games": 4, "seed": 1,
+...                        "rules": "europe",
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> from ttrsim.report import Results
+>>> station_value(Results.open(path)).select("strategy", "games", "stations_built").rows()
+[('planner', 4, 0.0), ('random', 4, 3.0)]
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

@@ -5,8 +5,17 @@ the paired effects of every arm against the control on the same deals
 These are **effects**: each arm changes one thing and plays the control's
 deals, seatings and strategy streams, so a difference is caused by the change.
 
->>> from ttrsim.report import Results                               # doctest: +SKIP
->>> ticket_offers(Results.open("results/study_ticket_values_usa4"))  # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "intervene": {"offer_ticket": ["Boston-Miami"], "seat": 0},
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> from ttrsim.report import Results
+>>> ticket_offers(Results.open(path)).select("arm", "points", "kept").rows()
+[('offer Boston-Miami', 12, 1.0)]
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

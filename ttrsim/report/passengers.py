@@ -26,8 +26,17 @@ set's tie-breaks (R6.8: most completed tickets, then most passengers
 collected). Everything else (tickets, Globetrotter) stays as scored; the
 players' play is of course not replayed.
 
->>> from ttrsim.report import Results, majority_outcomes            # doctest: +SKIP
->>> majority_outcomes(Results.open("results/germany"))               # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "planner"], "games": 4, "seed": 1,
+...                        "rules": "germany",
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> from ttrsim.report import Results, majority_outcomes
+>>> majority_outcomes(Results.open(path)).filter(pl.col("colour") == "black").select("outcome", "games").rows()
+[('single winner', 4), ('tie for first', 0), ('tie for second', 0), ('no second', 0), ('nobody', 0)]
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

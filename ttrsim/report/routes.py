@@ -48,8 +48,17 @@ of part files (about 50,000 games), a tickets x games array of holders, then
 for each route of the map and each ticket whose shortest path uses it, one
 numpy pass over that route's claims.
 
->>> from ttrsim.report import Results, route_contention               # doctest: +SKIP
->>> route_contention(Results.open("results/quickstart")).sort("claim_rate")   # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> from ttrsim.report import Results, route_contention
+>>> rows = route_contention(Results.open(path))
+>>> rows.height, rows.columns[:6]                 # a row per route track
+(100, ['point', 'route', 'label', 'from', 'to', 'length'])
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

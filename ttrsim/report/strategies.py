@@ -33,9 +33,16 @@ tickets, then longest path or passengers; Europe: fewest stations used, then
 the longest-path bonus, R6.8); seats equal on all of these
 are tied. Below the winners this extends R6.8 to every place.
 
->>> from ttrsim.report import Results, win_rates                     # doctest: +SKIP
->>> win_rates(Results.open("results/quickstart"))                   # doctest: +SKIP
-shape: (4, 8)  point strategy games wins win_rate low high mean_score
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> from ttrsim.report import Results, win_rates
+>>> win_rates(Results.open(path)).select("strategy", "games", "wins", "win_rate", "mean_score").rows()
+[('route_focus', 4, 4.0, 1.0, 143.5), ('random', 4, 0.0, 0.0, -46.5)]
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

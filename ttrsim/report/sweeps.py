@@ -1,11 +1,21 @@
 """Statistics against swept parameters: every table of this package has a
 ``point`` column; this module joins the swept values on.
 
->>> from ttrsim.report import Results, swept_win_rates               # doctest: +SKIP
->>> res = Results.open("results/sweep")                               # doctest: +SKIP
->>> sweep_keys(res)                                                   # doctest: +SKIP
-['rules.globetrotter_points', 'rules.scoring']
->>> swept_win_rates(res).filter(pl.col("strategy") == "planner")     # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "sweep": {"rules.globetrotter_points": [0, 10]},
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> from ttrsim.report import Results, swept_win_rates
+>>> res = Results.open(path)
+>>> sweep_keys(res)
+['rules.globetrotter_points']
+>>> rows = swept_win_rates(res).filter(pl.col("strategy") == "route_focus")
+>>> rows.select("rules.globetrotter_points", "win_rate", "mean_score").rows()
+[(0, 1.0, 143.5), (10, 1.0, 153.5)]
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

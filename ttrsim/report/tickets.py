@@ -22,8 +22,17 @@ p-value is below 0.05. A positive lift says good players keep it, or that its
 keepers kept it because their deal fitted it (selection), or that it helps: it
 is an association, not a causal effect of the ticket.
 
->>> from ttrsim.report import Results, ticket_value                   # doctest: +SKIP
->>> ticket_value(Results.open("results/quickstart")).sort("lift")     # doctest: +SKIP
+>>> import tempfile
+>>> from ttrsim.experiment.runner import run_experiment
+>>> tmp = tempfile.TemporaryDirectory()          # a tiny run: 4 games
+>>> path = run_experiment({"name": "doc", "players": 2, "lineup": ["random", "route_focus"], "games": 4, "seed": 1,
+...                        "log": True, "workers": 1},
+...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
+>>> from ttrsim.report import Results, ticket_value
+>>> rows = ticket_value(Results.open(path))
+>>> rows.height, rows.columns[:5]                 # a row per ticket
+(30, ['point', 'ticket', 'from', 'to', 'points'])
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 
