@@ -1,6 +1,6 @@
 """Hand-built results folders for the report tests: a manifest, the description
 files (map.json, rules.json) and Parquet part files in exactly the schema
-``ttrsim run`` writes (``ttrsim.experiment.tables.SCHEMAS``), from a few games
+``ttrsim run`` writes (``ttrsim.results.tables.SCHEMAS``), from a few games
 described in Python, so every statistic has a known answer.
 
 >>> path = make_results(tmp_path / "r", labels=("A", "B"), games=[
@@ -22,8 +22,8 @@ import pyarrow.parquet as pq
 
 from ttrsim.data.maps import load_map
 from ttrsim.data.rules import get_rules
-from ttrsim.experiment.folder import map_to_json, routes_dim, rule_set_to_json, tickets_dim
-from ttrsim.experiment.tables import SCHEMAS
+from ttrsim.results.folder import map_to_json, routes_dim, rule_set_to_json, tickets_dim
+from ttrsim.results.tables import SCHEMAS
 
 PASSENGER_COLOURS = ("black", "blue", "green", "red", "white", "yellow")
 _TB = {"tickets": "tickets_completed", "longest_path": "longest_path", "passengers": "passengers",

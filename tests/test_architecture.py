@@ -12,8 +12,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # bottom to top; a module may import its own layer and the ones below
-LAYERS = ("ttrsim.data", "ttrsim.core", "ttrsim.strategies", "ttrsim.play", "ttrsim.env", "ttrsim.experiment",
-          "ttrsim.tune", "ttrsim.report", "ttrsim.cli")
+LAYERS = ("ttrsim.data", "ttrsim.core", "ttrsim.results", "ttrsim.strategies", "ttrsim.play", "ttrsim.env",
+          "ttrsim.experiment", "ttrsim.tune", "ttrsim.report", "ttrsim.cli")
+# beyond the order: what a layer may not import although it lies below
+# (the results folder sits on data, and core for one lookup; the report reads results only through it)
+FORBIDDEN = {"ttrsim.results": ("ttrsim.strategies", "ttrsim.play", "ttrsim.env", "ttrsim.experiment", "ttrsim.tune"),
+             "ttrsim.report": ("ttrsim.play", "ttrsim.env", "ttrsim.experiment", "ttrsim.tune")}
 MAX_LINES = 600
 
 
@@ -77,6 +81,22 @@ def test_no_module_imports_upward():
                 upward.append(f"{path.relative_to(ROOT)}:{line}: {name} ({LAYERS[mine]}) imports {target} "
                               f"({LAYERS[theirs]})")
     assert not upward, "\n".join(upward)
+
+
+@pytest.mark.parametrize("top", sorted(FORBIDDEN))
+def test_results_and_report_import_only_what_they_read(top):
+    """``ttrsim.results`` imports only ``ttrsim.data`` (and ``ttrsim.core``);
+    ``ttrsim.report`` reads a folder only through ``ttrsim.results`` and imports
+    nothing of the experiment, the game loops, the environments or tune."""
+    found = []
+    for name, path in modules():
+        if name != top and not name.startswith(top + "."):
+            continue
+        for target, line in imported(name, path):
+            bad = [f for f in FORBIDDEN[top] if target == f or target.startswith(f + ".")]
+            if bad:
+                found.append(f"{path.relative_to(ROOT)}:{line}: {name} imports {target}")
+    assert not found, "\n".join(found)
 
 
 def test_the_package_face_imports_no_layer():

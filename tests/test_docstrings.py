@@ -12,9 +12,9 @@ MODULES = ["ttrsim.core.actions", "ttrsim.core.bitset", "ttrsim.core.board", "tt
            "ttrsim.strategies.rollout", "ttrsim.strategies.determinize", "ttrsim.strategies.search",
            "ttrsim.play.loop", "ttrsim.play.turnlog", "ttrsim.play.game", "ttrsim.play.pyplay", "ttrsim.play.narrate",
            "ttrsim.play.bench", "ttrsim.strategies.dispatch", "ttrsim.core.jitcache",
-           "ttrsim.experiment.load", "ttrsim.experiment.tables", "ttrsim.experiment.file_schema",
+           "ttrsim.results.load", "ttrsim.results.tables", "ttrsim.experiment.file_schema",
            "ttrsim.strategies.fitted", "ttrsim.strategies.planner_tickets", "ttrsim.experiment.cluster",
-           "ttrsim.experiment.store"]
+           "ttrsim.results.store", "ttrsim.results", "ttrsim.experiment.schema", "ttrsim.data.maps.geometry"]
 
 
 @pytest.mark.parametrize("name", MODULES)

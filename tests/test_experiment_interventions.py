@@ -12,10 +12,10 @@ import pytest
 
 from report_fixtures import game, make_results
 from ttrsim.experiment.config import load_experiment
-from ttrsim.experiment.effects import OFFERED, arm_pairs, format_effects, paired_effects
-from ttrsim.experiment.results import Results
+from ttrsim.results.effects import OFFERED, arm_pairs, format_effects, paired_effects
+from ttrsim.results.reader import Results
 from ttrsim.experiment.runner import run_experiment
-from ttrsim.experiment.stats import mean_interval
+from ttrsim.results.stats import mean_interval
 from ttrsim.report.document import build_report
 
 BASE = {"name": "iv", "rules": "usa", "players": 2, "lineup": ["long_route", "random"], "games": 24, "seed": 5,

@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from ttrsim.cli import run
 from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.runner import run_experiment
-from ttrsim.experiment.summary import summary_from_tables
-from ttrsim.experiment.tables import SCHEMAS
+from ttrsim.results.summary import summary_from_tables
+from ttrsim.results.tables import SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 SORT = {"games": ["game"], "players": ["game", "seat"], "tickets": ["game"], "turns": ["game", "turn"]}

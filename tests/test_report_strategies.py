@@ -6,7 +6,6 @@ import polars as pl
 import pytest
 from report_fixtures import game, make_results
 
-from ttrsim.experiment.stats import Z95, block_interval
 from ttrsim.report import (
     Results,
     end_reasons,
@@ -19,6 +18,7 @@ from ttrsim.report import (
     win_rates,
 )
 from ttrsim.report.strategies import _bradley_terry
+from ttrsim.results.stats import Z95, block_interval
 
 
 @pytest.fixture

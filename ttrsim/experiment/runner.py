@@ -89,15 +89,15 @@ from ttrsim.play.guard import StrategyError
 
 from .backends import LocalBackend, make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
-from .folder import Folder, digest, now
+from ttrsim.results.folder import Folder, digest, now
 from .opening import open_folder, write_error
-from .results import READ_ERRORS, Results
+from ttrsim.results.reader import READ_ERRORS, Results
 from .seating import Chunk, chunks_of_point
 from .signals import Interrupted
-from .stats import RateSums, widths_along
-from .store import results_folder
-from .effects import format_effects, intervention, paired_effects
-from .summary import ends_by_point, format_summary, summary_from_tables
+from ttrsim.results.stats import RateSums, widths_along
+from ttrsim.results.store import results_folder
+from ttrsim.results.effects import format_effects, intervention, paired_effects
+from ttrsim.results.summary import ends_by_point, format_summary, summary_from_tables
 from .worker import point_spec, prepare, run_chunk, truncate, warm_up
 
 # seconds between manifest writes (a killed run redoes the chunks finished since the last one)

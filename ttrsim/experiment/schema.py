@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ttrsim.data.rules import get_rules
+from ttrsim.results.errors import ExperimentError  # noqa: F401 (re-exported)
 
 from .seating import chunk_games, game_stride
 
@@ -66,10 +67,6 @@ STOP_KEYS = ("strategy", "width", "min_games", "max_games")
 # execution settings: they never change results, so resuming may change them
 EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output", "python_time_limit", "worker_timeout",
                   "cache_dir", "storage_options")
-
-
-class ExperimentError(ValueError):
-    """A bad experiment file or setting: one line naming file, field and what was expected."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +128,7 @@ class Experiment:
     chunk_size: int
     backend: str
     scheduler: str | None
-    output: Path | str      # a folder, or a URL (ttrsim.experiment.store)
+    output: Path | str      # a folder, or a URL (ttrsim.results.store)
     python_time_limit: float = DEFAULT_TIME_LIMIT
     worker_timeout: float = DEFAULT_WORKER_TIMEOUT
     cache_dir: str | None = None  # Dask: the workers' NUMBA_CACHE_DIR
@@ -213,7 +210,11 @@ SECRET = re.compile(r"secret|key|token|password|credential|session|signature|sas
 
 def redacted(options):
     """``options`` with the values of secret-looking keys (key, secret, token, password, ...) hidden: the
-    storage options as the manifest records them."""
+    storage options as the manifest records them.
+
+    >>> redacted({"key": "AKIA", "secret": "x", "client_kwargs": {"endpoint_url": "http://127.0.0.1:9000"}})
+    {'key': '<hidden>', 'secret': '<hidden>', 'client_kwargs': {'endpoint_url': 'http://127.0.0.1:9000'}}
+    """
     if isinstance(options, dict):
         return {k: "<hidden>" if SECRET.search(str(k)) else redacted(v) for k, v in options.items()}
     if isinstance(options, list):

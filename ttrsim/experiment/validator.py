@@ -1,7 +1,7 @@
 """The checks of an experiment file: :class:`Validator` turns the raw mapping
 into a frozen :class:`~ttrsim.experiment.schema.Experiment`, or fails at the
 first problem with one line ``<file>: <field>: <what is wrong; what was
-expected>`` (:class:`~ttrsim.experiment.schema.ExperimentError`).
+expected>`` (:class:`~ttrsim.results.errors.ExperimentError`).
 
 Nothing is written: the output folder is only checked to be creatable (and,
 when the file names it, to lie inside the current folder).
@@ -549,7 +549,7 @@ class Validator:
         """``output``: a folder (:meth:`check_output`), or a URL whose file
         system is known and installed (a ``file://`` URL's folder checked
         like a folder); ``storage_options`` only with a URL."""
-        from .store import filesystem, is_local, is_url        # (store imports this module's callers)
+        from ttrsim.results.store import filesystem, is_local, is_url
         if not is_url(written):
             if options is not None:
                 self.fail("storage_options", "only used with an output URL (s3://BUCKET/FOLDER); expected no "

@@ -49,16 +49,15 @@ from ttrsim.strategies.dispatch import kernels_for
 from ttrsim.strategies.memory import allocate_memory
 
 from .config import Experiment
-from .folder import part_tag
+from ttrsim.results.folder import part_tag
 from .seating import Chunk, game_arrays
-from .store import store_parts
-from .tables import (
+from ttrsim.results.store import store_parts
+from ttrsim.results.tables import from_parquet_bytes, to_parquet_bytes
+from .chunk_tables import (
     ChunkContext,
-    from_parquet_bytes,
     games_table,
     players_table,
     tickets_table,
-    to_parquet_bytes,
     turns_table,
 )
 

@@ -62,9 +62,7 @@ from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
 from ttrsim.strategies.memory import reset_memory
 
 # turn kinds
-K_CARDS, K_CLAIM, K_TICKETS, K_PASS, K_STATION = range(5)
-KIND_NAMES = ("cards", "claim", "tickets", "pass", "station")
-SOURCE_NAMES = ("face-up", "blind")
+K_CARDS, K_CLAIM, K_TICKETS, K_PASS, K_STATION = range(5)          # their names: KIND_NAMES (ttrsim.data.ids)
 
 # --- columns of Log.turns -------------------------------------------------------------
 (T_GAME,        # index of the game in the call (the runner maps it to the game id)
