@@ -11,13 +11,14 @@ hash; this process writes every part file atomically into the results folder
 :mod:`ttrsim.experiment.store`) is written by the workers: each writes the
 part files of its chunks and returns their sizes and checksums. Memory stays
 bounded: at most ``2 x workers`` chunks are in flight. The summary at the end is read back from the folder
-(:mod:`ttrsim.experiment.summary`), exactly as the report reads it. On the
-local backend this process compiles the chunk loop first (or loads it:
-:func:`~ttrsim.experiment.worker.warm_up`) while the worker processes start
-(:func:`~ttrsim.experiment.worker.prepare`), so that they load it from the
-cache; on Dask every worker does it before the first chunk is submitted (and
-a worker joining later before its first chunk), and one line says how long
-the slowest took (:meth:`~ttrsim.experiment.backends.DaskBackend.warm_up`).
+(:mod:`ttrsim.experiment.summary`), exactly as the report reads it. Before
+the first chunk the backend warms up (:meth:`LocalBackend.warm_up
+<ttrsim.experiment.backends.LocalBackend.warm_up>`: this process compiles the
+chunk loop, or loads it, while the worker processes start, so that they load
+it from the cache; :meth:`~ttrsim.experiment.backends.DaskBackend.warm_up`:
+every Dask worker does it before the first chunk is submitted, and a worker
+joining later before its first chunk, and one line says how long the slowest
+took).
 
 The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
@@ -87,7 +88,7 @@ from tqdm import tqdm
 from ttrsim.play.game import IllegalAction
 from ttrsim.play.guard import StrategyError
 
-from .backends import LocalBackend, make_backend
+from .backends import make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
 from .folder import Folder, digest, now
 from .opening import open_folder, write_error
@@ -98,7 +99,7 @@ from .stats import RateSums, widths_along
 from .store import results_folder
 from .effects import format_effects, intervention, paired_effects
 from .summary import ends_by_point, format_summary, summary_from_tables
-from .worker import point_spec, prepare, run_chunk, truncate, warm_up
+from .worker import point_spec, run_chunk, truncate
 
 # seconds between manifest writes (a killed run redoes the chunks finished since the last one)
 MANIFEST_INTERVAL = float(os.environ.get("TTRSIM_MANIFEST_INTERVAL", "1.0"))
@@ -500,16 +501,9 @@ class _Run:
                     spec["parent"] = backend.parent
                     # a folder at a URL: the workers write the parts (but of a stop rule's chunks, cut here)
                     spec["writer"] = self.folder.writer if pt.stop is None else None
-                if exp.backend == "local":
-                    # the worker processes start (imports, table) while this one compiles the loop they load
-                    for _ in range(exp.workers if isinstance(backend, LocalBackend) else 0):
-                        with pool():
-                            backend.submit(prepare, self.specs[0])
-                    warm_up(self.specs[0])
-                else:
-                    # every Dask worker compiles (or loads) the loop before its first chunk, and says how long
-                    t = time.perf_counter()
-                    backend.warm_up(self.specs[0])
+                t = time.perf_counter()
+                backend.warm_up(self.specs[0], pool)        # the chunk loop compiled (or loaded) where it runs
+                if exp.backend != "local":
                     self.warm_up_s = time.perf_counter() - t
                     run_info["warm_up_s"] = round(self.warm_up_s, 3)
                 signals.check()
