@@ -85,6 +85,7 @@ def test_points_carry_their_resolved_rules_and_specs_send_them(counts, tmp_path)
     spec = worker.point_spec(e, e.points[1])
     assert spec["rule_set"] is e.points[1].rules and "rule_overrides" not in spec
     assert pickle.loads(pickle.dumps(spec))["rule_set"] == e.points[1].rules   # (rules travel, boards do not)
+    assert [s["key"] for s in worker.point_specs(e)] == [worker.point_spec(e, p)["key"] for p in e.points]
 
 
 def play_out(g: Game, rng_seed: int) -> list:

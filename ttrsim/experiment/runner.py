@@ -99,7 +99,7 @@ from .stats import RateSums, widths_along
 from .store import results_folder
 from .effects import format_effects, intervention, paired_effects
 from .summary import ends_by_point, format_summary, summary_from_tables
-from .worker import point_spec, run_chunk, truncate
+from .worker import point_specs, run_chunk, truncate
 
 # seconds between manifest writes (a killed run redoes the chunks finished since the last one)
 MANIFEST_INTERVAL = float(os.environ.get("TTRSIM_MANIFEST_INTERVAL", "1.0"))
@@ -339,7 +339,7 @@ class _Run:
         self.progress, self.signals, self.grown = progress, signals, grown
         per_chunk = manifest["layout"]["chunk_games"]
         self.points = [_Point(exp, p.index, per_chunk) for p in exp.points]
-        self.specs = [point_spec(exp, p, manifest["config_hash"]) for p in exp.points]
+        self.specs = point_specs(exp, manifest["config_hash"])
         self.games_run = 0
         self.warm_up_s = 0.0            # Dask: seconds the workers took to compile (or load) the loop
         self.last_manifest_write = 0.0

@@ -121,11 +121,18 @@ def strategy_output_to_stderr(fn):
     return wrapper
 
 
-def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None = None) -> dict:
+def point_specs(exp: Experiment, config_hash: str = "") -> list[dict]:
+    """The :func:`point_spec` of every sweep point (the config read once)."""
+    config = exp.config()
+    return [point_spec(exp, p, config_hash, config=config) for p in exp.points]
+
+
+def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None = None, config=None) -> dict:
     """Everything a worker needs to play chunks of one sweep point (picklable:
     its resolved rules, ``rule_set``, not its board, built once per worker
     process): ``config_hash`` tags its part files, ``parent`` is the pid a
-    worker process watches (:func:`watch_parent`)."""
+    worker process watches (:func:`watch_parent`); ``config``: ``exp.config()``
+    (computed unless given)."""
     ents = exp.entrants
     # a Python seat has compiled id 0 and a zero parameter row, never read: its games run in Python
     ids = np.array([[0 if ents[e].python else strategy_id(ents[e].strategy) for e in seats]
@@ -138,7 +145,7 @@ def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None
                                          players=exp.players)
     # Python strategies: (module:Class, constructor parameters at this point) per entrant, None if compiled
     python = [(e.strategy, dict(point.entrant_params[i])) if e.python else None for i, e in enumerate(ents)]
-    key = json.dumps([exp.config(), point.index], sort_keys=True, default=str)
+    key = json.dumps([exp.config() if config is None else config, point.index], sort_keys=True, default=str)
     return {"key": key, "point": point.index, "rules": exp.rules, "rule_set": exp.rules_for(point),
             "players": exp.players, "seatings": np.array(exp.seatings, np.int64), "ids": ids, "params": params,
             "kernels": kernels_for(ids.ravel()),
