@@ -105,7 +105,7 @@ def test_the_helper_starts_with_a_first_run_only(tmp_path, monkeypatch):
 
 
 def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monkeypatch):
-    """The runner sends each worker of a local pool ``prepare`` (imports,
+    """A local pool's warm-up sends each worker ``prepare`` (imports,
     table) before it compiles the chunk loop, which the workers then load."""
     from ttrsim.experiment import backends, runner
 
@@ -113,7 +113,7 @@ def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monke
 
     class Pool(backends.LocalBackend):
         def __init__(self):
-            self.parent = None
+            self.parent, self.workers = None, 2
 
         def submit(self, fn, *args):
             order.append(fn.__name__)
@@ -126,7 +126,7 @@ def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monke
             pass
 
     monkeypatch.setattr(runner, "make_backend", lambda exp, echo: Pool())
-    monkeypatch.setattr(runner, "warm_up", lambda spec: order.append("warm_up"))
+    monkeypatch.setattr(backends, "warm_up", lambda spec: order.append("warm_up"))
     r = runner.run_experiment({"name": "t", "rules": "usa", "players": 2, "lineup": ["random", "greedy"],
                                "games": 8, "workers": 2, "chunk_size": 4}, output=tmp_path / "r",
                               progress=False, echo=False)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ttrsim.data.rules import get_rules
+from ttrsim.data.rules import RuleSet, get_rules
 from ttrsim.results.errors import ExperimentError  # noqa: F401 (re-exported)
 
 from .seating import chunk_games, game_stride
@@ -101,6 +101,7 @@ class Point:
     rule_overrides: dict    # all rule overrides of this point (map as a resolved path)
     entrant_params: tuple   # per entrant, its parameter overrides at this point
     full_params: tuple = ()  # per entrant, every parameter's value at this point (defaults filled in)
+    rules: RuleSet | None = field(default=None, compare=False, repr=False)   # resolved once, by the validator
 
 
 @dataclass(frozen=True)
@@ -197,8 +198,10 @@ class Experiment:
                 "worker_timeout": self.worker_timeout, "cache_dir": self.cache_dir,
                 "storage_options": redacted(self.storage_options)}
 
-    def rules_for(self, point: Point):
-        return get_rules(self.rules, point.rule_overrides)
+    def rules_for(self, point: Point) -> RuleSet:
+        """The rules of a sweep point: resolved once, by the validator (a
+        point made otherwise resolves them here)."""
+        return point.rules if point.rules is not None else get_rules(self.rules, point.rule_overrides)
 
     def base_rules(self):
         """The rules without the sweep: the preset, the file's rule_overrides and its map."""

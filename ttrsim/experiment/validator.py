@@ -5,6 +5,9 @@ expected>`` (:class:`~ttrsim.results.errors.ExperimentError`).
 
 Nothing is written: the output folder is only checked to be creatable (and,
 when the file names it, to lie inside the current folder).
+
+Every sweep point's rules are resolved (and their board built) once, here,
+and kept with the point: :mod:`ttrsim.experiment.points`.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from ttrsim.data.checks import close_match, did_you_mean, is_int, is_number, kin
 from ttrsim.data.maps import MapError, available_maps, load_map
 from ttrsim.data.rules import PARAM_BY_NAME, RulesError, check_offer_seat, get_rules
 
+from .intervene import arms
 from .schema import (
     BACKENDS,
     CHUNK_RANGE,
@@ -42,7 +46,6 @@ from .schema import (
     Point,
     StopRule,
 )
-from .intervene import arms
 from .seating import SEATINGS, design
 
 _NAME_RE = re.compile(NAME_PATTERN)
@@ -281,15 +284,14 @@ class Validator:
         return v
 
     def rules(self, preset, overrides, where):
+        """The rules of ``preset`` with ``overrides``, their board built (they fit the map): once per process."""
         try:
-            rules = get_rules(preset, overrides)
-            from ttrsim.core.board import build_board
-            build_board(rules)
+            from .points import resolved_rules  # (loads the compiled board record)
+            return resolved_rules(preset, overrides)
         except RulesError as e:
             msg = str(e)
             m = re.match(r"rule parameter '(\w+)'", msg)
             self.fail(f"{where}.{m.group(1)}" if m else where, msg)
-        return rules
 
     def entrants(self, where, value) -> list[Entrant]:
         from ttrsim.strategies import REGISTRY, STRATEGY_NAMES, StrategyError, param_row
@@ -515,12 +517,12 @@ class Validator:
             resolved = lambda ps: tuple(self.python_params("sweep", e.strategy, p) if e.python else  # noqa: E731
                                         _compiled_params(e.strategy, p) for e, p in zip(entrants, ps))
             full = resolved(eparams)
-            if arm != "control" and rules == get_rules(preset, before) and full == resolved(before_params):
+            if arm != "control" and rules == self.rules(preset, before, where) and full == resolved(before_params):
                 self.fail(f"intervene.{intervene['key']}", f"the arm '{arm}' changes nothing; expected values "
                                                           "other than the control's")
             self.players_fit(rules, players, "players")
             points.append(Point(index=i, values=values, rule_overrides=ro, entrant_params=tuple(eparams),
-                                full_params=full))
+                                full_params=full, rules=rules))
         return points
 
     def players_fit(self, rules, players, where):
