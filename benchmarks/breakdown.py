@@ -25,7 +25,7 @@ from numba.extending import intrinsic
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
 from ttrsim.core.engine import apply_action, is_legal, reset_game
-from ttrsim.core.record import borrowed
+from ttrsim.jit.record import borrowed
 from ttrsim.core.scoring import final_scoring
 from ttrsim.core.state import M_ACTIONS, M_PHASE, M_PLAYER, PH_OVER, allocate_state
 from ttrsim.data.rules import get_rules

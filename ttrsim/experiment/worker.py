@@ -34,7 +34,7 @@ import pyarrow.compute as pc
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
-from ttrsim.core.jitcache import link_callees_as_compiled
+from ttrsim.jit.patches import link_callees_as_compiled
 from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.data.interventions import played_map
