@@ -75,9 +75,9 @@ def source_roots() -> tuple[Path, ...]:
 
 @lru_cache(maxsize=1)
 def cache_dir() -> Path:
-    """This source tree's cache folder: ``numba-<hash of the compiled sources>``
-    (this module, which compiles nothing, left out) and of how numba compiles
-    them (:func:`ttrsim.jit.patches.compiled_as`)."""
+    """This source tree's cache folder: ``numba-<hash>`` of the compiled
+    sources (this module, which compiles nothing, left out) and of how numba
+    compiles them (:func:`ttrsim.jit.patches.compiled_as`)."""
     from .patches import compiled_as
     digest = hashlib.sha1(compiled_as().encode())
     here = Path(__file__).resolve()
