@@ -34,11 +34,11 @@ import pyarrow.compute as pc
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
-from ttrsim.jit.patches import link_callees_as_compiled
 from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.data.interventions import played_map
 from ttrsim.data.rules import get_rules
+from ttrsim.jit.patches import link_callees_as_compiled
 from ttrsim.play.chunk import N_EXTRA, play_chunk, record_end
 from ttrsim.play.game import Game
 from ttrsim.play.guard import StrategyError, watching
