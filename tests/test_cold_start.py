@@ -13,9 +13,9 @@ from numba.core.dispatcher import Dispatcher
 from ttrsim.cli.compiling import COMPILE_WEIGHTS, split_kernels
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
-from ttrsim.core.jitcache import canonical
 from ttrsim.core.state import allocate_state
 from ttrsim.data.rules import get_rules
+from ttrsim.jit.patches import canonical
 from ttrsim.play.loop import _play_game
 from ttrsim.strategies import STRATEGY_IDS, param_row
 from ttrsim.strategies.dispatch import ALL_KERNELS, KERNEL_NAMES, Kernels, kernels_for
@@ -91,7 +91,7 @@ def test_the_helper_starts_with_a_first_run_only(tmp_path, monkeypatch):
     import os
 
     from ttrsim.cli import compiling
-    from ttrsim.core import jitcache
+    from ttrsim.jit import cache as jitcache
 
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one core: no helper")
@@ -135,16 +135,16 @@ def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monke
 
 
 def test_the_chunk_loop_links_its_callees_as_compiled():
-    from ttrsim.core import jitcache
     from ttrsim.experiment.worker import play_chunk
+    from ttrsim.jit import cache, patches
 
-    assert play_chunk.py_func in jitcache._LINK_AS_COMPILED
-    assert jitcache.cache_dir().name.startswith("numba-")
+    assert play_chunk.py_func in patches._LINK_AS_COMPILED
+    assert cache.cache_dir().name.startswith("numba-")
 
 
 _RUN_AND_LIST_COMPILES = """
 import json, sys
-from ttrsim.core.jitcache import CompileWatch
+from ttrsim.jit.cache import CompileWatch
 names = []
 with CompileWatch(on_unit=lambda name, done: names.append(name)):
     from ttrsim.experiment.runner import run_experiment

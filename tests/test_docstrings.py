@@ -11,7 +11,8 @@ MODULES = ["ttrsim.core.actions", "ttrsim.core.bitset", "ttrsim.core.board", "tt
            "ttrsim.strategies.network_plans", "ttrsim.strategies.action_picks", "ttrsim.strategies.python_example",
            "ttrsim.strategies.rollout", "ttrsim.strategies.determinize", "ttrsim.strategies.search",
            "ttrsim.play.loop", "ttrsim.play.turnlog", "ttrsim.play.game", "ttrsim.play.pyplay", "ttrsim.play.narrate",
-           "ttrsim.play.bench", "ttrsim.strategies.dispatch", "ttrsim.core.jitcache",
+           "ttrsim.play.bench", "ttrsim.strategies.dispatch", "ttrsim.jit.cache", "ttrsim.jit.patches",
+           "ttrsim.jit.record", "ttrsim.jit.intrinsics", "ttrsim.jit.dispatch",
            "ttrsim.results.load", "ttrsim.results.tables", "ttrsim.experiment.file_schema",
            "ttrsim.strategies.fitted", "ttrsim.strategies.planner_tickets", "ttrsim.experiment.cluster",
            "ttrsim.results.store", "ttrsim.results", "ttrsim.experiment.schema", "ttrsim.data.maps.geometry"]

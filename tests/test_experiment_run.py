@@ -92,7 +92,7 @@ def test_dask_workers_warm_up_in_cache_dir_also_when_they_join_later(reference, 
     import logging
 
     distributed = pytest.importorskip("distributed")
-    from ttrsim.core.jitcache import cache_dir
+    from ttrsim.jit.cache import cache_dir
     shared = tmp_path / "numba"
     shared.mkdir()
     (shared / cache_dir().name).symlink_to(cache_dir(), target_is_directory=True)   # this tree's cache, via cache_dir

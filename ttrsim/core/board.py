@@ -18,8 +18,7 @@ from ttrsim.data.interventions import offered_ticket_id, played_map
 from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData
 from ttrsim.data.rules import MAX_OFFER  # noqa: F401  (re-exported)
 from ttrsim.data.rules import TIEBREAK_NAMES, RulesError, RuleSet, percent_of
-
-from .record import define_record
+from ttrsim.jit.record import define_record
 
 # --- indices into Board.rp -------------------------------------------------
 (RP_TRAINS, RP_HAND, RP_FACEUP, RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE,

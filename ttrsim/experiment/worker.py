@@ -36,9 +36,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ttrsim.core.actions import legal_buffer
-from ttrsim.core.jitcache import link_callees_as_compiled
 from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+from ttrsim.jit.patches import link_callees_as_compiled
 from ttrsim.play.chunk import N_EXTRA, play_chunk, record_end
 from ttrsim.play.game import Game
 from ttrsim.play.guard import StrategyError, watching
