@@ -25,10 +25,10 @@ from numba.extending import intrinsic
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
 from ttrsim.core.engine import apply_action, is_legal, reset_game
-from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import final_scoring
 from ttrsim.core.state import M_ACTIONS, M_PHASE, M_PLAYER, PH_OVER, allocate_state
 from ttrsim.data.rules import get_rules
+from ttrsim.jit.record import borrowed
 from ttrsim.strategies import param_row, strategy_id
 from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
 from ttrsim.strategies.memory import allocate_memory, reset_memory

@@ -29,7 +29,7 @@ def mark(label):
 
 def timed(label, fn, compiled):
     """``fn`` noting its start and end; the names of the functions it compiled appended to ``compiled``."""
-    from ttrsim.core.jitcache import CompileWatch
+    from ttrsim.jit.cache import CompileWatch
 
     def wrapper(*args, **kwargs):
         mark(f"{label} start")

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import polars as pl
 
-from ttrsim.experiment.results import Results
 from ttrsim.experiment.runner import run_experiment
+from ttrsim.results.reader import Results
 
 COLUMNS = ("row", "games", "win score", "5-95%", "winner's tickets", "kept/player", "draws/player", "never draw",
            "longest path", "turns/player")

@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ttrsim.experiment.folder import Folder, digest
-from ttrsim.experiment.results import Results
+from ttrsim.results.folder import Folder, digest
+from ttrsim.results.reader import Results
 
 args = sys.argv[1:]
 url = args[args.index("--url") + 1] if "--url" in args else None
@@ -46,7 +46,7 @@ with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
     local.prepare(parts)
     timed("local write (write_atomic)", lambda f, data: local.write_atomic(local.part(f.parent.name, f.stem[5:]), data))
 if url:
-    from ttrsim.experiment.store import UrlFolder
+    from ttrsim.results.store import UrlFolder
     remote = UrlFolder(url)
     timed(f"{url} write (one PUT a part)",
           lambda f, data: remote.write_atomic(remote.part(f.parent.name, f.stem[5:]), data))

@@ -8,7 +8,7 @@ A loop is compiled with the kernels of the strategies it seats only
 the quickstart, which seats four, cost its first run about 21 of 151 CPU
 seconds (destination_hungry, greedy and random).
 :func:`pick` takes the :class:`Kernels` as its first argument; numba types it
-by the kernel names it holds (:class:`KernelsType`), so each set is compiled
+by the kernel names it holds (:mod:`ttrsim.jit.dispatch`), so each set is compiled
 (and cached) once, with a branch per kernel of the set only
 (:func:`_pick_impl`). Games do not depend on the set.
 
@@ -22,10 +22,9 @@ Kernels('random_strategy', 'planner')
 from functools import cache
 
 from numba import njit
-from numba.core import types
-from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from ttrsim.core.engine import is_legal
+from ttrsim.jit.dispatch import KernelSet, by_kernel_set
 
 from . import KERNEL_MODULES, REGISTRY, STRATEGY_IDS, STRATEGY_NAMES
 from .rollout import legal_list
@@ -70,7 +69,7 @@ KERNEL_MODULE = {kernel_name(n): KERNEL_MODULES[n] for n in STRATEGY_NAMES}
 KERNEL_NAMES = tuple(KERNEL_MODULE)
 
 
-class Kernels:
+class Kernels(KernelSet):
     """The strategy kernels a compiled loop calls, by module name (registry
     order); a loop built with them plays only strategies whose kernel is in it."""
 
@@ -78,10 +77,7 @@ class Kernels:
         unknown = set(names) - set(KERNEL_NAMES)
         if unknown:
             raise ValueError(f"unknown strategy kernel(s): {', '.join(sorted(unknown))}")
-        self.names = tuple(n for n in KERNEL_NAMES if n in names)
-
-    def __repr__(self):
-        return f"Kernels{self.names!r}"
+        super().__init__(n for n in KERNEL_NAMES if n in names)
 
 
 def kernels_for(strategy_ids) -> Kernels:
@@ -96,27 +92,6 @@ def kernels_for(strategy_ids) -> Kernels:
 
 
 ALL_KERNELS = Kernels(KERNEL_NAMES)
-
-
-class KernelsType(types.Type):
-    """numba's type of a :class:`Kernels`: one type per set of names."""
-
-    def __init__(self, names):
-        self.names = names
-        super().__init__(name=f"Kernels({','.join(names)})")
-
-
-@typeof_impl.register(Kernels)
-def _typeof_kernels(val, c):
-    return KernelsType(val.names)
-
-
-register_model(KernelsType)(models.OpaqueModel)
-
-
-@unbox(KernelsType)
-def _unbox_kernels(typ, obj, c):
-    return NativeValue(c.context.get_dummy_value())     # all is in the type
 
 
 @cache
@@ -134,14 +109,10 @@ def _pick_impl(names):
     return scope["impl"]
 
 
+@by_kernel_set(_pick_impl)
 def _kernel_call(kernels, strategy_id, b, s, m, legal, n_legal, params):
-    """:func:`_pick_impl`'s branches; compiled, numba inlines them (the overload below)."""
+    """:func:`_pick_impl`'s branches; compiled, numba inlines them."""
     return _pick_impl(kernels.names)(kernels, strategy_id, b, s, m, legal, n_legal, params)
-
-
-@overload(_kernel_call, inline="always")
-def _kernel_call_overload(kernels, strategy_id, b, s, m, legal, n_legal, params):
-    return _pick_impl(kernels.names)
 
 
 @njit(cache=True, inline="always")     # inlined: a compiled level less that re-optimizes every kernel

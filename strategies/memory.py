@@ -45,7 +45,7 @@ The memory is a counted record (a search builds its rollouts' memory in
 compiled code, :func:`new_memory`), so a compiled call taking ``m`` and an
 array read from it may count a reference (an atomic increment and
 decrement). Hot code therefore reads its arrays as uncounted views
-(:func:`ttrsim.core.record.borrowed`, valid while the caller holds ``m``,
+(:func:`ttrsim.jit.record.borrowed`, valid while the caller holds ``m``,
 as every caller of a kernel does: such a view must not outlive the call
 that holds ``m``), passes arrays rather than ``m`` to helpers called in
 loops, and the small helpers here (plan keys, :func:`seat_costs`,
@@ -54,7 +54,7 @@ loops, and the small helpers here (plan keys, :func:`seat_costs`,
 Scratch states
 --------------
 Compiled code never builds a game state: a state is a borrowed record
-(:mod:`ttrsim.core.record`), kept alive by its Python object. A strategy that
+(:mod:`ttrsim.jit.record`), kept alive by its Python object. A strategy that
 plays games ahead (the search: a determinization and its rollout) copies into
 the ``scratch`` states (:func:`ttrsim.core.state.copy_state_into`), built with
 the memory and reused by every decision; what they hold means nothing after
@@ -95,9 +95,9 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.engine import LANE_STRATEGY
-from ttrsim.core.record import borrowed, define_record
 from ttrsim.core.rng import seed_into
 from ttrsim.core.state import allocate_state, copy_state
+from ttrsim.jit.record import borrowed, define_record
 
 from .graph_search import route_cost_for
 

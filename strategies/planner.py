@@ -126,7 +126,6 @@ from numba import njit
 from ttrsim.core.actions import CLAIMS_PER_ROUTE
 from ttrsim.core.board import RP_PASSENGERS, RP_STATIONS
 from ttrsim.core.engine import is_legal
-from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import locations_joined, ticket_stake
 from ttrsim.core.state import (
     M_COUNTDOWN,
@@ -141,6 +140,7 @@ from ttrsim.core.state import (
     PH_TUNNEL,
 )
 from ttrsim.data.ids import N_COLOURS
+from ttrsim.jit.record import borrowed
 
 from .action_picks import fallback_action, ticket_mix_action
 from .connectivity import own_components

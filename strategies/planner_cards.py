@@ -6,8 +6,8 @@ from numba import njit
 
 from ttrsim.core.actions import A_BLIND, A_FACEUP
 from ttrsim.core.board import RP_PASSENGERS
-from ttrsim.core.record import borrowed
 from ttrsim.data.ids import LOCO
+from ttrsim.jit.record import borrowed
 
 from .action_picks import has_action
 from .graph_search import COST_TRAINS

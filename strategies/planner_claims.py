@@ -7,9 +7,9 @@ from numba import njit
 
 from ttrsim.core.actions import PAY_LOCOS_ONLY, decode_claim
 from ttrsim.core.engine import locks_all_tracks, payments
-from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import uf_find
 from ttrsim.data.ids import GRAY, LOCO
+from ttrsim.jit.record import borrowed
 
 from .graph_search import other_end, path_end_within
 from .memory import (

@@ -19,10 +19,10 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.board import RP_END_TRAINS, RP_PASSENGERS, RP_TRAINS
-from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import locations_joined, ticket_stake
 from ttrsim.core.state import M_COUNTDOWN, M_NPLAYERS, M_TURN
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.jit.record import borrowed
 
 from .connectivity import own_components, passable_components, unfinished_tickets
 from .europe_moves import europe_extra_cards

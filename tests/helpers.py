@@ -20,7 +20,7 @@ starts in; :func:`snapshot` tells that nothing was written.
 
 Results folders: hand-built results folders for the report tests: a manifest,
 the description files (map.json, rules.json) and Parquet part files in exactly the schema
-``ttrsim run`` writes (``ttrsim.experiment.tables.SCHEMAS``), from a few games
+``ttrsim run`` writes (``ttrsim.results.tables.SCHEMAS``), from a few games
 described in Python, so every statistic has a known answer.
 
 >>> path = make_results(tmp_path / "r", labels=("A", "B"), games=[
@@ -47,9 +47,9 @@ from ttrsim.core.state import M_DECK_N, PH_MAIN
 from ttrsim.data.ids import LOCO
 from ttrsim.data.maps import load_map
 from ttrsim.data.rules import get_rules
-from ttrsim.experiment.folder import map_to_json, routes_dim, rule_set_to_json, tickets_dim
-from ttrsim.experiment.tables import SCHEMAS
 from ttrsim.play.game import Game
+from ttrsim.results.folder import map_to_json, routes_dim, rule_set_to_json, tickets_dim
+from ttrsim.results.tables import SCHEMAS
 from ttrsim.strategies import dispatch, param_row, strategy_id
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 

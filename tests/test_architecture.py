@@ -1,8 +1,9 @@
 """The layers of docs/architecture.md hold: every module imports only from its
 own layer or the layers below (imports inside functions count too), and
 ``import ttrsim`` / the core load no strategy and leave numba's global
-configuration alone. Modules stay small: one over 600 lines says why in its
-docstring."""
+configuration alone. Only ``ttrsim.jit``, the bottom layer, reaches into
+numba's and llvmlite's internals, and it imports nothing else of ttrsim.
+Modules stay small: one over 600 lines says why in its docstring."""
 import ast
 import subprocess
 import sys
@@ -12,9 +13,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # bottom to top; a module may import its own layer and the ones below
-LAYERS = ("ttrsim.data", "ttrsim.core", "ttrsim.strategies", "ttrsim.play", "ttrsim.env", "ttrsim.experiment",
-          "ttrsim.tune", "ttrsim.report", "ttrsim.cli")
+LAYERS = ("ttrsim.jit", "ttrsim.data", "ttrsim.core", "ttrsim.results", "ttrsim.strategies", "ttrsim.play", "ttrsim.env",
+          "ttrsim.experiment", "ttrsim.tune", "ttrsim.report", "ttrsim.cli")
+# beyond the order: what a layer may not import although it lies below
+# (the results folder sits on data, and core for one lookup; the report reads results only through it)
+FORBIDDEN = {"ttrsim.results": ("ttrsim.strategies", "ttrsim.play", "ttrsim.env", "ttrsim.experiment", "ttrsim.tune"),
+             "ttrsim.report": ("ttrsim.play", "ttrsim.env", "ttrsim.experiment", "ttrsim.tune")}
 MAX_LINES = 600
+# numba's and llvmlite's internals: imported by ttrsim.jit only
+NUMBA_INTERNALS = ("numba.core", "numba.extending", "numba.experimental", "llvmlite")
 
 
 def modules():
@@ -77,6 +84,50 @@ def test_no_module_imports_upward():
                 upward.append(f"{path.relative_to(ROOT)}:{line}: {name} ({LAYERS[mine]}) imports {target} "
                               f"({LAYERS[theirs]})")
     assert not upward, "\n".join(upward)
+
+
+@pytest.mark.parametrize("top", sorted(FORBIDDEN))
+def test_results_and_report_import_only_what_they_read(top):
+    """``ttrsim.results`` imports only ``ttrsim.data`` (and ``ttrsim.core``);
+    ``ttrsim.report`` reads a folder only through ``ttrsim.results`` and imports
+    nothing of the experiment, the game loops, the environments or tune."""
+    found = []
+    for name, path in modules():
+        if name != top and not name.startswith(top + "."):
+            continue
+        for target, line in imported(name, path):
+            bad = [f for f in FORBIDDEN[top] if target == f or target.startswith(f + ".")]
+            if bad:
+                found.append(f"{path.relative_to(ROOT)}:{line}: {name} imports {target}")
+    assert not found, "\n".join(found)
+
+
+def _third_party_imports(path: Path):
+    """Absolute names of the modules ``path`` imports that are not ttrsim's, with line numbers."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, node.lineno
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            yield node.module, node.lineno
+            for a in node.names:                  # "from numba import extending"
+                yield f"{node.module}.{a.name}", node.lineno
+
+
+def test_only_jit_reaches_into_numba():
+    """numba's and llvmlite's internals (:data:`NUMBA_INTERNALS`) are
+    imported by ``ttrsim.jit`` only; ``ttrsim.jit`` imports nothing else of
+    ttrsim (the layer test allows nothing below it either)."""
+    outside = []
+    for name, path in modules():
+        if layer(name) == 0:
+            outside += [f"{path.relative_to(ROOT)}:{line}: {target}" for target, line in imported(name, path)
+                        if not target.startswith("ttrsim.jit")]
+            continue
+        for target, line in _third_party_imports(path):
+            if any(target == m or target.startswith(m + ".") for m in NUMBA_INTERNALS):
+                outside.append(f"{path.relative_to(ROOT)}:{line}: {name} imports {target}")
+    assert not outside, "\n".join(outside)
 
 
 def test_the_package_face_imports_no_layer():

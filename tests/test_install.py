@@ -64,8 +64,7 @@ def _release(text):
 def test_dependency_ranges_are_declared_and_hold_here():
     """Every dependency, core and extra, has a lower bound (``NAME>=LOWER``,
     the form benchmarks/oldest_deps.sh pins to test them all at once); numba
-    and llvmlite, whose internals ttrsim/core/jitcache.py, record.py and
-    bitset.py use, and PyYAML, whose libyaml parser ttrsim/data/yamlfile.py
+    and llvmlite, whose internals ttrsim/jit uses, and PyYAML, whose libyaml parser ttrsim/data/yamlfile.py
     uses, have an upper bound too; the installed versions lie in the ranges."""
     project = PYPROJECT["project"]
     deps = project["dependencies"] + [d for extra in project["optional-dependencies"].values() for d in extra]

@@ -2,10 +2,11 @@
 
 The package is layered (docs/architecture.md): ``ttrsim.data`` (ids, rules,
 maps), ``ttrsim.core`` (the compiled rules), ``ttrsim.strategies`` (built-in
-strategies), ``ttrsim.play`` (game loops, ``Game``), ``ttrsim.experiment``
+strategies), ``ttrsim.results`` (the results folder: its format, reader and
+statistics), ``ttrsim.play`` (game loops, ``Game``), ``ttrsim.experiment``
 (the runner), ``ttrsim.report`` and ``ttrsim.cli``. Importing ``ttrsim`` itself
 loads none of them: :func:`open` (a results folder's tables) loads the
-experiment layer when it is called.
+results layer when it is called.
 """
 import importlib as _importlib
 
@@ -23,6 +24,6 @@ def open(path, storage_options=None):
     URL such as ``s3://bucket/run``, with its fsspec ``storage_options``) as
     polars LazyFrames with the names joined in: ``ttrsim.open(path)["turns"]``
     (games, players, tickets, turns and dims/...); see
-    :mod:`ttrsim.experiment.load` and docs/results.md. A folder that cannot be
-    read raises ``ttrsim.experiment.results.ResultsError`` (one line)."""
-    return _importlib.import_module("ttrsim.experiment.load").load(path, storage_options)
+    :mod:`ttrsim.results.load` and docs/results.md. A folder that cannot be
+    read raises ``ttrsim.results.reader.ResultsError`` (one line)."""
+    return _importlib.import_module("ttrsim.results.load").load(path, storage_options)

@@ -277,7 +277,7 @@ def test_examples_copies_one_to_edit(tmp_path, monkeypatch):
 def test_compile_notice_and_progress_lines_only_when_compiling(tmp_path, monkeypatch):
     from numba import njit
 
-    from ttrsim.core import jitcache
+    from ttrsim.jit import cache as jitcache
 
     monkeypatch.setattr(jitcache, "cache_dir", lambda: tmp_path)        # a cache folder exists
     lines = []
@@ -296,7 +296,7 @@ def test_compile_notice_and_progress_lines_only_when_compiling(tmp_path, monkeyp
 
 
 def test_warmup_and_cache_commands(tmp_path, monkeypatch):
-    from ttrsim.core.jitcache import cache_dir
+    from ttrsim.jit.cache import cache_dir
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))      # the base folder (this process keeps its own cache)
     current = tmp_path / cache_dir().name
     current.mkdir()

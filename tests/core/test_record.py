@@ -1,4 +1,4 @@
-"""Records (ttrsim.core.record): the board's and the state's arrays read by
+"""Records (ttrsim.jit.record): the board's and the state's arrays read by
 compiled code as borrowed views of the arrays Python holds; states are
 built in Python only and copied into in compiled code (the strategies'
 memory holds the scratch states)."""

@@ -14,9 +14,9 @@ from ttrsim.core.board import RP_OFFER_TICKET, build_board
 from ttrsim.core.state import M_DECK_N
 from ttrsim.data.maps import load_map
 from ttrsim.data.rules import RulesError, get_rules, preset_names
+from ttrsim.experiment.chunk_tables import ChunkContext, turns_table
 from ttrsim.experiment.config import ExperimentError, load_experiment
 from ttrsim.experiment.runner import run_experiment
-from ttrsim.experiment.tables import ChunkContext, turns_table
 from ttrsim.play.fuzz import VIOLATION_NAMES, fuzz_chunk
 from ttrsim.play.game import Game
 from ttrsim.play.turnlog import N_TURN_COLS, T_ROUTE

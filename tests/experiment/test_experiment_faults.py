@@ -22,10 +22,10 @@ from click.testing import CliRunner
 
 from ttrsim.cli import main, run
 from ttrsim.experiment.config import ExperimentError
-from ttrsim.experiment.folder import FolderLock
-from ttrsim.experiment.results import Results, ResultsError
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.report.document import build_report
+from ttrsim.results.folder import FolderLock
+from ttrsim.results.reader import Results, ResultsError
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures"
 sys.path.insert(0, str(HERE / "bad_experiments"))
@@ -229,7 +229,7 @@ def test_a_part_unreadable_when_the_summary_is_read_fails_in_one_line_and_is_pla
     pass): the summary's read-back names the file in one line, the manifest
     says failed (and the run stays failed in the history), the chunk is
     dropped and the next run plays it again."""
-    from ttrsim.experiment.folder import Folder
+    from ttrsim.results.folder import Folder
     out = damaged_without_checksums(reference, tmp_path / "out")
     monkeypatch.setattr(Folder, "check", lambda *a, **kw: None)
     f = tmp_path / "again.yaml"
@@ -331,7 +331,7 @@ def test_a_second_run_on_a_live_folder_is_refused_also_with_overwrite(reference,
 def test_a_live_run_in_another_process_refuses_a_second_one(tmp_path):
     """A real second process: a run holds the lock while it plays (flock)."""
     out = tmp_path / "out"
-    code = ("import sys, time; from ttrsim.experiment.folder import FolderLock; "
+    code = ("import sys, time; from ttrsim.results.folder import FolderLock; "
             f"FolderLock({str(out)!r}).acquire(); print('held', flush=True); time.sleep(60)")
     out.mkdir()
     holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
@@ -496,7 +496,7 @@ def turn_read_only(monkeypatch, root: Path, after_parts: int, errno_: int, in_pl
     errors raised."""
     import builtins
 
-    import ttrsim.experiment.folder as folder_mod
+    import ttrsim.results.folder as folder_mod
     state = {"parts": 0, "errors": []}
 
     def inside(path) -> bool:

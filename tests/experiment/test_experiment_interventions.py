@@ -11,11 +11,11 @@ import polars as pl
 import pytest
 
 from ttrsim.experiment.config import load_experiment
-from ttrsim.experiment.effects import OFFERED, arm_pairs, format_effects, paired_effects
-from ttrsim.experiment.results import Results
 from ttrsim.experiment.runner import run_experiment
-from ttrsim.experiment.stats import mean_interval
 from ttrsim.report.document import build_report
+from ttrsim.results.effects import OFFERED, arm_pairs, format_effects, paired_effects
+from ttrsim.results.reader import Results
+from ttrsim.results.stats import mean_interval
 
 from helpers import game, make_results
 

@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from ttrsim.cli import run
 from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.runner import run_experiment
-from ttrsim.experiment.summary import summary_from_tables
-from ttrsim.experiment.tables import SCHEMAS
+from ttrsim.results.summary import summary_from_tables
+from ttrsim.results.tables import SCHEMAS
 
 ROOT = Path(__file__).resolve().parents[2]
 SORT = {"games": ["game"], "players": ["game", "seat"], "tickets": ["game"], "turns": ["game", "turn"]}
@@ -92,7 +92,7 @@ def test_dask_workers_warm_up_in_cache_dir_also_when_they_join_later(reference, 
     import logging
 
     distributed = pytest.importorskip("distributed")
-    from ttrsim.core.jitcache import cache_dir
+    from ttrsim.jit.cache import cache_dir
     shared = tmp_path / "numba"
     shared.mkdir()
     (shared / cache_dir().name).symlink_to(cache_dir(), target_is_directory=True)   # this tree's cache, via cache_dir

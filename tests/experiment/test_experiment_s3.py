@@ -29,8 +29,8 @@ distributed = pytest.importorskip("distributed", reason="needs dask's distribute
 import ttrsim  # noqa: E402
 from ttrsim.cli import main  # noqa: E402
 from ttrsim.experiment.config import ExperimentError  # noqa: E402
-from ttrsim.experiment.results import Results, ResultsError  # noqa: E402
 from ttrsim.experiment.runner import run_experiment  # noqa: E402
+from ttrsim.results.reader import Results, ResultsError  # noqa: E402
 
 TABLES = ("games", "players", "tickets", "turns")
 SORT = {"games": ["game"], "players": ["game", "seat"], "tickets": ["game"], "turns": ["game", "turn"]}
@@ -188,7 +188,7 @@ def test_a_killed_run_on_s3_resumes_to_the_local_tables(s3, cluster, reference, 
 def test_a_live_lock_refuses_a_second_run_and_a_stale_one_is_taken_over(s3, tmp_path):
     options, fs = s3
     url, lock = f"s3://{BUCKET}/locked", f"{BUCKET}/locked/ttrsim.lock"
-    from ttrsim.experiment.folder import now
+    from ttrsim.results.folder import now
     fs.pipe_file(lock, json.dumps({"pid": 4242, "host": "elsewhere", "started": "2026-01-01T00:00:00+00:00",
                                    "renewed": now(), "token": "x"}).encode())
     with pytest.raises(ExperimentError) as e:
@@ -213,8 +213,8 @@ def test_a_run_whose_lock_was_taken_over_stops_at_its_next_manifest_write(s3, mo
     the other run's lock alone."""
     import time
 
-    from ttrsim.experiment.folder import now
-    from ttrsim.experiment.store import ObjectLock, UrlFolder
+    from ttrsim.results.folder import now
+    from ttrsim.results.store import ObjectLock, UrlFolder
     options, fs = s3
     monkeypatch.setattr(ObjectLock, "RENEW", 0.05)
     folder = UrlFolder(f"s3://{BUCKET}/lost", options)

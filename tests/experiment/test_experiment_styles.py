@@ -7,9 +7,9 @@ the strongest strategy holds in every style."""
 import polars as pl
 import pytest
 
-from ttrsim.experiment.results import Results
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.report.document import build_report
+from ttrsim.results.reader import Results
 from ttrsim.strategies import REGISTRY, STYLES, param_row, style_params
 
 BASE = {"name": "styles", "rules": "usa", "players": 4, "lineup": ["planner", "planner", "route_focus", "long_route"],

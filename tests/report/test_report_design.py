@@ -6,11 +6,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from ttrsim.experiment.stats import distinct_games, replays
-from ttrsim.experiment.summary import design_text, format_summary, notes, summary_from_tables
 from ttrsim.report import Results, seat_advantage, strategy_profile, win_rates
 from ttrsim.report.document import build_report
 from ttrsim.report.sections.strategies import seat_text
+from ttrsim.results.stats import distinct_games, replays
+from ttrsim.results.summary import design_text, format_summary, notes, summary_from_tables
 
 from helpers import game, make_results
 
@@ -178,7 +178,7 @@ def test_strategy_profile_known_answers(tmp_path):
 # ------------------------------------------------- findings picked among many (issue 32)
 
 def test_holm_controls_a_most_picked_among_many():
-    from ttrsim.experiment.stats import holm
+    from ttrsim.results.stats import holm
     p = np.array([0.004, 0.02, 0.03, 0.5, np.nan])
     adj = holm(p)
     assert adj[:4].tolist() == pytest.approx([0.016, 0.06, 0.06, 0.5]) and np.isnan(adj[4])
@@ -188,7 +188,7 @@ def test_holm_controls_a_most_picked_among_many():
 def test_rate_difference_is_paired_on_the_blocks():
     """The difference of two rates over the same blocks: its variance is that of the
     per-block residuals of both together (worked by hand: 3 blocks of 10 games)."""
-    from ttrsim.experiment.stats import rate_difference
+    from ttrsim.results.stats import rate_difference
     a, b, n = np.array([6.0, 5, 7]), np.array([4.0, 4, 3]), np.full(3, 10.0)
     d, lo, hi, p = rate_difference(a, n, b, n)
     r = (a - 0.6 * n) / 30 - (b - 11 / 30 * n) / 30                       # residuals of both rates per block

@@ -5,7 +5,6 @@ import numpy as np
 import polars as pl
 import pytest
 
-from ttrsim.experiment.stats import Z95, block_interval
 from ttrsim.report import (
     Results,
     end_reasons,
@@ -18,6 +17,7 @@ from ttrsim.report import (
     win_rates,
 )
 from ttrsim.report.strategies import _bradley_terry
+from ttrsim.results.stats import Z95, block_interval
 
 from helpers import game, make_results
 

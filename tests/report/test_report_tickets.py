@@ -4,9 +4,9 @@ import polars as pl
 import pytest
 
 from ttrsim.data.maps import load_map
-from ttrsim.experiment.stats import block_interval
 from ttrsim.report import Results, ticket_decks, ticket_value
 from ttrsim.report.tickets import shortest_path_routes, ticket_shortest_paths
+from ttrsim.results.stats import block_interval
 
 from helpers import game, make_results
 

@@ -3,7 +3,7 @@ report use only the folder, so a folder copied elsewhere after its map file was
 deleted or edited reads as played; a resume under another map is refused; a
 folder of an older ttrsim gets the files when its experiment runs again. And
 the run summary, summary_from_tables and the report's win rates are one
-computation (ttrsim.experiment.stats)."""
+computation (ttrsim.results.stats)."""
 import json
 import shutil
 
@@ -18,9 +18,9 @@ from ttrsim.data.maps import MAPS_DIR, load_map
 from ttrsim.data.rules import PRESETS, get_rules
 from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.runner import run_experiment
-from ttrsim.experiment.stats import interval_text, percent
-from ttrsim.experiment.summary import summary_from_tables
 from ttrsim.report import Results, ResultsError, ticket_value, win_rates
+from ttrsim.results.stats import interval_text, percent
+from ttrsim.results.summary import summary_from_tables
 
 MAP_FIELDS = ("location_names", "location_is_country", "location_xy", "node_names", "node_loc", "node_xy",
               "route_a", "route_b", "route_len", "route_colour", "route_group", "route_group_name", "ticket_a",

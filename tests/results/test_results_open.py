@@ -21,11 +21,11 @@ from click.testing import CliRunner
 
 import ttrsim
 from ttrsim.cli import main
-from ttrsim.experiment.folder import DIM_DESCRIPTIONS, DIMS
-from ttrsim.experiment.load import ADDED, PANDAS_MISSING, ResultTables, folder_schema
-from ttrsim.experiment.results import Results, ResultsError
 from ttrsim.experiment.runner import run_experiment
-from ttrsim.experiment.tables import DESCRIPTION, DESCRIPTIONS, SCHEMAS
+from ttrsim.results.folder import DIM_DESCRIPTIONS, DIMS
+from ttrsim.results.load import ADDED, PANDAS_MISSING, ResultTables, folder_schema
+from ttrsim.results.reader import Results, ResultsError
+from ttrsim.results.tables import DESCRIPTION, DESCRIPTIONS, SCHEMAS
 
 ROOT = Path(__file__).resolve().parents[2]
 EXP = {"name": "open", "rules": "europe", "players": 2, "lineup": ["random", "planner"], "games": 4, "seed": 1,

@@ -13,9 +13,9 @@ from numba.core.dispatcher import Dispatcher
 from ttrsim.cli.compiling import COMPILE_WEIGHTS, split_kernels
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
-from ttrsim.core.jitcache import canonical
 from ttrsim.core.state import allocate_state
 from ttrsim.data.rules import get_rules
+from ttrsim.jit.patches import canonical
 from ttrsim.play.loop import _play_game
 from ttrsim.strategies import STRATEGY_IDS, param_row
 from ttrsim.strategies.dispatch import ALL_KERNELS, KERNEL_NAMES, Kernels, kernels_for
@@ -91,7 +91,7 @@ def test_the_helper_starts_with_a_first_run_only(tmp_path, monkeypatch):
     import os
 
     from ttrsim.cli import compiling
-    from ttrsim.core import jitcache
+    from ttrsim.jit import cache as jitcache
 
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one core: no helper")
@@ -105,7 +105,7 @@ def test_the_helper_starts_with_a_first_run_only(tmp_path, monkeypatch):
 
 
 def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monkeypatch):
-    """The runner sends each worker of a local pool ``prepare`` (imports,
+    """A local pool's warm-up sends each worker ``prepare`` (imports,
     table) before it compiles the chunk loop, which the workers then load."""
     from ttrsim.experiment import backends, runner
 
@@ -113,7 +113,7 @@ def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monke
 
     class Pool(backends.LocalBackend):
         def __init__(self):
-            self.parent = None
+            self.parent, self.workers = None, 2
 
         def submit(self, fn, *args):
             order.append(fn.__name__)
@@ -126,7 +126,7 @@ def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monke
             pass
 
     monkeypatch.setattr(runner, "make_backend", lambda exp, echo: Pool())
-    monkeypatch.setattr(runner, "warm_up", lambda spec: order.append("warm_up"))
+    monkeypatch.setattr(backends, "warm_up", lambda spec: order.append("warm_up"))
     r = runner.run_experiment({"name": "t", "rules": "usa", "players": 2, "lineup": ["random", "greedy"],
                                "games": 8, "workers": 2, "chunk_size": 4}, output=tmp_path / "r",
                               progress=False, echo=False)
@@ -135,16 +135,16 @@ def test_a_local_pool_starts_its_workers_while_the_loop_compiles(tmp_path, monke
 
 
 def test_the_chunk_loop_links_its_callees_as_compiled():
-    from ttrsim.core import jitcache
     from ttrsim.experiment.worker import play_chunk
+    from ttrsim.jit import cache, patches
 
-    assert play_chunk.py_func in jitcache._LINK_AS_COMPILED
-    assert jitcache.cache_dir().name.startswith("numba-")
+    assert play_chunk.py_func in patches._LINK_AS_COMPILED
+    assert cache.cache_dir().name.startswith("numba-")
 
 
 _RUN_AND_LIST_COMPILES = """
 import json, sys
-from ttrsim.core.jitcache import CompileWatch
+from ttrsim.jit.cache import CompileWatch
 names = []
 with CompileWatch(on_unit=lambda name, done: names.append(name)):
     from ttrsim.experiment.runner import run_experiment

@@ -381,7 +381,7 @@ def test_a_tune_file_given_to_run_says_so_in_one_line(tmp_path, monkeypatch):
 
 
 def test_a_folder_another_tune_is_writing_is_refused(tmp_path):
-    from ttrsim.experiment.folder import FolderLock
+    from ttrsim.results.folder import FolderLock
     out = tmp_path / "busy"
     out.mkdir()
     other = FolderLock(out)

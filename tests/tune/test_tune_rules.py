@@ -28,9 +28,9 @@ import ttrsim.tune.rule_config
 import ttrsim.tune.rule_search
 import ttrsim.tune.run
 from ttrsim.cli import main
-from ttrsim.experiment.results import Results
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.experiment.signals import Interrupted
+from ttrsim.results.reader import Results
 from ttrsim.tune import load_tune, tune
 from ttrsim.tune.rule_search import ADJACENT, BUDGET, MET, ONE_SIDE, RuleSearch, look_of, next_value, schedule
 

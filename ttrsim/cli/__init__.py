@@ -470,7 +470,7 @@ def report(results, output, formats, svg, resamples, as_json, progress):
     for problem in rep.problems:
         echo_err(f"warning: {problem}")
     if as_json:
-        from ttrsim.experiment.summary import summary_from_tables
+        from ttrsim.results.summary import summary_from_tables
         echo_json({"report": rep.main, "markdown": rep.markdown, "html": rep.html, "folder": rep.folder,
                    "tables": rep.tables, "charts": rep.charts, "problems": rep.problems,
                    "seconds": round(rep.seconds, 3), "resamples": rep.resamples,
@@ -531,7 +531,7 @@ MIN_TIMED_S = 0.2      # a run's play shorter than this gets no games/s (mostly 
 @click.option("--resume/--overwrite", default=True, show_default=True,
               help="Continue the folder's run, or delete its results and start over.")
 @json_option("{path, status, games, games_run, seconds, compile_seconds, games_per_s, summary} (summary: one "
-             "row per sweep point and strategy as ttrsim.experiment.summary.summary_from_tables gives them: point, "
+             "row per sweep point and strategy as ttrsim.results.summary.summary_from_tables gives them: point, "
              "values, strategy, games, wins, win_rate, low, high, mean_total, ...; games_per_s excludes the "
              "compile time (with --backend dask: the workers' warm-up before the first chunk), null for a run too "
              "short to time).")

@@ -1,7 +1,7 @@
 """Compiling visibly: the first run's notice and progress, and ``ttrsim warmup``.
 
 numba compiles a kernel the first time it is called with new argument types
-(and caches it on disk: :mod:`ttrsim.core.jitcache`). A command that may
+(and caches it on disk: :mod:`ttrsim.jit.cache`). A command that may
 compile runs inside :func:`compiling`: before the first function compiles (at
 once if nothing is cached yet) it prints one line (what, that it happens once,
 about how long, where the cache is), then a progress bar per compiled function
@@ -51,8 +51,8 @@ COMPILE_WEIGHTS = {"engine": 60, "planner": 58, "destination_hungry": 10, "route
 def compiling(progress: bool = True, echo=echo_err):
     """Inside: a notice before the first compile, then progress per compiled
     function (a bar if ``progress``, else plain lines); yields the
-    :class:`~ttrsim.core.jitcache.CompileWatch` (``seconds``, ``units``)."""
-    from ttrsim.core.jitcache import CompileWatch, cache_dir, compile_estimate
+    :class:`~ttrsim.jit.cache.CompileWatch` (``seconds``, ``units``)."""
+    from ttrsim.jit.cache import CompileWatch, cache_dir, compile_estimate
 
     estimate = compile_estimate()
     total = int(estimate["units"])
@@ -147,14 +147,14 @@ def engine_calls() -> list[tuple]:
     """The compiled functions the runner's chunk loop (:func:`ttrsim.play.chunk.play_chunk`,
     with :func:`ttrsim.play.turnlog.play_logged` inlined) calls below the
     strategy kernels, each with the argument types it passes them
-    (:func:`~ttrsim.core.jitcache.canonical`): ``(dispatcher, types)``."""
+    (:func:`~ttrsim.jit.patches.canonical`): ``(dispatcher, types)``."""
     import numba
     import numpy as np
 
     from ttrsim.core.engine import reset_game
-    from ttrsim.core.jitcache import canonical
     from ttrsim.core.state import N_FINAL
     from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+    from ttrsim.jit.patches import canonical
     from ttrsim.play.chunk import N_EXTRA, record_end
     from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_finish, log_has_room, log_step
     from ttrsim.strategies.dispatch import legal_for
@@ -201,7 +201,7 @@ def compile_parts(parts) -> None:
 
 
 def _mark(kernels):
-    from ttrsim.core.jitcache import cache_dir
+    from ttrsim.jit.cache import cache_dir
     return cache_dir() / "loops" / "+".join(kernels.names)
 
 
@@ -217,7 +217,7 @@ def start_helper(first_only: bool = True):
     the engine at once, then the kernels that function sends it. None when
     only one core is available, or (``first_only``) when a run's loop was
     compiled before (then the engine is cached)."""
-    from ttrsim.core.jitcache import cache_dir
+    from ttrsim.jit.cache import cache_dir
 
     if (os.cpu_count() or 1) < 2 or (first_only and (cache_dir() / "loops").is_dir()):
         return None
@@ -297,11 +297,11 @@ def warm_up(progress: bool = True, echo=echo_err) -> dict:
     import numpy as np
 
     from ttrsim.core.board import build_board
-    from ttrsim.core.jitcache import cache_dir
     from ttrsim.data.rules import get_rules
     from ttrsim.experiment.config import load_experiment
     from ttrsim.experiment.worker import point_spec
     from ttrsim.experiment.worker import warm_up as warm_up_chunks
+    from ttrsim.jit.cache import cache_dir
     from ttrsim.play.loop import play_finals
     from ttrsim.play.pyplay import play
     from ttrsim.strategies import STRATEGY_NAMES, param_row
@@ -363,7 +363,7 @@ def cache_cmd(clear, everything, as_json):
       ttrsim cache --clear
       ttrsim cache --clear --all        # the next run compiles again
     """
-    from ttrsim.core.jitcache import cache_base, cache_folders, clear_stale
+    from ttrsim.jit.cache import cache_base, cache_folders, clear_stale
 
     if everything and not clear:
         raise click.UsageError("--all goes with --clear")

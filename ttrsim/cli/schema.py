@@ -1,5 +1,5 @@
 """``ttrsim schema``: the fields of a results folder (every table's columns
-with type and description, :func:`ttrsim.experiment.load.folder_schema`) or,
+with type and description, :func:`ttrsim.results.load.folder_schema`) or,
 with ``--experiment``, the JSON Schema of an experiment file for editors
 (:func:`ttrsim.experiment.file_schema.experiment_schema`)."""
 from __future__ import annotations
@@ -48,7 +48,7 @@ def schema_cmd(results, experiment, as_json):
     if Path(results).suffix in (".yaml", ".yml") and not Path(results).is_dir():
         raise click.UsageError(f"{results} is an experiment file, not a results folder; the schema of experiment "
                                "files: ttrsim schema --experiment")
-    from ttrsim.experiment.load import folder_schema
+    from ttrsim.results.load import folder_schema
 
     doc = folder_schema(results)
     if as_json:

@@ -2,9 +2,7 @@
 setup, legality, applying actions and scoring. Plain numba kernels over
 small-int arrays; no I/O, no strategy (see docs/architecture.md).
 
-Importing it registers ttrsim's source-keyed kernel cache
-(:mod:`ttrsim.core.jitcache`) before any kernel is defined.
+Importing it registers ttrsim's source-keyed kernel cache and numba patches
+(importing :mod:`ttrsim.jit`) before any kernel is defined.
 """
-from .jitcache import install as _install_cache
-
-_install_cache()
+import ttrsim.jit  # noqa: F401

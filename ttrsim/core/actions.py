@@ -45,10 +45,10 @@ board. :func:`encode_claim` / :func:`decode_claim` and the ``*_action`` /
 'tunnel give up'
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.data.ids import CARD_NAMES, N_COLOURS, PASSENGER_NAMES
 from ttrsim.data.rules import MAX_STATION_COST, MAX_TUNNEL_CARDS
+from ttrsim.jit import kernel
 
 A_FACEUP = 0            # + slot
 A_BLIND = 8
@@ -77,14 +77,14 @@ def legal_buffer(b) -> np.ndarray:
     return np.empty(action_space_size(b.route_len.shape[0], int(b.n_cities)), np.int32)
 
 
-@njit(cache=True)
+@kernel
 def encode_claim(route, colour, locos):
     """The claim of ``route`` paying pay colour ``colour`` (``PAY_LOCOS_ONLY``:
     locomotives only) with ``locos`` locomotives."""
     return A_CLAIM + CLAIMS_PER_ROUTE * route + CLAIM_LOCO_SLOTS * colour + locos % CLAIM_LOCO_SLOTS
 
 
-@njit(cache=True)
+@kernel
 def decode_claim(a):
     """``(route, pay colour, locomotives)`` of claim action ``a``."""
     x = a - A_CLAIM
@@ -94,37 +94,37 @@ def decode_claim(a):
     return x // CLAIMS_PER_ROUTE, colour, locos
 
 
-@njit(cache=True)
+@kernel
 def encode_keep(mask):
     return A_KEEP + mask
 
 
-@njit(cache=True)
+@kernel
 def claims_end(n_routes):
     """The first code after the claim block of a board of ``n_routes`` routes."""
     return A_CLAIM + CLAIMS_PER_ROUTE * n_routes
 
 
-@njit(cache=True)
+@kernel
 def tunnel_pay_action(n_routes, locos):
     """Pay the extra cards of a tunnel with ``locos`` locomotives, the rest in its pay colour (R8.3)."""
     return claims_end(n_routes) + X_TUNNEL_PAY + locos
 
 
-@njit(cache=True)
+@kernel
 def tunnel_give_up_action(n_routes):
     """Take the tunnel's cards back; the turn ends (R8.3)."""
     return claims_end(n_routes) + X_TUNNEL_GIVE_UP
 
 
-@njit(cache=True)
+@kernel
 def station_action(n_routes, city, colour, locos):
     """Build a station on ``city`` paying ``colour`` (``PAY_LOCOS_ONLY``:
     locomotives only) with ``locos`` locomotives (R8.4)."""
     return claims_end(n_routes) + X_STATION + STATION_CODES * city + STATION_LOCO_SLOTS * colour + locos
 
 
-@njit(cache=True)
+@kernel
 def decode_station(n_routes, a):
     """``(city, pay colour, locomotives)`` of station action ``a``."""
     x = a - claims_end(n_routes) - X_STATION

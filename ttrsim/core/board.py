@@ -23,8 +23,7 @@ from ttrsim.data.rules import (
     RuleSet,
     percent_of,
 )
-
-from .record import define_record
+from ttrsim.jit.record import define_record
 
 # --- indices into Board.rp -------------------------------------------------
 (RP_TRAINS, RP_HAND, RP_FACEUP, RP_SETUP_DEAL, RP_SETUP_KEEP, RP_SETUP_SHUFFLE,

@@ -12,9 +12,9 @@ claims with them.
 36
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
+from ttrsim.jit import kernel
 
 from .actions import PAY_LOCOS_ONLY, encode_claim
 from .bitset import drop_lowest, trailing_zeros
@@ -22,7 +22,7 @@ from .board import RP_LOCK_MAXP
 from .state import M_NPLAYERS
 
 
-@njit(cache=True)
+@kernel
 def parallel_closed(owner, group_routes, g, r, p, lock_all):
     """A parallel track of route ``r`` (group ``g``) closes it to seat ``p``
     (R4.5): ``p`` owns one, or someone does and ``lock_all`` (few players).
@@ -37,13 +37,13 @@ def parallel_closed(owner, group_routes, g, r, p, lock_all):
     return False
 
 
-@njit(cache=True)
+@kernel
 def locks_all_tracks(b, s):
     """With this few players a claimed track closes its parallel tracks to everyone (R4.5)."""
     return s.meta[M_NPLAYERS] <= b.rp[RP_LOCK_MAXP]
 
 
-@njit(cache=True)
+@kernel
 def route_open_to(b, s, r, p):
     """Route ``r`` is free and not closed to seat ``p`` by a parallel track (R4.5)."""
     if s.route_owner[r] >= 0:
@@ -51,7 +51,7 @@ def route_open_to(b, s, r, p):
     return not parallel_closed(s.route_owner, b.group_routes, b.route_group[r], r, p, locks_all_tracks(b, s))
 
 
-@njit(cache=True)
+@kernel
 def largest_colour_group(s, p):
     """The most cards of one colour (not locomotives) in seat ``p``'s hand."""
     hand = s.hand
@@ -64,7 +64,7 @@ def largest_colour_group(s, p):
 CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with each claimable route
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def _scan_claims(b, s, p, out, n, mode):
     """Visit seat ``p``'s claimable routes in increasing order: only the routes
     its hand pays (R4.2-R4.3) and its trains cover (R4.1) and that are free
@@ -106,7 +106,7 @@ def _scan_claims(b, s, p, out, n, mode):
     return n
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def _free_word(owner, w):
     """Word ``w`` of the set of free routes (no branch per route: an owner
     test per visited route mispredicted often, most affordable routes being
@@ -118,7 +118,7 @@ def _free_word(owner, w):
     return word
 
 
-@njit(cache=True)
+@kernel
 def claimable_routes(b, s, p, out):
     """``out[r]``: seat ``p`` may claim route ``r`` now (free, not closed to it
     by a parallel track (R4.5), no longer than its trains (R4.1), payable by
@@ -126,7 +126,7 @@ def claimable_routes(b, s, p, out):
     return _scan_claims(b, s, p, out, 0, CLAIM_FLAGS)
 
 
-@njit(cache=True)
+@kernel
 def payments(b, s, p, r, out, n):
     """Append every way seat ``p``'s hand can pay route ``r`` (R4.2-R4.3; a
     ferry with at least its printed locomotives, R8.2) as
@@ -137,7 +137,7 @@ def payments(b, s, p, r, out, n):
                            np.int64(b.route_ferry[r]), out, n)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def _route_payments(hand, p, r, length, col, k_lo, out, n):
     """:func:`payments` of route ``r`` (``length``, colour ``col``, at least
     ``k_lo`` locomotives) from seat ``p``'s row of ``hand``."""
@@ -157,7 +157,7 @@ def _route_payments(hand, p, r, length, col, k_lo, out, n):
     return n
 
 
-@njit(cache=True)
+@kernel
 def claim_actions(b, s, p, out, n):
     """Append every legal claim of seat ``p`` (route and payment, R4.1-R4.3,
     R4.5) to ``out`` from index ``n``; return the new count."""

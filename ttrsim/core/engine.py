@@ -22,9 +22,9 @@ game; what a strategy makes of them is the strategy layer's business.
 ('setup-keep', 8, 6)
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.data.ids import GRAY, LOCO, N_PASSENGER_COLOURS
+from ttrsim.jit import kernel
 
 from .actions import (
     A_BLIND,
@@ -128,7 +128,7 @@ LANE_INTERVENTION = LANE_STRATEGY + 5   # after the five seats': the study inter
 
 # --- setup ---------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def reset_game(b, s, seed):
     """Set up a new game from ``seed`` (R2): shuffle and deal train cards, turn
     up the face-up row, shuffle the ticket piles, place the passengers, and deal
@@ -217,7 +217,7 @@ def reset_game(b, s, seed):
     s.meta[M_PLAYER] = first
 
 
-@njit(cache=True)
+@kernel
 def first_seat(b, s):
     """The seat that starts setup and play (R2.5)."""
     return b.rp[RP_FIRST_SEAT] % s.meta[M_NPLAYERS]
@@ -225,7 +225,7 @@ def first_seat(b, s):
 
 # --- legality ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def legal_actions(b, s, out):
     """Write the legal actions of the player to act into ``out``, in increasing
     order; return their count. ``out`` needs room for the whole action space of
@@ -233,7 +233,7 @@ def legal_actions(b, s, out):
     return _list_actions(b, s, out, True)
 
 
-@njit(cache=True)
+@kernel
 def non_claim_actions(b, s, out):
     """Write the legal actions of the player to act except the claims into
     ``out``, in increasing order; return their count. In the main phase the
@@ -245,7 +245,7 @@ def non_claim_actions(b, s, out):
     return _list_actions(b, s, out, False)
 
 
-@njit(cache=True, inline='always')    # one body for both lists; a call between them costs more than a short list
+@kernel(inline="always")    # one body for both lists; a call between them costs more than a short list
 def _list_actions(b, s, out, claims):
     """:func:`legal_actions` (``claims``) or :func:`non_claim_actions`."""
     phase = s.meta[M_PHASE]
@@ -296,7 +296,7 @@ def _list_actions(b, s, out, claims):
     return n
 
 
-@njit(cache=True)
+@kernel
 def any_main_action(b, s, p):
     """Whether seat ``p`` has a legal main action other than passing."""
     if cards_available(s) > 0 or tickets_left(s) > 0:
@@ -310,7 +310,7 @@ def any_main_action(b, s, p):
     return _scan_claims(b, s, p, s.route_owner, 0, CLAIM_ANY) > 0     # (out unused: any array)
 
 
-@njit(cache=True)
+@kernel
 def is_legal(b, s, a):
     """Check action ``a`` directly against the rules, without generating the
     legal set (the fuzzer's independent check of :func:`legal_actions`)."""
@@ -364,7 +364,7 @@ def is_legal(b, s, a):
             and s.hand[p, c] >= length - k)
 
 
-@njit(cache=True)
+@kernel
 def _is_legal_extra(b, s, a):
     """:func:`is_legal` for the codes after the claims: tunnel decisions (R8.3), stations (R8.4)."""
     phase = s.meta[M_PHASE]
@@ -379,7 +379,7 @@ def _is_legal_extra(b, s, a):
 
 # --- applying actions ----------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def end_turn(b, s, passed):
     """Close the current turn: pass counting and stall (R6.2), the last round
     (R6.1), the turn cap, then the next seat (or final scoring)."""
@@ -408,7 +408,7 @@ def end_turn(b, s, passed):
         meta[M_PHASE] = PH_MAIN
 
 
-@njit(cache=True)
+@kernel
 def resolve_passengers(b, s):
     """Take the pending passengers (R4.6): none left -> skip, one colour -> take
     it, several -> ask the player (PH_PASSENGER). Ends the turn when done."""
@@ -434,13 +434,13 @@ def resolve_passengers(b, s):
     end_turn(b, s, False)
 
 
-@njit(cache=True)
+@kernel
 def take_card(s, p, c):
     if c >= 0:
         s.hand[p, c] += 1
 
 
-@njit(cache=True)
+@kernel
 def apply_action(b, s, a):
     """Apply the legal action ``a`` of the player to act."""
     meta = s.meta
@@ -533,7 +533,7 @@ def apply_action(b, s, a):
             end_turn(b, s, False)
 
 
-@njit(cache=True)
+@kernel
 def finish_claim(b, s, p, r):
     """Seat ``p`` takes paid route ``r`` (R4.4): owner, trains, points, the
     face-up row refilled, then the passengers (R4.6) or the end of the turn."""

@@ -7,9 +7,9 @@ at setup by a study intervention (R9.1), as plain kernels over the game state
 3
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.data.ids import LOCO
+from ttrsim.jit import kernel
 
 from .board import (
     RP_DRAW_KEEP,
@@ -26,7 +26,7 @@ from .state import M_DECK_N, M_NPLAYERS, M_PHASE, M_RESETS, M_RESHUFFLES, PH_SET
 
 # --- train cards ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def draw_top(s):
     """Take the top card of the deck, reshuffling the discards into a new deck
     when it is empty (R3.5). Returns the card kind, or -1 if both are empty."""
@@ -48,13 +48,13 @@ def draw_top(s):
     return deck[meta[M_DECK_N]]
 
 
-@njit(cache=True)
+@kernel
 def cards_available(s):
     """Cards in the deck plus the discard pile."""
     return s.meta[M_DECK_N] + s.discard.sum()
 
 
-@njit(cache=True)
+@kernel
 def faceup_locos(s):
     faceup = s.faceup
     n = 0
@@ -64,7 +64,7 @@ def faceup_locos(s):
     return n
 
 
-@njit(cache=True)
+@kernel
 def refill_faceup(b, s):
     """Fill empty face-up slots from the deck, then apply the locomotive reset
     (R3.3, R3.4): 3+ face-up locomotives discard the row and deal a new one, at
@@ -91,7 +91,7 @@ def refill_faceup(b, s):
         s.meta[M_RESETS] += 1
 
 
-@njit(cache=True)
+@kernel
 def can_draw_second(s):
     """R3.6: a second draw exists (deck/discards, or a non-locomotive face up)."""
     if cards_available(s) > 0:
@@ -105,12 +105,12 @@ def can_draw_second(s):
 
 # --- tickets -------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def tickets_left(s):
     return s.tk_len.sum()
 
 
-@njit(cache=True)
+@kernel
 def pop_ticket(s, d):
     t = s.tk_buf[d, s.tk_head[d]]
     s.tk_head[d] = (s.tk_head[d] + 1) % s.tk_buf.shape[1]
@@ -118,20 +118,20 @@ def pop_ticket(s, d):
     return t
 
 
-@njit(cache=True)
+@kernel
 def push_bottom(s, d, t):
     s.tk_buf[d, (s.tk_head[d] + s.tk_len[d]) % s.tk_buf.shape[1]] = t
     s.tk_len[d] += 1
 
 
-@njit(cache=True)
+@kernel
 def push_top(s, d, t):
     s.tk_head[d] = (s.tk_head[d] - 1) % s.tk_buf.shape[1]
     s.tk_buf[d, s.tk_head[d]] = t
     s.tk_len[d] += 1
 
 
-@njit(cache=True)
+@kernel
 def take_at(s, d, j):
     """Take the ``j``-th ticket from the top out of pile ``d``; the ones beneath move up one place."""
     cap = s.tk_buf.shape[1]
@@ -140,7 +140,7 @@ def take_at(s, d, j):
     s.tk_len[d] -= 1
 
 
-@njit(cache=True)
+@kernel
 def shuffle_pile(s, d):
     """Shuffle the live part of ticket pile ``d`` (ring buffer laid flat first)."""
     n = s.tk_len[d]
@@ -154,7 +154,7 @@ def shuffle_pile(s, d):
         s.tk_buf[d, i] = tmp[i]
 
 
-@njit(cache=True)
+@kernel
 def mix_range(b, s, n_wanted):
     """Draw size and the legal range of k (tickets from pile 0) for a ticket draw
     of ``n_wanted`` (R5.2: fewer left -> draw what remains). Returns (n, lo, hi);
@@ -167,7 +167,7 @@ def mix_range(b, s, n_wanted):
     return n, lo, hi
 
 
-@njit(cache=True)
+@kernel
 def deal_offer(b, s, p, n, k):
     """Offer ``n`` tickets to seat ``p``: ``k`` from pile 0, the rest from pile 1."""
     for i in range(n):
@@ -175,7 +175,7 @@ def deal_offer(b, s, p, n, k):
     s.offer_n[p] = n
 
 
-@njit(cache=True)
+@kernel
 def settle_offer(b, s, p, mask, shuffle_back, to_box):
     """Seat ``p`` keeps the offered tickets in ``mask``; the others go to the
     bottom of their own pile, or are shuffled back in (R2.2, R5.1), or with
@@ -195,7 +195,7 @@ def settle_offer(b, s, p, mask, shuffle_back, to_box):
             shuffle_pile(s, d)
 
 
-@njit(cache=True)
+@kernel
 def popcount(x):
     n = 0
     while x:
@@ -204,7 +204,7 @@ def popcount(x):
     return n
 
 
-@njit(cache=True)
+@kernel
 def keep_minimum(b, s, p):
     """Tickets seat ``p`` must keep of its offer (setup or draw minimum, capped by the offer)."""
     need = b.rp[RP_SETUP_KEEP] if s.meta[M_PHASE] == PH_SETUP_KEEP else b.rp[RP_DRAW_KEEP]
@@ -213,7 +213,7 @@ def keep_minimum(b, s, p):
 
 # --- the ticket offered by a study intervention (R9.1) -------------------------------------------
 
-@njit(cache=True)
+@kernel
 def offer_intervention(b, s, p):
     """R9.1, when seat ``p``'s setup offer has just been dealt: if ``p`` is
     ``offer_seat`` and its offer lacks ``offer_ticket`` T, T takes the place
@@ -269,7 +269,7 @@ def offer_intervention(b, s, p):
             return
 
 
-@njit(cache=True)
+@kernel
 def must_keep(b, s, p):
     """The keep-mask bits seat ``p`` must keep: at setup, with ``offer_kept``,
     the slot of ``offer_ticket`` in the offer of ``offer_seat`` (R9.1); else 0."""
@@ -282,7 +282,7 @@ def must_keep(b, s, p):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def keep_allowed(s, p, mask, need, must):
     """Whether seat ``p`` may keep the offered tickets of ``mask``: a mask of
     its offer with at least ``need`` tickets (:func:`keep_minimum`) and the

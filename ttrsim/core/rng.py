@@ -21,7 +21,8 @@ import warnings
 
 import numba
 import numpy as np
-from numba import njit
+
+from ttrsim.jit import kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -35,7 +36,7 @@ if numba.config.DISABLE_JIT:
                             category=RuntimeWarning)
 
 
-@njit(cache=True)
+@kernel
 def mix64(z):
     """SplitMix64's output function: a bijection of 64-bit words that scatters
     neighbouring inputs over the whole range."""
@@ -44,7 +45,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def next_u64(streams, i):
     """Advance SplitMix64 stream ``streams[i]`` and return its next 64-bit output."""
     streams[i] += GOLDEN
@@ -54,13 +55,13 @@ def next_u64(streams, i):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def rand_below(streams, i, n):
     """Uniform integer in ``[0, n)`` for ``0 < n < 2**32`` (multiply-shift)."""
     return np.int64(((next_u64(streams, i) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def shuffle_range(streams, i, arr, lo, hi):
     """Fisher-Yates shuffle of ``arr[lo:hi]`` in place with stream ``streams[i]``."""
     for k in range(hi - 1, lo, -1):
@@ -77,7 +78,7 @@ def seed_stream(seed: int, lane: int) -> np.ndarray:
     return s
 
 
-@njit(cache=True)
+@kernel
 def seed_into(streams, i, seed, lane):
     """Compiled twin of :func:`seed_stream`, writing into ``streams[i]``. The
     state is ``mix64(mix64(seed + GOLDEN) ^ mix64(lane * LANE_MUL + LANE_ADD))``:

@@ -12,9 +12,9 @@ independent reference in ``tests/``.
 [20, 20, 0]
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.data.ids import N_PASSENGER_COLOURS
+from ttrsim.jit import kernel
 
 from .board import (
     RP_BONUS_NEEDS_SCORE,
@@ -55,7 +55,7 @@ from .state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def longest_trail(edge_a, edge_b, edge_w, n_nodes):
     """Heaviest trail (each edge at most once, nodes may repeat) in a multigraph
     given as edge lists with positive weights (R6.5).
@@ -133,7 +133,7 @@ def longest_trail(edge_a, edge_b, edge_w, n_nodes):
     return best
 
 
-@njit(cache=True)
+@kernel
 def uf_find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -141,7 +141,7 @@ def uf_find(parent, x):
     return x
 
 
-@njit(cache=True)
+@kernel
 def player_components(b, s, p, parent):
     """Union-find ``parent`` over nodes joined by seat ``p``'s routes."""
     for i in range(parent.shape[0]):
@@ -154,7 +154,7 @@ def player_components(b, s, p, parent):
                 parent[x] = y
 
 
-@njit(cache=True)
+@kernel
 def locations_joined(b, parent, la, lb):
     """Whether some node of location ``la`` and some node of ``lb`` share a
     component: a country is reached at any of its border points (R6.4)."""
@@ -166,7 +166,7 @@ def locations_joined(b, parent, la, lb):
     return False
 
 
-@njit(cache=True)
+@kernel
 def join_station_routes(b, s, p, parent):
     """Join in ``parent`` the routes seat ``p``'s stations borrow (R8.5,
     ``s.station_route``, chosen by :func:`ttrsim.core.stations.choose_station_routes`);
@@ -183,20 +183,20 @@ def join_station_routes(b, s, p, parent):
     return used
 
 
-@njit(cache=True)
+@kernel
 def ticket_completed(b, s, t, parent):
     """R6.3: ticket ``t`` is complete in the components ``parent`` of its holder."""
     return locations_joined(b, parent, b.ticket_a[t], b.ticket_b[t])
 
 
-@njit(cache=True)
+@kernel
 def ticket_stake(b, t):
     """R6.3: the points between completing ticket ``t`` and failing it, what
     it scores plus what it loses (twice its printed points by default)."""
     return int(b.ticket_points[t]) + int(b.ticket_penalty[t])
 
 
-@njit(cache=True)
+@kernel
 def player_longest(b, s, p):
     """Seat ``p``'s longest continuous path in trains (R6.5)."""
     n = 0
@@ -216,7 +216,7 @@ def player_longest(b, s, p):
     return longest_trail(ea, eb, ew, b.n_nodes)
 
 
-@njit(cache=True)
+@kernel
 def majority_points(counts, first, second, zero_scores, out):
     """Passenger majority for one colour (R6.7): ``out[p]`` gets ``first`` for the
     most (all tied score it, and then nobody scores second), else ``second`` for
@@ -247,7 +247,7 @@ def majority_points(counts, first, second, zero_scores, out):
             out[p] = second
 
 
-@njit(cache=True)
+@kernel
 def award_most(values, points, needs_positive, out_col):
     """Give ``points`` to every player with the highest value (R6.5, R6.6)."""
     best = values.max()
@@ -258,7 +258,7 @@ def award_most(values, points, needs_positive, out_col):
             out_col[p] = points
 
 
-@njit(cache=True)
+@kernel
 def final_scoring(b, s):
     """Fill ``s.final`` with each seat's breakdown and the winner flags (R6.3-R6.8);
     with stations, the routes they borrow (``s.station_route``, chosen before)
@@ -307,7 +307,7 @@ def final_scoring(b, s):
     mark_winners(b, f, n_players)
 
 
-@njit(cache=True)
+@kernel
 def mark_winners(b, f, n_players):
     """Highest total wins; ties go through the rule set's tie-break steps (R6.8):
     the most completed tickets, longest path, passengers or longest-path bonus

@@ -15,13 +15,13 @@ loop's (:mod:`ttrsim.strategies.memory`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ttrsim.data.ids import N_CARD_KINDS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import END_NAMES, N_CARD_KINDS, N_PASSENGER_COLOURS  # noqa: F401 (END_NAMES re-exported)
 from ttrsim.data.rules import MAX_TUNNEL_CARDS, check_offer_seat
+from ttrsim.jit import kernel
+from ttrsim.jit.record import define_record
 
 from .board import MAX_OFFER, RP_FACEUP, RP_N_CARDS, RP_OFFER_SEAT, RP_OFFER_TICKET, Board
-from .record import define_record
 
 # --- indices into GameState.meta ---------------------------------------------
 (M_NPLAYERS,    # players at the table, 2..5
@@ -57,8 +57,7 @@ from .record import define_record
  ) = range(8)
 PHASE_NAMES = ("setup-mix", "setup-keep", "main", "draw2", "keep", "passenger", "over", "tunnel")
 
-END_RUNNING, END_NORMAL, END_STALLED, END_CAPPED = range(4)
-END_NAMES = ("running", "normal", "stalled", "capped")
+END_RUNNING, END_NORMAL, END_STALLED, END_CAPPED = range(4)      # their names: END_NAMES (ttrsim.data.ids)
 
 # --- columns of GameState.final (filled by final scoring) ---------------------
 (F_ROUTES, F_TICKETS_WON, F_TICKETS_LOST, F_N_COMPLETED, F_N_FAILED, F_LP_LEN, F_LP_BONUS,
@@ -135,7 +134,7 @@ def copy_state(s: GameState) -> GameState:
     return GameState(*(a.copy() for a in s))
 
 
-@njit(cache=True)
+@kernel
 def copy_state_into(d, s):
     """Copy game state ``s`` into ``d``, a state of the same table (every
     field of ``STATE_FIELDS``; ``tests/core/test_record.py`` checks it). A

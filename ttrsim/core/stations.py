@@ -16,9 +16,9 @@ route only when it helps.
 [1, 2, 3]
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.data.ids import LOCO, N_COLOURS
+from ttrsim.jit import kernel
 
 from .actions import PAY_LOCOS_ONLY, station_action
 from .board import RP_STATIONS
@@ -26,14 +26,14 @@ from .scoring import join_station_routes, player_components, ticket_completed
 from .state import M_NPLAYERS
 
 
-@njit(cache=True)
+@kernel
 def station_cost(b, s, p):
     """Cards seat ``p``'s next station costs (R8.4)."""
     built = b.rp[RP_STATIONS] - s.stations_left[p]
     return b.station_cost[min(built, b.station_cost.shape[0] - 1)]
 
 
-@njit(cache=True)
+@kernel
 def station_payable(b, s, p, colour, locos):
     """Seat ``p`` may pay its next station with ``locos`` locomotives and the
     rest in ``colour`` (``PAY_LOCOS_ONLY``: locomotives only)."""
@@ -45,7 +45,7 @@ def station_payable(b, s, p, colour, locos):
     return 0 <= colour < N_COLOURS and locos < cost and s.hand[p, colour] >= cost - locos
 
 
-@njit(cache=True)
+@kernel
 def station_actions(b, s, p, out, n):
     """Append seat ``p``'s legal station builds (a station left, a city
     without one, a payment, R8.4) to ``out`` from ``n``, in increasing action
@@ -71,7 +71,7 @@ def station_actions(b, s, p, out, n):
     return n
 
 
-@njit(cache=True)
+@kernel
 def can_build_station(b, s, p):
     """Whether seat ``p`` has a legal station build (R8.4)."""
     if s.stations_left[p] <= 0:
@@ -89,7 +89,7 @@ def can_build_station(b, s, p):
     return False
 
 
-@njit(cache=True)
+@kernel
 def build_station(b, s, p, city, colour, locos):
     """Seat ``p`` pays its next station and places it on ``city``."""
     cost = station_cost(b, s, p)
@@ -102,7 +102,7 @@ def build_station(b, s, p, city, colour, locos):
     s.stations_left[p] -= 1
 
 
-@njit(cache=True)
+@kernel
 def ticket_score(b, s, p, parent):
     """Seat ``p``'s ticket points (won minus lost) in the components ``parent``."""
     total = 0
@@ -112,7 +112,7 @@ def ticket_score(b, s, p, parent):
     return total
 
 
-@njit(cache=True)
+@kernel
 def choose_station_routes(b, s):
     """For every seat, the routes its stations borrow (``s.station_route``),
     by exhaustive search (R8.5): the best ticket score; of those, the fewest

@@ -12,9 +12,8 @@ locomotive's kind, so one comparison covers both cases).
 >>> matches(np.array([3, 8, 5], np.int8), 3), matches(np.array([3, 8, 5], np.int8), 8)
 (2, 1)
 """
-from numba import njit
-
 from ttrsim.data.ids import LOCO
+from ttrsim.jit import kernel
 
 from .actions import PAY_LOCOS_ONLY, tunnel_give_up_action, tunnel_pay_action
 from .board import RP_TUNNEL_CARDS
@@ -24,7 +23,7 @@ from .state import M_PLAYER, M_TUNNEL_COLOUR, M_TUNNEL_EXTRA, M_TUNNEL_ROUTE
 assert PAY_LOCOS_ONLY == LOCO     # matches() relies on it
 
 
-@njit(cache=True)
+@kernel
 def matches(shown, colour):
     """The extra cards asked for by the turned-over cards ``shown`` (-1 = none)
     of a tunnel paid in ``colour`` (``PAY_LOCOS_ONLY``: locomotives only)."""
@@ -35,7 +34,7 @@ def matches(shown, colour):
     return n
 
 
-@njit(cache=True)
+@kernel
 def start_tunnel(b, s, p, r, colour, locos):
     """Seat ``p`` lays down the cards for tunnel ``r`` (held, out of its hand),
     then the top cards of the deck are turned over (the discards reshuffled
@@ -60,7 +59,7 @@ def start_tunnel(b, s, p, r, colour, locos):
     return extra
 
 
-@njit(cache=True)
+@kernel
 def pay_split(s, p, locos):
     """Whether seat ``p`` can pay the pending tunnel's extra cards with
     ``locos`` locomotives and the rest in the pay colour."""
@@ -72,7 +71,7 @@ def pay_split(s, p, locos):
     return s.hand[p, colour] >= extra - locos
 
 
-@njit(cache=True)
+@kernel
 def tunnel_actions(b, s, out, n):
     """Append the tunnel phase's actions (every affordable split of the extra
     cards, then giving up) to ``out`` from ``n``; return the new count."""
@@ -86,7 +85,7 @@ def tunnel_actions(b, s, out, n):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def settle_tunnel(s, p, locos, pay):
     """Pay the extra cards with ``locos`` locomotives (``pay``): the held and
     the extra cards go to the discards; or give up: the held cards go back
@@ -117,7 +116,7 @@ def settle_tunnel(s, p, locos, pay):
     return r
 
 
-@njit(cache=True)
+@kernel
 def expected_extra(unseen, colour, cards):
     """The expected extra cards of a tunnel paid in ``colour`` when the
     turned-over cards come from a pile of ``unseen`` cards per kind (draws

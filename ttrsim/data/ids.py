@@ -26,3 +26,8 @@ ROUTE_COLOUR_ALIASES = {"purple": PINK, "violet": PINK, "grey": GRAY}
 P_BLACK, P_BLUE, P_GREEN, P_RED, P_WHITE, P_YELLOW = range(6)
 N_PASSENGER_COLOURS = 6
 PASSENGER_NAMES = ("black", "blue", "green", "red", "white", "yellow")
+
+# name tables of codes kept elsewhere (the results tables name them: ttrsim.results.tables.NAME_TABLES)
+END_NAMES = ("running", "normal", "stalled", "capped")     # how a game ended: ttrsim.core.state.END_*
+KIND_NAMES = ("cards", "claim", "tickets", "pass", "station")  # turn kinds: ttrsim.play.turnlog.K_*
+SOURCE_NAMES = ("face-up", "blind")                         # where a drawn card came from (turn log)

@@ -41,7 +41,6 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import (
     A_BLIND,
@@ -92,6 +91,7 @@ from ttrsim.core.state import (
 )
 from ttrsim.core.stations import station_cost
 from ttrsim.data.ids import GRAY, N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.jit import kernel
 
 OBS_VERSION = 1
 
@@ -279,14 +279,14 @@ class Layout:
                 for (n, off, size, shape, high), (_, _, doc) in zip(self.fields, OBS_FIELDS)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _rel(p, seat, P):
     """Seat ``p`` relative to ``seat`` (0 = itself); seat -1 (no one) gives P - 1 - seat."""
     j = p - seat
     return j + P if j < 0 else j
 
 
-@njit(cache=True)
+@kernel
 def encode_obs(b, s, seat, lay, out):
     """Write what seat ``seat`` may see of the game ``s`` into ``out`` (float32,
     :class:`Layout` ``obs_size`` entries at offsets ``lay``): public
@@ -375,7 +375,7 @@ def encode_obs(b, s, seat, lay, out):
             out[lay[O_STATIONS_LEFT] + _rel(p, seat, P)] = s.stations_left[p]
 
 
-@njit(cache=True, inline="always")     # in mask_of's loop over the legal actions: the board's sizes hoisted
+@kernel(inline="always")     # in mask_of's loop over the legal actions: the board's sizes hoisted
 def env_action(b, lay, route_act, a):
     """The env action of engine action ``a`` (a claim: the code of its route
     and pay colour; a tunnel payment: pay; a station: its city and pay colour)."""
@@ -402,14 +402,14 @@ def env_action(b, lay, route_act, a):
     return route_act[r] + (c == PAY_LOCOS_ONLY)
 
 
-@njit(cache=True)
+@kernel
 def write_mask(b, s, lay, route_act, legal, mask):
     """Write the legal-action mask of the seat to act into ``mask`` (int8, 1 =
     legal) using the scratch buffer ``legal``; return the number of legal env actions."""
     return mask_of(b, lay, route_act, legal, legal_actions(b, s, legal), mask)
 
 
-@njit(cache=True)
+@kernel
 def mask_of(b, lay, route_act, legal, n, mask):
     """Write the mask of the engine actions ``legal[:n]`` into ``mask``; return its ones."""
     mask[:] = 0
@@ -421,7 +421,7 @@ def mask_of(b, lay, route_act, legal, n, mask):
     return count
 
 
-@njit(cache=True)
+@kernel
 def to_engine(b, s, act_engine, a):
     """The engine action of env action ``a`` for the seat to act (a claim, a
     tunnel's extra cards and a station pay with as few locomotives as its

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import njit
 from numba.typed import List
 
 from ttrsim.core.board import build_board
 from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.state import F_TOTAL, F_WINNER, M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
 from ttrsim.data.rules import RuleSet, get_rules
+from ttrsim.jit import kernel
 from ttrsim.strategies.dispatch import checked_pick, legal_for
 from ttrsim.strategies.memory import reset_memory
 
@@ -69,7 +69,7 @@ def reward_mode(reward: str) -> int:
     return REWARDS.index(reward)
 
 
-@njit(cache=True)
+@kernel
 def final_rewards(s, mode, out):
     """Write every seat's reward for the finished game ``s`` into ``out``."""
     P = out.shape[0]
@@ -84,7 +84,7 @@ def final_rewards(s, mode, out):
             out[p] = s.final[p, F_TOTAL] - best
 
 
-@njit(cache=True)
+@kernel
 def _observe(b, s, lay, route_act, legal, i, obs, mask, to_act, n_legal):
     p = s.meta[M_PLAYER]
     to_act[i] = p
@@ -92,7 +92,7 @@ def _observe(b, s, lay, route_act, legal, i, obs, mask, to_act, n_legal):
     n_legal[i] = write_mask(b, s, lay, route_act, legal, mask[i])
 
 
-@njit(cache=True)
+@kernel
 def vec_reset(b, states, lay, route_act, legal, seeds, obs, mask, to_act, n_legal):
     """Deal game ``seeds[i]`` in slot ``i`` and observe its first seat to act."""
     for i in range(len(states)):
@@ -100,7 +100,7 @@ def vec_reset(b, states, lay, route_act, legal, seeds, obs, mask, to_act, n_lega
         _observe(b, states[i], lay, route_act, legal, i, obs, mask, to_act, n_legal)
 
 
-@njit(cache=True)
+@kernel
 def vec_step(b, states, lay, route_act, act_engine, legal, actions, seeds, mode, obs, mask, rewards, dones,
              to_act, n_legal, final):
     """Play ``actions[i]`` in every slot (auto-reset, see the module doc).
@@ -128,7 +128,7 @@ def vec_step(b, states, lay, route_act, act_engine, legal, actions, seeds, mode,
     return -1
 
 
-@njit(cache=True)
+@kernel
 def play_others(kernels, b, s, m, seat, strategy_ids, params, legal):
     """Let the compiled strategies play until seat ``seat`` is to act or the
     game is over (``kernels``: :func:`~ttrsim.strategies.dispatch.kernels_for` of ``strategy_ids``)."""
@@ -138,20 +138,20 @@ def play_others(kernels, b, s, m, seat, strategy_ids, params, legal):
         apply_action(b, s, checked_pick(kernels, sid, b, s, m, legal, n, params))
 
 
-@njit(cache=True)
+@kernel
 def _deal_for_learner(kernels, b, s, m, seed, seat, strategy_ids, params, legal):
     reset_game(b, s, seed)
     reset_memory(m, seed)
     play_others(kernels, b, s, m, seat, strategy_ids, params, legal)
 
 
-@njit(cache=True)
+@kernel
 def _observe_learner(b, s, lay, route_act, legal, seat, i, obs, mask, n_legal):
     encode_obs(b, s, seat, lay, obs[i])
     n_legal[i] = write_mask(b, s, lay, route_act, legal, mask[i])
 
 
-@njit(cache=True)
+@kernel
 def learner_reset(kernels, b, states, memories, lay, route_act, legal, seeds, seats, strategy_ids, params, obs,
                   mask, n_legal):
     """Deal game ``seeds[i]`` in slot ``i``, let the built-in seats play up to
@@ -162,7 +162,7 @@ def learner_reset(kernels, b, states, memories, lay, route_act, legal, seeds, se
         _observe_learner(b, states[i], lay, route_act, legal, seats[i], i, obs, mask, n_legal)
 
 
-@njit(cache=True)
+@kernel
 def learner_step(kernels, b, states, memories, lay, route_act, act_engine, legal, actions, seeds, seats,
                  strategy_ids, params, mode, illegal_reward, obs, mask, n_legal, final, rewards, outcome,
                  final_obs, seat_rewards):

@@ -1,6 +1,8 @@
 """Where chunks run: in this process, on a local process pool, or on Dask.
 
-Every backend has ``submit(fn, *args) -> future``, ``wait_any(futures) ->
+Every backend has ``warm_up(spec, guard)`` (the chunk loop compiled, or
+loaded from the cache, where the chunks will run, before the first is
+submitted), ``submit(fn, *args) -> future``, ``wait_any(futures) ->
 finished futures`` (it returns at least every ``WAIT_TICK`` seconds, maybe
 with nothing finished, so that the run can look at its signals) and
 ``close(kill)``, and says whether a signal may interrupt its calls
@@ -40,12 +42,12 @@ import time
 import weakref
 from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import wait as cf_wait
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 
 from joblib.externals.loky import get_reusable_executor
 
 from .config import Experiment, ExperimentError
-from .worker import watch_parent
+from .worker import prepare, warm_up, watch_parent
 
 WAIT_TICK = 0.25      # seconds: the longest wait_any blocks
 KILL_WAIT = 5.0       # seconds to wait for a killed pool's worker (and loky's manager thread) to be gone
@@ -105,6 +107,10 @@ class InlineBackend:
     parent = None                     # no worker process to watch this one
     atomic = False                    # a signal stops a chunk played here at once (between slices)
 
+    def warm_up(self, spec: dict, guard=nullcontext):
+        """Compile (or load) the chunk loop of ``spec`` here."""
+        warm_up(spec)
+
     def submit(self, fn, *args):
         return _Done(fn, args)
 
@@ -125,10 +131,20 @@ class LocalBackend:
     atomic = True
 
     def __init__(self, workers: int):
-        self.parent = os.getpid()
+        self.parent, self.workers = os.getpid(), workers
         with sigint_blocked():            # loky's resource tracker may start here
             self.executor = get_reusable_executor(max_workers=workers, timeout=300, initializer=watch_parent,
                                                   initargs=(self.parent,))
+
+    def warm_up(self, spec: dict, guard=nullcontext):
+        """Start the workers on ``spec`` (the imports and the table:
+        :func:`~ttrsim.experiment.worker.prepare`) while this process
+        compiles the chunk loop they then load from the cache; ``guard()``
+        around every call into the pool (the run's signal deferral)."""
+        for _ in range(self.workers):
+            with guard():
+                self.submit(prepare, spec)
+        warm_up(spec)
 
     def submit(self, fn, *args):
         with sigint_blocked():            # the workers start in the first submit
@@ -208,7 +224,7 @@ class DaskBackend:
         self._client_level = self._client_log.level
         self._client_log.setLevel(logging.CRITICAL)
 
-    def warm_up(self, spec: dict):
+    def warm_up(self, spec: dict, guard=None):
         """Make every worker compile (or load) the chunk loop of ``spec``
         before the first chunk is submitted, and say how long the slowest
         took: a worker plugin (:class:`ttrsim.experiment.cluster.WarmUp`), so
@@ -216,7 +232,8 @@ class DaskBackend:
         When the workers share a cache (``cache_dir``, or a LocalCluster) one
         of them warms up first, alone, and the others load its work. The
         plugin is this run's (removed by :meth:`close`). A Python strategy's
-        error is raised as it is; any other failure is one line."""
+        error is raised as it is; any other failure is one line. (``guard``:
+        unused; a signal may interrupt the client's calls.)"""
         import uuid
 
         from ttrsim.play.game import IllegalAction

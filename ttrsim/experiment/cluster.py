@@ -52,8 +52,8 @@ class WarmUp(WorkerPlugin):
         t0 = time.perf_counter()
         if self.cache_dir:
             os.environ["NUMBA_CACHE_DIR"] = self.cache_dir
-        from ttrsim.core.jitcache import CompileWatch, cache_dir
         from ttrsim.experiment.worker import warm_up
+        from ttrsim.jit.cache import CompileWatch, cache_dir
         spec = pickle.loads(self.spec)
         with CompileWatch() as watch:
             warm_up(spec)

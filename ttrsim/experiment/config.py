@@ -19,7 +19,7 @@ checks in :mod:`~ttrsim.experiment.validator`.
 >>> load_experiment({"name": "t", "players": 2, "lineup": ["random", "random"], "gmes": 5})
 Traceback (most recent call last):
 ...
-ttrsim.experiment.schema.ExperimentError: <dict>: gmes: unknown key; did you mean 'games'?
+ttrsim.results.errors.ExperimentError: <dict>: gmes: unknown key; did you mean 'games'?
 """
 from __future__ import annotations
 

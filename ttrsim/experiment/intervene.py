@@ -2,7 +2,7 @@
 one change, one arm per value, each played on the same seed blocks as the
 unchanged arm ``control``. The arms become the sweep axis ``arm``
 (:meth:`ttrsim.experiment.validator.Validator.points` applies each arm's
-changes); :mod:`ttrsim.experiment.effects` compares them with the control.
+changes); :mod:`ttrsim.results.effects` compares them with the control.
 
 >>> from ttrsim.experiment.config import load_experiment
 >>> e = load_experiment({"name": "x", "players": 2, "lineup": ["random", "random"], "games": 2,

@@ -23,10 +23,10 @@ import re
 from pathlib import Path
 
 from ttrsim import GAMES_VERSION
+from ttrsim.results.folder import DIMS, FORMAT, MAP_FILE, PART_FILES, RULES_FILE, Folder, describe, now, versions
+from ttrsim.results.store import ENV_HINT, is_url
 
 from .config import Experiment, ExperimentError
-from .folder import DIMS, FORMAT, MAP_FILE, PART_FILES, RULES_FILE, Folder, describe, now, versions
-from .store import ENV_HINT, is_url
 
 _CHANGED = {MAP_FILE: f"{MAP_FILE} differs: the map file was edited since",
             RULES_FILE: f"{RULES_FILE} differs: this ttrsim resolves the rules otherwise"}

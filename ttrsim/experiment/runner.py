@@ -6,18 +6,19 @@ them on a backend (:mod:`ttrsim.experiment.backends`: in this process, a local
 process pool or Dask). A worker plays a chunk (:mod:`ttrsim.experiment.worker`)
 and returns its tables as Parquet bytes tagged with the experiment's config
 hash; this process writes every part file atomically into the results folder
-(:mod:`ttrsim.experiment.folder`), then records the chunk in ``manifest.json``
+(:mod:`ttrsim.results.folder`), then records the chunk in ``manifest.json``
 (also written atomically). A folder at a URL (``s3://...``:
-:mod:`ttrsim.experiment.store`) is written by the workers: each writes the
+:mod:`ttrsim.results.store`) is written by the workers: each writes the
 part files of its chunks and returns their sizes and checksums. Memory stays
 bounded: at most ``2 x workers`` chunks are in flight. The summary at the end is read back from the folder
-(:mod:`ttrsim.experiment.summary`), exactly as the report reads it. On the
-local backend this process compiles the chunk loop first (or loads it:
-:func:`~ttrsim.experiment.worker.warm_up`) while the worker processes start
-(:func:`~ttrsim.experiment.worker.prepare`), so that they load it from the
-cache; on Dask every worker does it before the first chunk is submitted (and
-a worker joining later before its first chunk), and one line says how long
-the slowest took (:meth:`~ttrsim.experiment.backends.DaskBackend.warm_up`).
+(:mod:`ttrsim.results.summary`), exactly as the report reads it. Before
+the first chunk the backend warms up (:meth:`LocalBackend.warm_up
+<ttrsim.experiment.backends.LocalBackend.warm_up>`: this process compiles the
+chunk loop, or loads it, while the worker processes start, so that they load
+it from the cache; :meth:`~ttrsim.experiment.backends.DaskBackend.warm_up`:
+every Dask worker does it before the first chunk is submitted, and a worker
+joining later before its first chunk, and one line says how long the slowest
+took).
 
 The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
@@ -58,7 +59,7 @@ The folder's life (``docs/experiments.md``, ``docs/reliability.md``):
 
 Sequential stop: the chunks of a point with a stop rule are committed in
 order; after each chunk the win-rate interval of the named strategy
-(:func:`ttrsim.experiment.stats.rate_interval`) is checked at every block
+(:func:`ttrsim.results.stats.rate_interval`) is checked at every block
 boundary inside it, and the point ends at the first boundary (past
 ``min_games``) where it is narrower than ``width``: the chunk is cut there and
 later chunks are dropped. The stopping point therefore depends only on the
@@ -86,19 +87,19 @@ from tqdm import tqdm
 
 from ttrsim.play.game import IllegalAction
 from ttrsim.play.guard import StrategyError
+from ttrsim.results.effects import format_effects, intervention, paired_effects
+from ttrsim.results.folder import Folder, digest, now
+from ttrsim.results.reader import READ_ERRORS, Results
+from ttrsim.results.stats import RateSums, widths_along
+from ttrsim.results.store import results_folder
+from ttrsim.results.summary import ends_by_point, format_summary, summary_from_tables
 
-from .backends import LocalBackend, make_backend
+from .backends import make_backend
 from .config import EXECUTION_KEYS, Experiment, ExperimentError, load_experiment
-from .effects import format_effects, intervention, paired_effects
-from .folder import Folder, digest, now
 from .opening import open_folder, write_error
-from .results import READ_ERRORS, Results
 from .seating import Chunk, chunks_of_point
 from .signals import Interrupted
-from .stats import RateSums, widths_along
-from .store import results_folder
-from .summary import ends_by_point, format_summary, summary_from_tables
-from .worker import point_spec, prepare, run_chunk, truncate, warm_up
+from .worker import point_specs, run_chunk, truncate
 
 # seconds between manifest writes (a killed run redoes the chunks finished since the last one)
 MANIFEST_INTERVAL = float(os.environ.get("TTRSIM_MANIFEST_INTERVAL", "1.0"))
@@ -246,7 +247,7 @@ class RunResult:
 
     def scan(self, table: str) -> pl.LazyFrame:
         """A polars LazyFrame over one table (games, players, tickets, turns), with
-        ``block`` (:meth:`ttrsim.experiment.results.Results.scan`)."""
+        ``block`` (:meth:`ttrsim.results.reader.Results.scan`)."""
         return Results.open(self.folder or self.path).scan(table)
 
     def table(self, table: str) -> pl.DataFrame:
@@ -338,7 +339,7 @@ class _Run:
         self.progress, self.signals, self.grown = progress, signals, grown
         per_chunk = manifest["layout"]["chunk_games"]
         self.points = [_Point(exp, p.index, per_chunk) for p in exp.points]
-        self.specs = [point_spec(exp, p, manifest["config_hash"]) for p in exp.points]
+        self.specs = point_specs(exp, manifest["config_hash"])
         self.games_run = 0
         self.warm_up_s = 0.0            # Dask: seconds the workers took to compile (or load) the loop
         self.last_manifest_write = 0.0
@@ -500,16 +501,9 @@ class _Run:
                     spec["parent"] = backend.parent
                     # a folder at a URL: the workers write the parts (but of a stop rule's chunks, cut here)
                     spec["writer"] = self.folder.writer if pt.stop is None else None
-                if exp.backend == "local":
-                    # the worker processes start (imports, table) while this one compiles the loop they load
-                    for _ in range(exp.workers if isinstance(backend, LocalBackend) else 0):
-                        with pool():
-                            backend.submit(prepare, self.specs[0])
-                    warm_up(self.specs[0])
-                else:
-                    # every Dask worker compiles (or loads) the loop before its first chunk, and says how long
-                    t = time.perf_counter()
-                    backend.warm_up(self.specs[0])
+                t = time.perf_counter()
+                backend.warm_up(self.specs[0], pool)        # the chunk loop compiled (or loaded) where it runs
+                if exp.backend != "local":
                     self.warm_up_s = time.perf_counter() - t
                     run_info["warm_up_s"] = round(self.warm_up_s, 3)
                 signals.check()

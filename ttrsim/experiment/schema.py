@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ttrsim.data.rules import get_rules
+from ttrsim.data.rules import RuleSet, get_rules
+from ttrsim.results.errors import ExperimentError  # noqa: F401 (re-exported)
 
 from .seating import chunk_games, game_stride
 
@@ -68,10 +69,6 @@ EXECUTION_KEYS = ("workers", "chunk_size", "backend", "scheduler", "output", "py
                   "cache_dir", "storage_options")
 
 
-class ExperimentError(ValueError):
-    """A bad experiment file or setting: one line naming file, field and what was expected."""
-
-
 @dataclass(frozen=True)
 class Entrant:
     """One strategy at the table: ``label`` names it in the tables and the summary.
@@ -104,6 +101,7 @@ class Point:
     rule_overrides: dict    # all rule overrides of this point (map as a resolved path)
     entrant_params: tuple   # per entrant, its parameter overrides at this point
     full_params: tuple = ()  # per entrant, every parameter's value at this point (defaults filled in)
+    rules: RuleSet | None = field(default=None, compare=False, repr=False)   # resolved once, by the validator
 
 
 @dataclass(frozen=True)
@@ -131,7 +129,7 @@ class Experiment:
     chunk_size: int
     backend: str
     scheduler: str | None
-    output: Path | str      # a folder, or a URL (ttrsim.experiment.store)
+    output: Path | str      # a folder, or a URL (ttrsim.results.store)
     python_time_limit: float = DEFAULT_TIME_LIMIT
     worker_timeout: float = DEFAULT_WORKER_TIMEOUT
     cache_dir: str | None = None  # Dask: the workers' NUMBA_CACHE_DIR
@@ -200,8 +198,10 @@ class Experiment:
                 "worker_timeout": self.worker_timeout, "cache_dir": self.cache_dir,
                 "storage_options": redacted(self.storage_options)}
 
-    def rules_for(self, point: Point):
-        return get_rules(self.rules, point.rule_overrides)
+    def rules_for(self, point: Point) -> RuleSet:
+        """The rules of a sweep point: resolved once, by the validator (a
+        point made otherwise resolves them here)."""
+        return point.rules if point.rules is not None else get_rules(self.rules, point.rule_overrides)
 
     def base_rules(self):
         """The rules without the sweep: the preset, the file's rule_overrides and its map."""
@@ -213,7 +213,11 @@ SECRET = re.compile(r"secret|key|token|password|credential|session|signature|sas
 
 def redacted(options):
     """``options`` with the values of secret-looking keys (key, secret, token, password, ...) hidden: the
-    storage options as the manifest records them."""
+    storage options as the manifest records them.
+
+    >>> redacted({"key": "AKIA", "secret": "x", "client_kwargs": {"endpoint_url": "http://127.0.0.1:9000"}})
+    {'key': '<hidden>', 'secret': '<hidden>', 'client_kwargs': {'endpoint_url': 'http://127.0.0.1:9000'}}
+    """
     if isinstance(options, dict):
         return {k: "<hidden>" if SECRET.search(str(k)) else redacted(v) for k, v in options.items()}
     if isinstance(options, list):

@@ -1,10 +1,13 @@
 """The checks of an experiment file: :class:`Validator` turns the raw mapping
 into a frozen :class:`~ttrsim.experiment.schema.Experiment`, or fails at the
 first problem with one line ``<file>: <field>: <what is wrong; what was
-expected>`` (:class:`~ttrsim.experiment.schema.ExperimentError`).
+expected>`` (:class:`~ttrsim.results.errors.ExperimentError`).
 
 Nothing is written: the output folder is only checked to be creatable (and,
 when the file names it, to lie inside the current folder).
+
+Every sweep point's rules are resolved (and their board built) once, here,
+and kept with the point: :mod:`ttrsim.experiment.points`.
 """
 from __future__ import annotations
 
@@ -281,15 +284,14 @@ class Validator:
         return v
 
     def rules(self, preset, overrides, where):
+        """The rules of ``preset`` with ``overrides``, their board built (they fit the map): once per process."""
         try:
-            rules = get_rules(preset, overrides)
-            from ttrsim.core.board import build_board
-            build_board(rules)
+            from .points import resolved_rules  # (loads the compiled board record)
+            return resolved_rules(preset, overrides)
         except RulesError as e:
             msg = str(e)
             m = re.match(r"rule parameter '(\w+)'", msg)
             self.fail(f"{where}.{m.group(1)}" if m else where, msg)
-        return rules
 
     def entrants(self, where, value) -> list[Entrant]:
         from ttrsim.strategies import REGISTRY, STRATEGY_NAMES, StrategyError, param_row
@@ -515,12 +517,12 @@ class Validator:
             resolved = lambda ps: tuple(self.python_params("sweep", e.strategy, p) if e.python else  # noqa: E731
                                         _compiled_params(e.strategy, p) for e, p in zip(entrants, ps))
             full = resolved(eparams)
-            if arm != "control" and rules == get_rules(preset, before) and full == resolved(before_params):
+            if arm != "control" and rules == self.rules(preset, before, where) and full == resolved(before_params):
                 self.fail(f"intervene.{intervene['key']}", f"the arm '{arm}' changes nothing; expected values "
                                                           "other than the control's")
             self.players_fit(rules, players, "players")
             points.append(Point(index=i, values=values, rule_overrides=ro, entrant_params=tuple(eparams),
-                                full_params=full))
+                                full_params=full, rules=rules))
         return points
 
     def players_fit(self, rules, players, where):
@@ -549,7 +551,7 @@ class Validator:
         """``output``: a folder (:meth:`check_output`), or a URL whose file
         system is known and installed (a ``file://`` URL's folder checked
         like a folder); ``storage_options`` only with a URL."""
-        from .store import filesystem, is_local, is_url  # (store imports this module's callers)
+        from ttrsim.results.store import filesystem, is_local, is_url
         if not is_url(written):
             if options is not None:
                 self.fail("storage_options", "only used with an output URL (s3://BUCKET/FOLDER); expected no "

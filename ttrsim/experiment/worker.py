@@ -4,17 +4,20 @@
 sent with every chunk); :func:`run_chunk` plays games ``lo..hi-1`` of the point
 with the compiled loop (:mod:`ttrsim.play.chunk`), flushing the turn log into
 Arrow tables whenever it fills, and returns each table as Parquet bytes (or
-writes them into a results folder at a URL: :mod:`ttrsim.experiment.store`)
+writes them into a results folder at a URL: :mod:`ttrsim.results.store`)
 with the per-block win sums of every entrant (for the stop rule). Games whose
 seating has a Python strategy are stepped in Python (:func:`_play_python`) and
 recorded exactly like the compiled loop; the other games of the chunk still run
 compiled, in game order; the first of them is played twice, to catch a Python
-strategy that is not deterministic. A worker thread keeps the board, state
-and log of the points it has seen (``_CTX``, one set per thread), and a
+strategy that is not deterministic. The spec carries the point's resolved
+rules; a worker process builds each point's board once
+(:func:`ttrsim.experiment.points.point_board`: every thread and the Python
+seats' :class:`~ttrsim.play.game.Game` share it), a worker thread keeps the
+state and log of the points it has seen (``_CTX``, one set per thread), and a
 worker process ends itself when the run's
 main process is gone (:func:`watch_parent`). Every part file is tagged with
 the experiment's config hash, the chunk and its games
-(:func:`ttrsim.experiment.folder.part_tag`). What a Python strategy prints
+(:func:`ttrsim.results.folder.part_tag`). What a Python strategy prints
 goes to stderr (:func:`strategy_output_to_stderr`): stdout belongs to the
 caller (``ttrsim run --json`` prints its document there).
 """
@@ -33,34 +36,31 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ttrsim.core.actions import legal_buffer
-from ttrsim.core.board import build_board
-from ttrsim.core.jitcache import link_callees_as_compiled
 from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
-from ttrsim.data.interventions import played_map
-from ttrsim.data.rules import get_rules
+from ttrsim.jit.patches import link_callees_as_compiled
 from ttrsim.play.chunk import N_EXTRA, play_chunk, record_end
 from ttrsim.play.game import Game
 from ttrsim.play.guard import StrategyError, watching
 from ttrsim.play.pyplay import build_seats, first_difference, load_strategy_class, play_logged_py
 from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_has_room
+from ttrsim.results.folder import part_tag
+from ttrsim.results.store import store_parts
+from ttrsim.results.tables import from_parquet_bytes, to_parquet_bytes
 from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
 from ttrsim.strategies.dispatch import kernels_for
 from ttrsim.strategies.memory import allocate_memory
 
-from .config import Experiment
-from .folder import part_tag
-from .seating import Chunk, game_arrays
-from .store import store_parts
-from .tables import (
+from .chunk_tables import (
     ChunkContext,
-    from_parquet_bytes,
     games_table,
     players_table,
     tickets_table,
-    to_parquet_bytes,
     turns_table,
 )
+from .config import Experiment
+from .points import point_board
+from .seating import Chunk, game_arrays
 
 TURN_CAPACITY = 1 << 18          # turn rows per flush (about 21 MB of int32)
 OFFER_CAPACITY = 1 << 16
@@ -72,11 +72,12 @@ link_callees_as_compiled(play_chunk)
 
 
 class _Contexts(threading.local):
-    """The contexts (board, state, turn log: :func:`_context`) of the sweep
-    points this thread has seen, ``by_key`` spec key: one set per thread, so
-    that two threads of a process never play into the same buffers (a Dask
-    worker run with several threads, or a chunk still running when the next
-    run's warm-up starts: :mod:`ttrsim.experiment.cluster`)."""
+    """The contexts (state, turn log, and the board the process's threads
+    share: :func:`_context`) of the sweep points this thread has seen,
+    ``by_key`` spec key: one set per thread, so that two threads of a process
+    never play into the same buffers (a Dask worker run with several
+    threads, or a chunk still running when the next run's warm-up starts:
+    :mod:`ttrsim.experiment.cluster`)."""
 
     def __init__(self):
         self.by_key: dict = {}
@@ -119,10 +120,18 @@ def strategy_output_to_stderr(fn):
     return wrapper
 
 
-def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None = None) -> dict:
-    """Everything a worker needs to play chunks of one sweep point (picklable):
-    ``config_hash`` tags its part files, ``parent`` is the pid a worker process
-    watches (:func:`watch_parent`)."""
+def point_specs(exp: Experiment, config_hash: str = "") -> list[dict]:
+    """The :func:`point_spec` of every sweep point (the config read once)."""
+    config = exp.config()
+    return [point_spec(exp, p, config_hash, config=config) for p in exp.points]
+
+
+def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None = None, config=None) -> dict:
+    """Everything a worker needs to play chunks of one sweep point (picklable:
+    its resolved rules, ``rule_set``, not its board, built once per worker
+    process): ``config_hash`` tags its part files, ``parent`` is the pid a
+    worker process watches (:func:`watch_parent`); ``config``: ``exp.config()``
+    (computed unless given)."""
     ents = exp.entrants
     # a Python seat has compiled id 0 and a zero parameter row, never read: its games run in Python
     ids = np.array([[0 if ents[e].python else strategy_id(ents[e].strategy) for e in seats]
@@ -135,8 +144,8 @@ def point_spec(exp: Experiment, point, config_hash: str = "", parent: int | None
                                          players=exp.players)
     # Python strategies: (module:Class, constructor parameters at this point) per entrant, None if compiled
     python = [(e.strategy, dict(point.entrant_params[i])) if e.python else None for i, e in enumerate(ents)]
-    key = json.dumps([exp.config(), point.index], sort_keys=True, default=str)
-    return {"key": key, "point": point.index, "rules": exp.rules, "rule_overrides": point.rule_overrides,
+    key = json.dumps([exp.config() if config is None else config, point.index], sort_keys=True, default=str)
+    return {"key": key, "point": point.index, "rules": exp.rules, "rule_set": exp.rules_for(point),
             "players": exp.players, "seatings": np.array(exp.seatings, np.int64), "ids": ids, "params": params,
             "kernels": kernels_for(ids.ravel()),
             "labels": [e.label for e in ents], "log": exp.log, "seed": exp.seed,
@@ -149,9 +158,8 @@ def _context(spec: dict):
     contexts = _CTX.by_key
     ctx = contexts.get(spec["key"])
     if ctx is None:
-        rules = get_rules(spec["rules"], spec["rule_overrides"])
-        m = played_map(rules)
-        b = build_board(rules, m)
+        rules = spec["rule_set"]
+        m, b = point_board(rules)
         offer_room = 8 * (rules.max_turns + spec["players"])
         log = allocate_log(TURN_CAPACITY if spec["log"] else 1, max(OFFER_CAPACITY, 4 * offer_room))
         ctx = {"board": b, "state": allocate_state(b, spec["players"]), "memory": allocate_memory(b, spec["players"]),
@@ -159,7 +167,7 @@ def _context(spec: dict):
                "tables": ChunkContext(spec["point"], spec["rules"], spec["players"], spec["labels"],
                                       spec["seatings"], m.ticket_points, b.route_map_id)}
         if spec.get("python"):
-            ctx["game"] = Game(rules, spec["players"])
+            ctx["game"] = Game(rules, spec["players"], board=b)
             ctx["classes"] = [None if x is None else load_strategy_class(x[0], spec["python_path"])
                               for x in spec["python"]]
             ctx["hand_before"] = np.zeros(LOCO + 1, np.int64)
@@ -186,7 +194,7 @@ def run_chunk(spec: dict, chunk: Chunk) -> dict:
     ``W`` and games ``C`` ``[blocks, entrants]`` and timings. With a
     ``writer`` in the spec (a results folder at a URL) this worker writes the
     part files there itself and returns their ``bytes`` and ``sha256``
-    instead of ``data`` (:func:`ttrsim.experiment.store.store_parts`)."""
+    instead of ``data`` (:func:`ttrsim.results.store.store_parts`)."""
     result = _play(spec, chunk)
     if spec.get("writer"):
         result.update(store_parts(spec["writer"], chunk.key, result.pop("data")))

@@ -38,9 +38,9 @@ import numpy as np
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
-from ttrsim.core.jitcache import cache_base
 from ttrsim.core.state import N_FINAL, allocate_state
 from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.jit.cache import cache_base
 from ttrsim.strategies import param_row, strategy_id
 from ttrsim.strategies.memory import allocate_memory
 

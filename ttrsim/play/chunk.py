@@ -10,10 +10,10 @@ flushes the log and calls again from there. The table (board, state, the
 strategies' memory, buffers) is the caller's, allocated once in Python.
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.state import M_END, M_NPLAYERS, M_TURN, N_FINAL
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+from ttrsim.jit import kernel
 
 from .turnlog import G_END, G_TURNS, log_has_room, play_logged
 
@@ -24,7 +24,7 @@ X_PASS0 = 2                       # passengers collected, colour c at X_PASS0 + 
 N_EXTRA = X_PASS0 + N_PASSENGER_COLOURS
 
 
-@njit(cache=True)
+@kernel
 def record_end(s, i, results, extra, game_meta):
     """Copy the outcome of the game just played (state ``s``) into row ``i`` of
     ``results`` (the final table), ``extra`` (``X_*``) and ``game_meta``
@@ -43,7 +43,7 @@ def record_end(s, i, results, extra, game_meta):
     game_meta[i, G_TURNS] = s.meta[M_TURN]
 
 
-@njit(cache=True)
+@kernel
 def play_chunk(kernels, b, s, m, start, seeds, seating, strategy_ids, params, legal, log, results, extra, game_meta,
                with_turns):
     """Play games ``start, start+1, ...`` of ``seeds`` while the log has room;

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import numpy as np
 from joblib import Parallel, delayed
-from numba import njit
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import (
@@ -57,6 +56,7 @@ from ttrsim.core.state import (
 )
 from ttrsim.data.ids import LOCO
 from ttrsim.data.rules import get_rules, preset_names
+from ttrsim.jit import kernel
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 from ttrsim.strategies.random_strategy import choose
 
@@ -71,7 +71,7 @@ VIOLATION_NAMES = ("cards not 110", "card kind count changed", "trains not conse
 MAX_ACTIONS = 20_000
 
 
-@njit(cache=True)
+@kernel
 def check_state(b, s, kind_count):
     """The first violated invariant of state ``s`` (a V_* code), or -1."""
     n_players = s.meta[M_NPLAYERS]
@@ -146,7 +146,7 @@ def check_state(b, s, kind_count):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def deal_fingerprint(s):
     """A 64-bit hash of a game's deal (the shuffled train deck, the ticket
     piles, the face-up row and the passengers placed): two games with the same
@@ -165,7 +165,7 @@ def deal_fingerprint(s):
     return h
 
 
-@njit(cache=True)
+@kernel
 def fuzz_game(b, s, m, seed, legal, kind_count, found, params, fingerprints, i):
     """Play one random game from ``seed`` checking every action (the
     ``random`` strategy with the table's strategy memory ``m``); count each
@@ -212,7 +212,7 @@ def fuzz_game(b, s, m, seed, legal, kind_count, found, params, fingerprints, i):
     return n_actions
 
 
-@njit(cache=True)
+@kernel
 def fuzz_seeds(b, s, m, seeds, legal, counts, first_seed, fingerprints):
     """Fuzz one game per seed; ``counts[v]`` counts games with violation ``v``;
     ``first_seed[v]`` keeps the first seed that showed it (-1 none);

@@ -18,7 +18,20 @@ from types import MappingProxyType
 import numpy as np
 
 from ttrsim.core.actions import action_name, legal_buffer
-from ttrsim.core.board import RP_N_DECKS, RP_STATIONS, build_board
+from ttrsim.core.board import (
+    RP_DRAW_N,
+    RP_END_TRAINS,
+    RP_FACEUP,
+    RP_FIRST_SEAT,
+    RP_HAND,
+    RP_MAX_TURNS,
+    RP_N_CARDS,
+    RP_N_DECKS,
+    RP_SETUP_DEAL,
+    RP_STATIONS,
+    RP_TRAINS,
+    build_board,
+)
 from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
 from ttrsim.core.state import (
     END_NAMES,
@@ -38,7 +51,7 @@ from ttrsim.core.state import (
     allocate_state,
     copy_state,
 )
-from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES, ROUTE_COLOUR_NAMES
+from ttrsim.data.ids import CARD_NAMES, N_COLOURS, PASSENGER_NAMES, ROUTE_COLOUR_NAMES
 from ttrsim.data.interventions import played_map
 from ttrsim.data.rules import RulesError, RuleSet, get_rules
 
@@ -47,20 +60,53 @@ class IllegalAction(ValueError):
     """The action is not legal in the current state."""
 
 
+def check_board(board, rules: RuleSet, map_data) -> None:
+    """A ``ValueError`` unless ``board`` may be the board of ``rules`` on
+    ``map_data`` (the map as played): the same routes (their ids in the map
+    file) and the rule parameters the board records one to one. A cheap
+    check of :class:`Game`'s ``board=``, not a comparison of every field."""
+    expected = {RP_TRAINS: rules.trains, RP_HAND: rules.hand_size, RP_FACEUP: rules.face_up,
+                RP_SETUP_DEAL: rules.setup_deal, RP_DRAW_N: rules.draw_tickets, RP_END_TRAINS: rules.end_trains,
+                RP_MAX_TURNS: rules.max_turns, RP_FIRST_SEAT: rules.first_seat, RP_STATIONS: rules.stations,
+                RP_N_CARDS: N_COLOURS * rules.cards_per_colour + rules.locomotives}
+    routes = np.asarray(board.route_map_id)
+    if len(routes) != map_data.n_routes or not np.array_equal(routes, map_data.file_route_ids) or \
+            len(board.ticket_a) != map_data.n_tickets or \
+            any(int(board.rp[i]) != v for i, v in expected.items()):
+        raise ValueError(f"board= is not the board of these rules (preset '{rules.preset}' on map '{map_data.name}'); "
+                         "expected build_board(rules) of the same rules")
+
+
 class Game:
     """One game of ``rules`` (a preset name or a :class:`RuleSet`) for
     ``n_players`` seats, dealt from ``seed``; replaying a seed with the same
-    actions gives the same game."""
+    actions gives the same game.
+
+    ``board``: the board of these rules, built already (``build_board(rules)``,
+    or another :class:`Game`'s of the same rules: boards are read-only), so
+    that it is not built again; the game is then the same as without it. It
+    must be the board of ``rules``: its map's routes and the rule parameters
+    it records most directly are checked (a ``ValueError`` when they differ),
+    not every field.
+
+    >>> g = Game("usa", 3, seed=5)
+    >>> Game(g.rules, 3, seed=5, board=g.board).legal_actions() == g.legal_actions()
+    True
+    """
 
     def __init__(self, rules: str | RuleSet = "usa", n_players: int = 2, seed: int = 0,
-                 overrides: dict | None = None):
+                 overrides: dict | None = None, *, board=None):
         if isinstance(rules, str):
             rules = get_rules(rules, overrides)
         if not 2 <= n_players <= 5:
             raise RulesError(f"players must be 2 to 5 (R1.2), got {n_players}")
         self.rules = rules
         self.map = played_map(rules)          # the map as played: its route ids are the board's (R9.2)
-        self.board = build_board(rules, self.map)
+        if board is None:
+            board = build_board(rules, self.map)
+        else:
+            check_board(board, rules, self.map)
+        self.board = board
         self.state = allocate_state(self.board, n_players)
         self.seed = seed
         self._buf = legal_buffer(self.board)

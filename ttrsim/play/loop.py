@@ -16,17 +16,17 @@ from its seed, so a game is a function of its seed alone.
 True
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.engine import apply_action, reset_game
-from ttrsim.core.record import borrowed
 from ttrsim.core.state import M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
+from ttrsim.jit import kernel
+from ttrsim.jit.record import borrowed
 from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
 from ttrsim.strategies.memory import allocate_memory, reset_memory
 
 
-@njit(cache=True)
+@kernel
 def _play_game(kernels, b, s, m, seed, strategy_ids, params, legal):
     legal, params = borrowed(legal), borrowed(params)     # passed to every call: not counted each time
     reset_game(b, s, seed)
@@ -38,7 +38,7 @@ def _play_game(kernels, b, s, m, seed, strategy_ids, params, legal):
         apply_action(b, s, a)
 
 
-@njit(cache=True)
+@kernel
 def _play_many(kernels, b, s, m, seeds, strategy_ids, params, legal, finals):
     for i in range(seeds.shape[0]):
         _play_game(kernels, b, s, m, seeds[i], strategy_ids, params, legal)

@@ -1,8 +1,9 @@
 """A game position drawn as a picture or written as text: the board from the
 map's coordinates with claimed routes in seat colours, the face-up row and
 each seat's score (:meth:`ttrsim.play.game.Game.render`, ``ttrsim play --render``).
-:func:`track_segments` also draws the report's board maps (so this module
-loads no compiled code at import).
+The tracks are drawn where :func:`ttrsim.data.maps.geometry.track_segments`
+puts them, as on the report's board maps. This module loads no compiled code
+at import.
 
 >>> from ttrsim.play.game import Game
 >>> g = Game("usa", 3, seed=4)
@@ -18,34 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from ttrsim.data.ids import CARD_NAMES, COLOUR_NAMES, GRAY
+from ttrsim.data.maps.geometry import track_segments
 
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")     # seat 0..4
 CARD_COLOURS = {"pink": "#e377c2", "blue": "#1f5fbf", "orange": "#ff8c1a", "white": "#f2f2f2", "green": "#2e9e3e",
                 "yellow": "#f2d21b", "black": "#222222", "red": "#d02020", "locomotive": "#b0b0b0", "gray": "#a0a0a0"}
-
-
-def track_segments(m, spacing: float | None = None) -> np.ndarray:
-    """Line segments of every route, shape (routes, 2, 2) in board pixels:
-    the tracks of a parallel group are offset across their line by
-    ``spacing`` (default 0.9% of the board's larger side) so they do not overlap."""
-    xy = np.asarray(m.node_xy, dtype=float)
-    a = xy[np.asarray(m.route_a, dtype=int)]
-    b = xy[np.asarray(m.route_b, dtype=int)]
-    if spacing is None:
-        span = xy.max(axis=0) - xy.min(axis=0)
-        spacing = 0.009 * float(max(span.max(), 1.0))
-    d = b - a
-    length = np.hypot(d[:, 0], d[:, 1])
-    length[length == 0] = 1.0
-    normal = np.column_stack([-d[:, 1], d[:, 0]]) / length[:, None]
-    group = np.asarray(m.route_group, dtype=int)
-    offset = np.zeros(m.n_routes)
-    for g in np.unique(group):
-        members = np.flatnonzero(group == g)
-        if len(members) > 1:
-            offset[members] = (np.arange(len(members)) - (len(members) - 1) / 2) * spacing
-    shift = normal * offset[:, None]
-    return np.stack([a + shift, b + shift], axis=1)
 
 
 def _headline(game) -> str:

@@ -24,7 +24,6 @@ same two, so both loops write identical rows for the same decisions.
 True
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import (
     A_BLIND,
@@ -41,7 +40,6 @@ from ttrsim.core.actions import (
 )
 from ttrsim.core.board import RP_MAX_TURNS
 from ttrsim.core.engine import apply_action, reset_game
-from ttrsim.core.record import borrowed, define_record
 from ttrsim.core.scoring import player_components, ticket_completed
 from ttrsim.core.state import (
     M_END,
@@ -58,13 +56,13 @@ from ttrsim.core.state import (
     PH_TUNNEL,
 )
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
+from ttrsim.jit import kernel
+from ttrsim.jit.record import borrowed, define_record
 from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
 from ttrsim.strategies.memory import reset_memory
 
 # turn kinds
-K_CARDS, K_CLAIM, K_TICKETS, K_PASS, K_STATION = range(5)
-KIND_NAMES = ("cards", "claim", "tickets", "pass", "station")
-SOURCE_NAMES = ("face-up", "blind")
+K_CARDS, K_CLAIM, K_TICKETS, K_PASS, K_STATION = range(5)          # their names: KIND_NAMES (ttrsim.data.ids)
 
 # --- columns of Log.turns -------------------------------------------------------------
 (T_GAME,        # index of the game in the call (the runner maps it to the game id)
@@ -116,7 +114,7 @@ def allocate_log(turn_capacity: int, offer_capacity: int):
                offers=np.zeros((offer_capacity, N_OFFER_COLS), np.int32), n_offers=np.zeros(1, np.int64))
 
 
-@njit(cache=True)
+@kernel
 def _new_turn(log, s, game):
     row = log.n_turns[0]
     log.n_turns[0] += 1
@@ -133,7 +131,7 @@ def _new_turn(log, s, game):
     return row
 
 
-@njit(cache=True)
+@kernel
 def _record_choice(log, s, b, row, phase, p, a):
     """Fill the turn row with what action ``a`` (about to be applied) says."""
     t = log.turns
@@ -176,7 +174,7 @@ def _record_choice(log, s, b, row, phase, p, a):
         t[row, T_LOCOS] = k
 
 
-@njit(cache=True)
+@kernel
 def log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before):
     """Record action ``a`` of the seat to act (its ticket offer, its turn row if
     ``with_turns``), apply it and complete the turn row when the turn ends.
@@ -236,7 +234,7 @@ def log_step(b, s, game, a, log, with_turns, row, hand_before, pass_before):
     return row
 
 
-@njit(cache=True)
+@kernel
 def _mark_completed(b, s, log, game, p, turn):
     """After seat ``p``'s claim (or keep) in ``turn``: its kept tickets of this
     game (the offer rows at the end of the log) that are complete now and were
@@ -253,7 +251,7 @@ def _mark_completed(b, s, log, game, p, turn):
         o -= 1
 
 
-@njit(cache=True)
+@kernel
 def log_finish(b, s, log, first_offer):
     """At the end of a game: mark which kept tickets (offer rows from
     ``first_offer`` on) were completed."""
@@ -265,7 +263,7 @@ def log_finish(b, s, log, first_offer):
                 log.offers[o, O_COMPLETED] = 1 if ticket_completed(b, s, log.offers[o, O_TICKET], parent) else 0
 
 
-@njit(cache=True)
+@kernel
 def log_has_room(b, log, n_players, with_turns):
     """Whether the log surely holds one more game (at most ``max_turns + 1``
     turn rows; at most 8 tickets offered per turn or setup)."""
@@ -274,7 +272,7 @@ def log_has_room(b, log, n_players, with_turns):
     return log.offers.shape[0] - log.n_offers[0] >= 8 * (b.rp[RP_MAX_TURNS] + n_players)
 
 
-@njit(cache=True, inline="always")     # inlined: a compiled level less that re-optimizes every kernel
+@kernel(inline="always")     # inlined: a compiled level less that re-optimizes every kernel
 def play_logged(kernels, b, s, m, game, seed, strategy_ids, params, legal, log, with_turns, hand_before,
                 pass_before):
     """Play one game recording turns (if ``with_turns``) and ticket offers;
@@ -301,7 +299,7 @@ def play_logged_many(b, s, m, seeds, strategy_ids, params, legal, log, results, 
                              game_meta, with_turns)
 
 
-@njit(cache=True)
+@kernel
 def _play_logged_many(kernels, b, s, m, seeds, strategy_ids, params, legal, log, results, game_meta, with_turns):
     hand_before = np.zeros(LOCO + 1, np.int64)
     pass_before = np.zeros(N_PASSENGER_COLOURS, np.int64)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from ttrsim.experiment.stats import percent
+from ttrsim.results.stats import percent
 
 __all__ = ["Document", "Heading", "Paragraph", "Note", "Bullets", "Table", "Chart", "Contents", "make_table", "slug",
            "pct", "num", "signed", "interval", "MAX_ROWS"]
@@ -145,7 +145,7 @@ def _missing(v) -> bool:
 
 def pct(v, digits: int = 1) -> str:
     """A fraction as a percentage: 0.1234 -> '12.3%' (the run summary's rounding,
-    :func:`ttrsim.experiment.stats.percent`); '-' for a missing value."""
+    :func:`ttrsim.results.stats.percent`); '-' for a missing value."""
     if _missing(v):
         return "-"
     return percent(v, digits)

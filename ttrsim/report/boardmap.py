@@ -28,7 +28,7 @@ from matplotlib import patheffects
 from matplotlib.collections import LineCollection
 from matplotlib.colors import Normalize
 
-from ttrsim.play.render import track_segments
+from ttrsim.data.maps.geometry import track_segments
 
 from .charts.figures import as_polars, floats, new_figure, percent_axis
 

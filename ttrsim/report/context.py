@@ -24,7 +24,7 @@ from pathlib import Path
 import matplotlib
 import polars as pl
 
-from ttrsim.experiment.stats import distinct_games
+from ttrsim.results.stats import distinct_games
 
 from .blocks import Chart, Document, make_table
 from .charts import strategy_colours

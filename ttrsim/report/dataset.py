@@ -1,9 +1,9 @@
 """Open a results folder (``ttrsim run`` output) for the report statistics.
 
-The reader is :class:`ttrsim.experiment.results.Results`, the one reader of
-results folders: the run summary uses it too (the experiment layer cannot
-import the report), so the summary and the report read the same games the same
-way. It reads only the folder (the manifest, ``map.json``, ``rules.json`` and
+The reader is :class:`ttrsim.results.reader.Results`, the one reader of
+results folders (the results layer, below both the experiment and the report):
+the run summary uses it too, so the summary and the report read the same games
+the same way. It reads only the folder (the manifest, ``map.json``, ``rules.json`` and
 the Parquet tables), never the map file or today's presets.
 
 >>> import tempfile
@@ -19,6 +19,6 @@ the Parquet tables), never the map file or today's presets.
 (100, 45)
 >>> tmp.cleanup()
 """
-from ttrsim.experiment.results import DIMS, TABLES, Results, ResultsError
+from ttrsim.results.reader import DIMS, TABLES, Results, ResultsError
 
 __all__ = ["Results", "ResultsError", "TABLES", "DIMS"]

@@ -1,6 +1,6 @@
 """Statistics of an intervention study (an experiment with ``intervene:``):
 the paired effects of every arm against the control on the same deals
-(:mod:`ttrsim.experiment.effects`), shaped for the report.
+(:mod:`ttrsim.results.effects`), shaped for the report.
 
 These are **effects**: each arm changes one thing and plays the control's
 deals, seatings and strategy streams, so a difference is caused by the change.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ttrsim.experiment.effects import OFFERED, WIDE, intervention, offer_uptake, paired_effects, wide_effects
+from ttrsim.results.effects import OFFERED, WIDE, intervention, offer_uptake, paired_effects, wide_effects
 
 from .dataset import Results
 
@@ -35,7 +35,7 @@ def intervention_effects(res: Results) -> pl.DataFrame:
     """One row per arm and unit (the offered seat, each seat ``seat k``, each
     strategy label): point, arm, unit, games, blocks, then per measure (win,
     score, tickets) its effect, low, high and p_holm (Holm over the arms, per
-    unit and measure; :func:`ttrsim.experiment.effects.wide_effects`)."""
+    unit and measure; :func:`ttrsim.results.effects.wide_effects`)."""
     wide = wide_effects(paired_effects(Results.open(res)))
     return wide.select("point", "arm", "unit", "games", "blocks", *[f"{name}_{c}" for name in WIDE.values()
                                                                      for c in ("effect", "low", "high", "p_holm")])

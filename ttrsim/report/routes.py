@@ -65,7 +65,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ttrsim.experiment import stats
+from ttrsim.results import stats
 
 from .dataset import Results
 from .tickets import shortest_path_routes
@@ -401,7 +401,7 @@ def blocking(res: Results) -> pl.DataFrame:
     which the same claims block the tickets the other seats held, open, at that
     turn of that game, leaving out the claimer's own tickets), excess
     (paired_rate - baseline_rate), excess_low, excess_high (95% interval over
-    seed blocks, paired: :func:`ttrsim.experiment.stats.rate_difference`).
+    seed blocks, paired: :func:`ttrsim.results.stats.rate_difference`).
     Highest blocking rate first.
     """
     res = Results.open(res)

@@ -11,13 +11,13 @@ unlike the raw tables' 0-based ``seat``.
 **Distinct games.** Games that replay another game of their seed block (the
 same deal with the same strategy in every seat, e.g. a rotated line-up of four
 ``planner`` s) count once in every rate, interval and pair count
-(:func:`ttrsim.experiment.stats.replays`).
+(:func:`ttrsim.results.stats.replays`).
 
 **Win shares.** A seat's win share is 1 for a sole winner, 1/k when k seats
 share the win (R6.8 leaves them tied), else 0; a win rate is a mean win share.
 
 **Intervals** (``low``, ``high``). The rates (win rates, seat advantage,
-head-to-head) are computed by :mod:`ttrsim.experiment.stats`, the statistics
+head-to-head) are computed by :mod:`ttrsim.results.stats`, the statistics
 module the run summary uses too: a 95% Wilson score interval on the effective
 number of games, with the design effect of the seed blocks (the games of a
 block share one deal, so the blocks, not the games, are independent); at 0 or
@@ -50,8 +50,8 @@ import numpy as np
 import polars as pl
 
 from ttrsim.data.rules import TIEBREAK_FEWEST
-from ttrsim.experiment import stats
-from ttrsim.experiment.stats import END_REASONS, end_reasons
+from ttrsim.results import stats
+from ttrsim.results.stats import END_REASONS, end_reasons
 
 from .dataset import Results
 
@@ -103,7 +103,7 @@ def _point_seed(seed, point: int):
 
 def win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
     """Win rate per point and strategy, highest first
-    (:func:`ttrsim.experiment.stats.win_rates`: the numbers and order of the run summary).
+    (:func:`ttrsim.results.stats.win_rates`: the numbers and order of the run summary).
 
     Columns: point, strategy, games (played), distinct (distinct games), wins
     (sum of win shares: a shared win counts 1/k), win_rate (wins / distinct),
@@ -116,12 +116,12 @@ def win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFram
 def player_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
     """:func:`win_rates` with the labels of one player pooled: entrants that
     play the same strategy with the same parameters under several labels
-    (``planner``, ``planner-2``: :func:`ttrsim.experiment.stats.clones`) are
+    (``planner``, ``planner-2``: :func:`ttrsim.results.stats.clones`) are
     one player, its rate the win shares of all its seats over their games, its
     interval over seed blocks; highest first. Without such labels it is
     :func:`win_rates` with one label per player. ``behind*``: how far each
     player's rate lies below the first's, paired on the seed blocks
-    (:func:`ttrsim.experiment.stats.gaps_to_leader`), its p-value Holm-adjusted
+    (:func:`ttrsim.results.stats.gaps_to_leader`), its p-value Holm-adjusted
     over the players behind.
 
     Columns: point, player (its first label), labels (its labels, comma-separated),
@@ -153,7 +153,7 @@ def player_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.D
 
 def player_groups(res: Results, point: int) -> list[list[int]]:
     """The entrants (indices into ``res.labels``) of each player at ``point``, in
-    entrant order: entrants with the same :func:`ttrsim.experiment.stats.player_keys`
+    entrant order: entrants with the same :func:`ttrsim.results.stats.player_keys`
     are one player (e.g. ``[[0, 1], [2], [3]]`` for ``planner``, ``planner-2``, ...)."""
     groups: dict[str, list[int]] = {}
     for k, key in enumerate(stats.player_keys(res, point)):

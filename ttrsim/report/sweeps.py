@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ttrsim.experiment.effects import paired_effects, wide_effects
-from ttrsim.experiment.stats import holm
+from ttrsim.results.effects import paired_effects, wide_effects
+from ttrsim.results.stats import holm
 
 from .dataset import Results
 from .strategies import win_rates
@@ -56,7 +56,7 @@ def swept_win_rates(res: Results, resamples: int = 1000, seed: int = 0) -> pl.Da
     """:func:`~ttrsim.report.strategies.win_rates` with the swept values: for
     balance lines (win rate with its interval against a swept parameter).
     ``resamples`` and ``seed`` are accepted for a uniform call and not used
-    (the interval is :func:`ttrsim.experiment.stats.rate_interval`).
+    (the interval is :func:`ttrsim.results.stats.rate_interval`).
 
     Columns: point, one column per swept key, strategy, games, wins, win_rate, low, high, mean_score.
     """
@@ -132,7 +132,7 @@ def sweep_effects(res: Results) -> pl.DataFrame:
     compared with the same deal, seating and seat at the other point, and the
     differences are averaged over the seed blocks (the independent unit) with a
     95% normal interval over the blocks
-    (:func:`ttrsim.experiment.effects.paired_effects`). Unlike a comparison of
+    (:func:`ttrsim.results.effects.paired_effects`). Unlike a comparison of
     two win rates, the deal's luck cancels; the effect is of the swept values
     (everything else is equal by design), on these strategies' play.
 

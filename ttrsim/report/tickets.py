@@ -15,7 +15,7 @@ the same keepers, of their strategy's overall win rate at that point (what those
 keepers would win without knowing which ticket they held); ``lift`` =
 ``win_rate_kept - baseline``, with the 95% interval of ``win_rate_kept`` over
 seed blocks (``lift_low``, ``lift_high``), its two-sided p-value against 0
-(``lift_p``, :func:`ttrsim.experiment.stats.rate_p_value`) and that p-value
+(``lift_p``, :func:`ttrsim.results.stats.rate_p_value`) and that p-value
 adjusted by Holm's method for the number of tickets kept at the point
 (``lift_p_holm``): the key findings name a ticket only where the adjusted
 p-value is below 0.05. A positive lift says good players keep it, or that its
@@ -43,7 +43,7 @@ import numpy as np
 import polars as pl
 
 from ttrsim.data.rules import percent_of
-from ttrsim.experiment import stats
+from ttrsim.results import stats
 
 from .dataset import Results
 
@@ -203,7 +203,7 @@ def ticket_value(res: Results) -> pl.DataFrame:
     the point's rules, R6.3), win_rate_kept (mean win share of the
     keepers), baseline (mean of the keepers' strategies' overall win rates),
     lift (win_rate_kept - baseline), lift_low, lift_high (the 95% interval of
-    win_rate_kept over seed blocks, :func:`ttrsim.experiment.stats.rate_interval`,
+    win_rate_kept over seed blocks, :func:`ttrsim.results.stats.rate_interval`,
     less the baseline). Rates are null when their denominator is 0.
     """
     res = Results.open(res)

@@ -1,5 +1,5 @@
 """The files of a tune folder, each written atomically
-(:meth:`ttrsim.experiment.folder.Folder.write_atomic`: a temporary name, then
+(:meth:`ttrsim.results.folder.Folder.write_atomic`: a temporary name, then
 ``os.replace``): ``tune.json`` (the record), ``trace.csv`` (one row per
 candidate and round), ``best.yaml`` (the fitted parameters, usable as an
 experiment lineup's ``params``) and ``report.md``."""
@@ -11,8 +11,8 @@ import json
 
 import yaml
 
-from ttrsim.experiment.folder import Folder
-from ttrsim.experiment.stats import interval_text, percent
+from ttrsim.results.folder import Folder
+from ttrsim.results.stats import interval_text, percent
 
 from .config import TuneConfig
 from .search import in_style

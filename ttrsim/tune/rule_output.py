@@ -10,7 +10,7 @@ import json
 
 import yaml
 
-from ttrsim.experiment.folder import Folder
+from ttrsim.results.folder import Folder
 
 from .output import BEST_FILE, CHART_FILE, REPORT_FILE, TRACE_FILE, TUNE_FILE, report_head
 from .rule_config import RuleTuneConfig

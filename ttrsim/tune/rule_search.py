@@ -44,8 +44,8 @@ import numpy as np
 import polars as pl
 
 from ttrsim.data.rules import get_rules
-from ttrsim.experiment.results import Results
-from ttrsim.experiment.stats import Z95
+from ttrsim.results.reader import Results
+from ttrsim.results.stats import Z95
 
 from .rule_config import RuleTuneConfig
 

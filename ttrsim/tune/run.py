@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ttrsim.experiment.config import ExperimentError
-from ttrsim.experiment.folder import Folder, FolderLock, now
-from ttrsim.experiment.results import Results
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.experiment.signals import Interrupted
+from ttrsim.results.folder import Folder, FolderLock, now
+from ttrsim.results.reader import Results
 
 from .config import TuneConfig, TuneError, load_tune
 from .output import OWN_FILES, TUNE_FILE, measures_text, write_outputs

@@ -10,7 +10,7 @@ candidate gets a few seed blocks, the better half (by mean win share) is kept
 and its folders are grown to more games (the same experiment run again with
 more ``games``: the earlier games unchanged), until one is left. It replaces
 the incumbent when the lower end of its 95% interval over seed blocks
-(:func:`ttrsim.experiment.stats.block_interval`) is above the fair share
+(:func:`ttrsim.results.stats.block_interval`) is above the fair share
 ``1/players`` plus the margin; a stage that finds none ends the tune (the
 incumbent is stable), and so does the budget or the last stage.
 
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from ttrsim.experiment.results import Results
 from ttrsim.experiment.seating import block_seed
-from ttrsim.experiment.stats import block_interval
+from ttrsim.results.reader import Results
+from ttrsim.results.stats import block_interval
 
 from .config import MIN_BLOCKS, TuneConfig, _rounds
 

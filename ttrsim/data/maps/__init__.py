@@ -28,7 +28,7 @@ must be reached by a route, and the routes must form one connected network.
 
 Modules: ``mapdata`` (MapData, MapError), ``loader`` (finding, reading, top-level
 fields, building), ``places`` (cities, countries, passengers), ``rows`` (routes,
-tickets and the checks across rows).
+tickets and the checks across rows), ``geometry`` (where the tracks run, for drawing).
 
 >>> m = load_map('usa'); m.n_routes
 100

@@ -1,10 +1,15 @@
 """Loading a map: find it (a packaged name or a path), read the YAML, check the
 top-level fields and the scoring table, run the place and row checks in order,
-and build :class:`~ttrsim.data.maps.mapdata.MapData`."""
+and build :class:`~ttrsim.data.maps.mapdata.MapData`.
+
+A map is parsed once per process: a packaged map by its name, a map file by
+its path and content (an edited file is read afresh); the maps are frozen
+(read-only arrays), so every caller may share one."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 from pathlib import Path
 
@@ -31,7 +36,7 @@ def load_map(name_or_path) -> MapData:
     is_path = (isinstance(name_or_path, os.PathLike) or text.endswith((".yaml", ".yml"))
                or any(sep in text for sep in ("/", os.sep, os.altsep) if sep))
     if is_path:
-        return _load_file(Path(text))
+        return _load_file_once(Path(text))
     if text not in available_maps():
         raise MapError([f"map {text!r}: unknown map name; expected one of {', '.join(available_maps())}"
                         " or a path to a .yaml/.yml file"])
@@ -42,6 +47,25 @@ def load_map(name_or_path) -> MapData:
 def _load_packaged(name: str) -> MapData:
     # Safe to share: MapData is frozen and its arrays are read-only.
     return _load_file(MAPS_DIR / f"{name}.yaml")
+
+
+_FILES: dict = {}           # (resolved path, SHA-256 of the file) -> MapData
+_FILES_KEPT = 16
+
+
+def _load_file_once(path: Path) -> MapData:
+    """``_load_file`` memoized by the file's path and content."""
+    try:
+        key = (str(path.resolve()), hashlib.sha256(path.read_bytes()).hexdigest())
+    except OSError:
+        return _load_file(path)           # (says what is wrong with the path)
+    m = _FILES.get(key)
+    if m is None:
+        m = _load_file(path)
+        if len(_FILES) >= _FILES_KEPT:
+            _FILES.clear()
+        _FILES[key] = m
+    return m
 
 
 def _load_file(path: Path) -> MapData:

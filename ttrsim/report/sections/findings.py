@@ -2,7 +2,7 @@
 sections once they are computed (``ctx.tables``), each line linking to its
 section. A line states only what its intervals support, and a "most" or
 "least" picked among many counts the number compared: its p-value is adjusted
-by Holm's method over that family (:func:`ttrsim.experiment.stats.holm`) and
+by Holm's method over that family (:func:`ttrsim.results.stats.holm`) and
 the line says so ("picked from 30 tickets; Holm-adjusted"), or says that
 nothing stands out.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ttrsim.experiment.stats import player_keys
+from ttrsim.results.stats import player_keys
 
 from ..blocks import Bullets, interval, num, pct, signed
 from ..context import Context

@@ -10,7 +10,7 @@ import datetime as _dt
 import json
 from pathlib import Path
 
-from ttrsim.experiment.summary import design_text
+from ttrsim.results.summary import design_text
 from ttrsim.strategies.published import PUBLISHED
 
 from ..context import Context

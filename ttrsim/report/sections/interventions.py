@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ttrsim.experiment.effects import OFFERED, intervention
+from ttrsim.results.effects import OFFERED, intervention
 
 from .. import charts
 from ..blocks import make_table, num, pct, signed

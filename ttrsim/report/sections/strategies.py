@@ -12,8 +12,8 @@ from collections import Counter
 
 import polars as pl
 
-from ttrsim.experiment.stats import player_keys
-from ttrsim.experiment.summary import design_text, notes, summary_from_tables
+from ttrsim.results.stats import player_keys
+from ttrsim.results.summary import design_text, notes, summary_from_tables
 
 from .. import charts
 from ..blocks import Table, interval, num, pct, signed

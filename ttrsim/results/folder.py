@@ -1,7 +1,7 @@
 """The results folder: its layout, the manifest, part files and the files that
 describe the games (the map and the rules they were played with).
 
-``ttrsim run`` writes, and :mod:`ttrsim.experiment.results` reads::
+``ttrsim run`` writes, and :mod:`ttrsim.results.reader` reads::
 
     manifest.json         resolved config, versions, layout, chunks, runs, summary
     map.json              the map the games were played on (map_to_json)
@@ -62,7 +62,7 @@ from ttrsim.data.ids import ROUTE_COLOUR_IDS, ROUTE_COLOUR_NAMES
 from ttrsim.data.maps import MAX_ROUTE_LENGTH, MapData, load_map
 from ttrsim.data.rules import DEFAULTS, TUPLE_PARAMS, RuleSet
 
-from .config import Experiment, ExperimentError
+from .errors import ExperimentError
 from .tables import with_descriptions
 
 MANIFEST = "manifest.json"
@@ -121,7 +121,7 @@ def versions() -> dict:
 class Folder:
     """A results folder on disk: atomic writes of the manifest, part files,
     dimension tables and description files. (A folder at a URL is a
-    :class:`ttrsim.experiment.store.UrlFolder`, with the same methods.)"""
+    :class:`ttrsim.results.store.UrlFolder`, with the same methods.)"""
     TABLE_DIRS = TABLES + ("dims",)
     fs = None                 # the fsspec file system of a folder at a URL
     writer = None             # where workers write the part files themselves: none, the run's process writes them
@@ -231,8 +231,9 @@ class Folder:
             (self.root / t).mkdir(parents=True, exist_ok=True)
         (self.root / "dims").mkdir(parents=True, exist_ok=True)
 
-    def write_description(self, exp: Experiment, m: MapData, described: dict):
-        """The dimension tables and the description files (``described``: :func:`describe`)."""
+    def write_description(self, exp, m: MapData, described: dict):
+        """The dimension tables and the description files (``described``: :func:`describe`) of
+        ``exp`` (a :class:`ttrsim.experiment.config.Experiment`)."""
         for name, tab in (("routes", routes_dim(m)), ("tickets", tickets_dim(m)),
                           ("strategies", strategies_dim(exp.entrants)), ("points", points_dim(exp.points))):
             sink = pa.BufferOutputStream()
@@ -437,8 +438,9 @@ def unreadable(path: Path, fs=None) -> str | None:
 # --------------------------------------------------------------------------- description files
 
 
-def describe(exp: Experiment) -> tuple[MapData, dict]:
-    """The experiment's map and the contents of ``map.json`` and ``rules.json``
+def describe(exp) -> tuple[MapData, dict]:
+    """The map of experiment ``exp`` (a :class:`ttrsim.experiment.config.Experiment`)
+    and the contents of ``map.json`` and ``rules.json``
     (plain JSON values, so they compare equal to the files read back)."""
     m = load_map(exp.rules_for(exp.points[0]).map)       # a sweep never changes the map
     rules = {"base": rule_set_to_json(exp.base_rules()),

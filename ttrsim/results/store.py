@@ -3,7 +3,7 @@
 ``output: s3://bucket/run`` (or ``gs://``, ``az://``, ``file:///shared/run``:
 any protocol fsspec knows, with its package installed, ``pip install
 'ttrsim[s3]'`` for S3) puts the results folder there, laid out as on disk
-(:mod:`ttrsim.experiment.folder`):
+(:mod:`ttrsim.results.folder`):
 
 * **the workers write the part files** of the chunks they play
   (:func:`store_parts`, called by :func:`ttrsim.experiment.worker.run_chunk`)
@@ -14,9 +14,9 @@ any protocol fsspec knows, with its package installed, ``pip install
   depends only on its seed and number. The manifest lists a chunk only once
   its parts are written, with their SHA-256: a part the manifest does not
   list is a stray the next run deletes, and one that does not match its
-  record is found by :func:`~ttrsim.experiment.folder.check_part`;
+  record is found by :func:`~ttrsim.results.folder.check_part`;
 * **the run's process writes the rest** (:class:`UrlFolder`, the methods of
-  :class:`~ttrsim.experiment.folder.Folder`): the manifest, ``map.json``,
+  :class:`~ttrsim.results.folder.Folder`): the manifest, ``map.json``,
   ``rules.json``, ``dims/``, and the parts of a point with a stop rule (its
   last chunk is cut there);
 * **the lock is an object** (:class:`ObjectLock`): an object store has no
@@ -30,9 +30,6 @@ with their secrets hidden (:func:`ttrsim.experiment.schema.redacted`).
 
 >>> is_url("s3://bucket/run"), is_url("results/run")
 (True, False)
->>> from ttrsim.experiment.schema import redacted
->>> redacted({"key": "AKIA", "secret": "x", "client_kwargs": {"endpoint_url": "http://127.0.0.1:9000"}})
-{'key': '<hidden>', 'secret': '<hidden>', 'client_kwargs': {'endpoint_url': 'http://127.0.0.1:9000'}}
 """
 from __future__ import annotations
 
@@ -46,7 +43,7 @@ import uuid
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 
-from .config import ExperimentError
+from .errors import ExperimentError
 from .folder import LOCK, MANIFEST, MAP_FILE, RULES_FILE, TABLES, Folder, _owner, digest, now
 
 URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://(.*)$")

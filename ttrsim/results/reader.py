@@ -1,10 +1,10 @@
 """Open a results folder (``ttrsim run`` output): the one reader of results,
-used by the run summary (:mod:`ttrsim.experiment.summary`) and by the report
+used by the run summary (:mod:`ttrsim.results.summary`) and by the report
 (:mod:`ttrsim.report`, which names it ``ttrsim.report.dataset``).
 
 A :class:`Results` reads only the folder: ``manifest.json``, the description
 files ``map.json`` and ``rules.json`` (the map and the rule set of every sweep
-point the games were played with, :mod:`ttrsim.experiment.folder`) and the
+point the games were played with, :mod:`ttrsim.results.folder`) and the
 Parquet tables. It never loads the map file nor resolves a preset again, so a
 folder moved to another machine, or made before its map file was edited, reads
 as it was played. The tables are scanned lazily (``polars.scan_parquet``) over
@@ -35,7 +35,7 @@ fine: the statistics cover the chunks finished so far, ``res.complete`` is
 False and ``res.note`` says so in one line. Every part file is checked
 against the manifest (size, rows, the experiment's tag and the SHA-256
 recorded with its chunk; a chunk recorded before checksums is read whole
-instead: :func:`ttrsim.experiment.folder.check_part`); a chunk with a missing,
+instead: :func:`ttrsim.results.folder.check_part`); a chunk with a missing,
 damaged or foreign part file is left out of every table, and the note says so,
 naming the first such file. A folder whose run stopped before its first chunk
 was recorded says so (:class:`ResultsError`).

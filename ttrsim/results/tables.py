@@ -1,13 +1,13 @@
-"""The Parquet tables of an experiment: schemas and conversion from the arrays
-of the compiled loop (:mod:`ttrsim.play.chunk`, :mod:`ttrsim.play.turnlog`).
+"""The Parquet tables of a results folder: their schemas, column descriptions
+and name tables, and the Parquet bytes of a part file. (The rows are built from
+the arrays of the compiled loop by :mod:`ttrsim.experiment.chunk_tables`.)
 
-Tables are built as Arrow tables straight from numpy (no copy through Python
-objects) with compact types. Names (rule set, strategy, end reason, action,
+Columns have compact types. Names (rule set, strategy, end reason, action,
 card and passenger colours, card source) are dictionary-encoded text: polars
 reads them as ``Categorical``, pandas as ``category``; each column's name
 table is in :data:`NAME_TABLES`. Routes and tickets are small-int ids with the
 dimension tables ``dims/routes.parquet`` and ``dims/tickets.parquet``
-(:mod:`ttrsim.experiment.folder`). Missing values (no route on a card turn,
+(:mod:`ttrsim.results.folder`). Missing values (no route on a card turn,
 the second card of a locomotive draw, ...) are nulls. ``docs/experiments.md`` documents every column; each
 column's one-line description (:data:`DESCRIPTIONS`) is in the part files themselves, as the field's
 metadata ``b"description"`` of the Arrow schema (the same in every part file, so part files stay
@@ -25,67 +25,11 @@ from __future__ import annotations
 import io
 import json
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ttrsim.core.state import (
-    END_NAMES,
-    F_GLOBETROTTER,
-    F_LP_BONUS,
-    F_LP_LEN,
-    F_N_COMPLETED,
-    F_N_FAILED,
-    F_N_PASSENGERS,
-    F_PASSENGER_PTS,
-    F_ROUTES,
-    F_STATION_PTS,
-    F_STATIONS_BUILT,
-    F_STATIONS_USED,
-    F_TICKETS_LOST,
-    F_TICKETS_RESCUED,
-    F_TICKETS_WON,
-    F_TOTAL,
-    F_WINNER,
-)
-from ttrsim.data.ids import CARD_NAMES, PASSENGER_NAMES
+from ttrsim.data.ids import CARD_NAMES, END_NAMES, KIND_NAMES, PASSENGER_NAMES, SOURCE_NAMES
 from ttrsim.data.rules import preset_names
-from ttrsim.play.chunk import X_CARDS, X_PASS0, X_TRAINS
-from ttrsim.play.turnlog import (
-    G_END,
-    G_TURNS,
-    KIND_NAMES,
-    O_COMPLETED,
-    O_DONE_TURN,
-    O_GAME,
-    O_KEPT,
-    O_SEAT,
-    O_TICKET,
-    O_TURN,
-    SOURCE_NAMES,
-    T_CARD1,
-    T_CARD2,
-    T_GAME,
-    T_HAND,
-    T_KIND,
-    T_LOCOS,
-    T_PASS1,
-    T_PASS2,
-    T_PAY_COLOUR,
-    T_ROUTE,
-    T_SCORE,
-    T_SEAT,
-    T_SRC1,
-    T_SRC2,
-    T_STATION,
-    T_TK_DRAWN,
-    T_TK_KEPT,
-    T_TK_PILE0,
-    T_TRAINS,
-    T_TUNNEL_EXTRA,
-    T_TUNNEL_PAID,
-    T_TURN,
-)
 
 MAX_SEATS = 5
 COMPRESSION = "zstd"
@@ -103,23 +47,23 @@ NAME_TABLES = {
 _DICT8 = pa.dictionary(pa.int8(), pa.string())
 _DICT16 = pa.dictionary(pa.int16(), pa.string())
 
-# score components of ttrsim.core.state.FINAL_NAMES -> (column, final index, type)
-SCORE_COLUMNS = (
-    ("total", F_TOTAL, pa.int32()),
-    ("routes", F_ROUTES, pa.int32()),
-    ("tickets_won", F_TICKETS_WON, pa.int32()),
-    ("tickets_lost", F_TICKETS_LOST, pa.int32()),
-    ("tickets_completed", F_N_COMPLETED, pa.int16()),
-    ("tickets_failed", F_N_FAILED, pa.int16()),
-    ("longest_path", F_LP_LEN, pa.int16()),
-    ("longest_bonus", F_LP_BONUS, pa.int32()),
-    ("globetrotter", F_GLOBETROTTER, pa.int32()),
-    ("passenger_points", F_PASSENGER_PTS, pa.int32()),
-    ("passengers", F_N_PASSENGERS, pa.int16()),
-    ("station_points", F_STATION_PTS, pa.int32()),
-    ("stations_built", F_STATIONS_BUILT, pa.int8()),
-    ("stations_used", F_STATIONS_USED, pa.int8()),
-    ("tickets_rescued", F_TICKETS_RESCUED, pa.int16()),
+# the score components of the players table (ttrsim.core.state.FINAL_NAMES) -> their column type
+SCORE_TYPES = (
+    ("total", pa.int32()),
+    ("routes", pa.int32()),
+    ("tickets_won", pa.int32()),
+    ("tickets_lost", pa.int32()),
+    ("tickets_completed", pa.int16()),
+    ("tickets_failed", pa.int16()),
+    ("longest_path", pa.int16()),
+    ("longest_bonus", pa.int32()),
+    ("globetrotter", pa.int32()),
+    ("passenger_points", pa.int32()),
+    ("passengers", pa.int16()),
+    ("station_points", pa.int32()),
+    ("stations_built", pa.int8()),
+    ("stations_used", pa.int8()),
+    ("tickets_rescued", pa.int16()),
 )
 
 # one line per column, stored in every part file's schema as the field's metadata (key b"description");
@@ -226,7 +170,7 @@ SCHEMAS = {
         + [("end", _DICT8), ("turns", pa.int16()), ("winners", pa.list_(pa.int8())), ("n_winners", pa.int8())]),
     "players": described("players",
         [("game", pa.uint32()), ("point", pa.uint16()), ("seat", pa.int8()), ("strategy", _DICT16)]
-        + [(name, t) for name, _, t in SCORE_COLUMNS]
+        + list(SCORE_TYPES)
         + [(f"passengers_{c}", pa.int16()) for c in PASSENGER_NAMES]
         + [("trains_left", pa.int16()), ("cards_left", pa.int16()), ("winner", pa.bool_()),
            ("win_share", pa.float32())]),
@@ -245,145 +189,11 @@ SCHEMAS = {
 }
 
 
-def _dict(codes: np.ndarray, names, index_type=np.int8) -> pa.DictionaryArray:
-    """Dictionary column from small-int codes; negative codes are nulls."""
-    codes = np.asarray(codes)
-    neg = codes < 0
-    idx = pa.array(codes.astype(index_type), mask=neg if neg.any() else None)
-    return pa.DictionaryArray.from_arrays(idx, _names(tuple(names)), safe=False)
-
-
-_NAME_ARRAYS: dict = {}
-
-
-def _names(names: tuple) -> pa.Array:
-    arr = _NAME_ARRAYS.get(names)
-    if arr is None:
-        arr = _NAME_ARRAYS[names] = pa.array(list(names), pa.string())
-    return arr
-
-
-def _int(values: np.ndarray, t: pa.DataType, nullable: bool = False) -> pa.Array:
-    values = np.asarray(values)
-    np_t = t.to_pandas_dtype()
-    info = np.iinfo(np_t)
-    if values.size and (values.min() < info.min or values.max() > info.max):
-        raise OverflowError(f"a value out of the {t} range of the tables: {values.min()}..{values.max()}")
-    mask = values < 0 if nullable and values.size and (values < 0).any() else None
-    return pa.array(values.astype(np_t), type=t, mask=mask)
-
-
-class ChunkContext:
-    """What the conversion needs about one sweep point: seat labels, seatings,
-    ticket points, and ``route_ids`` (``Board.route_map_id``: the map file's id
-    of each route of the board, which the turns table writes, R9.2)."""
-
-    def __init__(self, point: int, preset: str, players: int, labels, seatings: np.ndarray,
-                 ticket_points: np.ndarray, route_ids: np.ndarray):
-        self.point = point
-        self.preset_code = NAME_TABLES["rules"].index(preset)
-        self.players = players
-        self.labels = tuple(labels)
-        self.seatings = np.asarray(seatings, np.int64)      # [n_seatings, players] entrant per seat
-        self.ticket_points = np.asarray(ticket_points, np.int64)
-        self.route_ids = np.asarray(route_ids, np.int64)
-
-
-def games_table(ctx: ChunkContext, game_ids, blocks, seating, seeds, meta, results) -> pa.Table:
-    n, p = results.shape[0], ctx.players
-    ent = ctx.seatings[seating]                          # [n, P]
-    win = results[:, :, F_WINNER] > 0
-    n_win = win.sum(axis=1)
-    offsets = np.zeros(n + 1, np.int32)
-    np.cumsum(n_win, out=offsets[1:])
-    win_seats = np.nonzero(win)[1].astype(np.int8)        # row-major: per game in seat order
-    cols = {
-        "game": _int(game_ids, pa.uint32()), "point": _int(np.full(n, ctx.point), pa.uint16()),
-        "block": _int(blocks, pa.uint32()), "seating": _int(seating, pa.uint16()),
-        "seed": pa.array(np.asarray(seeds, np.int64)),
-        "rules": _dict(np.full(n, ctx.preset_code), NAME_TABLES["rules"]),
-        "players": _int(np.full(n, p), pa.int8()),
-    }
-    for s in range(MAX_SEATS):
-        codes = ent[:, s] if s < p else np.full(n, -1)
-        cols[f"strategy_{s}"] = _dict(codes, ctx.labels, np.int16)
-    cols["end"] = _dict(meta[:, G_END] - 1, NAME_TABLES["end"])
-    cols["turns"] = _int(meta[:, G_TURNS], pa.int16())
-    cols["winners"] = pa.ListArray.from_arrays(pa.array(offsets), pa.array(win_seats, pa.int8()))
-    cols["n_winners"] = _int(n_win, pa.int8())
-    return pa.table(cols, schema=SCHEMAS["games"])
-
-
-def players_table(ctx: ChunkContext, game_ids, seating, results, extra) -> pa.Table:
-    n, p = results.shape[0], ctx.players
-    ent = ctx.seatings[seating]
-    win = results[:, :, F_WINNER] > 0
-    share = win / np.maximum(win.sum(axis=1, keepdims=True), 1)
-    flat = lambda a: np.ascontiguousarray(a).reshape(n * p)  # noqa: E731
-    cols = {
-        "game": _int(np.repeat(game_ids, p), pa.uint32()), "point": _int(np.full(n * p, ctx.point), pa.uint16()),
-        "seat": _int(np.tile(np.arange(p), n), pa.int8()), "strategy": _dict(flat(ent), ctx.labels, np.int16),
-    }
-    for name, f, t in SCORE_COLUMNS:
-        cols[name] = _int(flat(results[:, :, f]), t)
-    for c, cname in enumerate(PASSENGER_NAMES):
-        cols[f"passengers_{cname}"] = _int(flat(extra[:, :, X_PASS0 + c]), pa.int16())
-    cols["trains_left"] = _int(flat(extra[:, :, X_TRAINS]), pa.int16())
-    cols["cards_left"] = _int(flat(extra[:, :, X_CARDS]), pa.int16())
-    cols["winner"] = pa.array(flat(win))
-    cols["win_share"] = pa.array(flat(share).astype(np.float32))
-    return pa.table(cols, schema=SCHEMAS["players"])
-
-
-def tickets_table(ctx: ChunkContext, game_ids, offers: np.ndarray) -> pa.Table:
-    """``offers``: the used rows of ``Log.offers``; its game column indexes ``game_ids``."""
-    n = offers.shape[0]
-    turn = offers[:, O_TURN]
-    kept = offers[:, O_KEPT] > 0
-    completed = pa.array(offers[:, O_COMPLETED] > 0, mask=~kept if n and not kept.all() else None)
-    cols = {
-        "game": _int(game_ids[offers[:, O_GAME]], pa.uint32()), "point": _int(np.full(n, ctx.point), pa.uint16()),
-        "seat": _int(offers[:, O_SEAT], pa.int8()), "ticket": _int(offers[:, O_TICKET], pa.int16()),
-        "setup": pa.array(turn < 0), "turn": _int(turn, pa.int16(), nullable=True),
-        "kept": pa.array(kept), "completed": completed,
-        "completed_turn": _int(offers[:, O_DONE_TURN], pa.int16(), nullable=True),
-        "points": _int(ctx.ticket_points[offers[:, O_TICKET]], pa.int16()),
-    }
-    return pa.table(cols, schema=SCHEMAS["tickets"])
-
-
-def turns_table(ctx: ChunkContext, game_ids, turns: np.ndarray) -> pa.Table:
-    """``turns``: the used rows of ``Log.turns``; its game column indexes ``game_ids``."""
-    n = turns.shape[0]
-    cols_t = np.ascontiguousarray(turns.T)          # one pass; every column contiguous
-    c = lambda k: cols_t[k]  # noqa: E731
-    cols = {
-        "game": _int(game_ids[c(T_GAME)], pa.uint32()), "point": _int(np.full(n, ctx.point), pa.uint16()),
-        "turn": _int(c(T_TURN), pa.int16()), "seat": _int(c(T_SEAT), pa.int8()),
-        "action": _dict(c(T_KIND), NAME_TABLES["action"]),
-        "route": _int(np.where(c(T_ROUTE) >= 0, ctx.route_ids[c(T_ROUTE)], -1), pa.int16(), nullable=True),
-        "pay_colour": _dict(c(T_PAY_COLOUR), NAME_TABLES["card"]),
-        "locomotives": _int(c(T_LOCOS), pa.int8()),
-        "card1": _dict(c(T_CARD1), NAME_TABLES["card"]), "source1": _dict(c(T_SRC1), NAME_TABLES["source"]),
-        "card2": _dict(c(T_CARD2), NAME_TABLES["card"]), "source2": _dict(c(T_SRC2), NAME_TABLES["source"]),
-        "tickets_drawn": _int(c(T_TK_DRAWN), pa.int8()), "tickets_kept": _int(c(T_TK_KEPT), pa.int8()),
-        "tickets_pile0": _int(c(T_TK_PILE0), pa.int8()),
-        "passenger1": _dict(c(T_PASS1), NAME_TABLES["passenger"]),
-        "passenger2": _dict(c(T_PASS2), NAME_TABLES["passenger"]),
-        "score": _int(c(T_SCORE), pa.int32()), "trains": _int(c(T_TRAINS), pa.int16()),
-        "hand": _int(c(T_HAND), pa.int16()),
-        "tunnel_extra": _int(c(T_TUNNEL_EXTRA), pa.int8(), nullable=True),
-        "tunnel_paid": pa.array(c(T_TUNNEL_PAID) > 0, mask=c(T_TUNNEL_PAID) < 0),
-        "station": _int(c(T_STATION), pa.int16(), nullable=True),
-    }
-    return pa.table(cols, schema=SCHEMAS["turns"])
-
-
 def to_parquet_bytes(table: pa.Table, tag: dict | None = None) -> bytes:
     """Parquet (zstd) with dictionary pages only for the name columns (numbers
     compress smaller and faster plain) and min/max statistics for game and point
     (enough to skip row groups when filtering by game). ``tag`` goes into the
-    file's metadata under ``ttrsim`` (:func:`ttrsim.experiment.folder.part_tag`)."""
+    file's metadata under ``ttrsim`` (:func:`ttrsim.results.folder.part_tag`)."""
     if tag is not None:
         table = table.replace_schema_metadata({"ttrsim": json.dumps(tag, sort_keys=True)})
     sink = pa.BufferOutputStream()

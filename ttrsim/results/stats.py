@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .results import Results
+from .reader import Results
 
 __all__ = ["Z95", "moments", "rate_interval", "rate_p_value", "two_sided_p", "holm", "rate_difference",
            "mean_interval", "block_interval", "RateSums", "widths_along", "player_keys", "clones", "replays",

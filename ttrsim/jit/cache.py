@@ -4,31 +4,16 @@ Numba checks a cached function against its own file only, so a compiled
 caller (the game loop) would keep running a stale copy of an edited callee in
 another file (a rule helper, a strategy). ttrsim's kernels are therefore cached
 in a folder keyed by a hash of every source the compiled code is made of
-(``ttrsim/data``, ``ttrsim/core``, ``ttrsim/play``, ``ttrsim/env`` and the built-in
-strategies, and :data:`SMALL_CALLEE`): an edit anywhere compiles afresh into a new folder.
+(``ttrsim/jit``, ``ttrsim/data``, ``ttrsim/core``, ``ttrsim/play``, ``ttrsim/env``
+and the built-in strategies, and whether numba is patched:
+:data:`ttrsim.jit.patches.PATCHES`): an edit anywhere compiles afresh into a
+new folder.
 
 This is done with a numba cache locator that claims only ttrsim's own files,
 so numba's global configuration is untouched: a user's own
 ``@njit(cache=True)`` functions are cached wherever numba would put them.
-:func:`install` registers it; ``ttrsim.core`` calls it on import, before any
-kernel is defined.
-
-:func:`install` also makes every compiled call between ttrsim's own
-functions compile the callee once: numba compiles a function anew for every
-new tuple of argument types, and call sites passing a constant (``-1``,
-``True``: a literal type), an ``int16`` array element or an ``int64`` made
-about a quarter of a first run's compiles repeats of the same function. The
-argument types a compiled caller passes to a ttrsim function are made
-canonical (:func:`canonical`: literals to their type, signed integers to
-``int64``); the values are cast at the call, which numba does for any call,
-so the games are the same. It also types ttrsim's ``inline="always"``
-overloads (the strategy dispatch) without compiling their implementation
-on its own, which numba does and then throws away (the IR is inlined).
-And it optimizes each of ttrsim's functions with the code of the small
-callees only (:data:`SMALL_CALLEE`; none for the game loops named by
-:func:`link_callees_as_compiled`), linking the larger ones in as compiled:
-numba optimizes a function after linking in the code of everything below it,
-so every level optimized the whole engine below it once more.
+:func:`install` registers it; importing ``ttrsim.jit`` (which ``ttrsim.core``
+does) calls it, before any kernel is defined.
 
 The base folder is ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/ttrsim``,
 else the platform's cache folder (``~/.cache/ttrsim`` on Linux). Every entry
@@ -46,7 +31,6 @@ duration is kept for the next estimate (:func:`compile_estimate`).
 """
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import importlib.util
 import json
@@ -54,16 +38,14 @@ import os
 import shutil
 import sys
 import time
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
 
-from llvmlite import binding as llvm
-from numba.core import caching, dispatcher, typed_passes, types
+from numba.core import caching
 from numba.core import event as numba_event
-from numba.core.typing import templates
 
 # the folders whose sources compiled code is made of, relative to the package
-_COMPILED = ("data", "core", "play", "env")
+_COMPILED = ("jit", "data", "core", "play", "env")
 
 
 def cache_base() -> Path:
@@ -93,10 +75,11 @@ def source_roots() -> tuple[Path, ...]:
 
 @lru_cache(maxsize=1)
 def cache_dir() -> Path:
-    """This source tree's cache folder: ``numba-<hash of the compiled sources>``
-    (this module, which compiles nothing, left out, but for how it links:
-    :data:`SMALL_CALLEE`)."""
-    digest = hashlib.sha1(f"linking {SMALL_CALLEE}".encode())
+    """This source tree's cache folder: ``numba-<hash>`` of the compiled
+    sources (this module, which compiles nothing, left out) and of how numba
+    compiles them (:func:`ttrsim.jit.patches.compiled_as`)."""
+    from .patches import compiled_as
+    digest = hashlib.sha1(compiled_as().encode())
     here = Path(__file__).resolve()
     for root in source_roots():
         for f in sorted(root.rglob("*.py")):
@@ -107,7 +90,7 @@ def cache_dir() -> Path:
     return cache_base() / f"numba-{digest.hexdigest()[:16]}"
 
 
-def _ours(py_file: str) -> Path | None:
+def ours(py_file: str) -> Path | None:
     """``py_file``'s folder relative to its source root, if it is ttrsim's."""
     path = Path(py_file).resolve()
     for root in source_roots():
@@ -122,7 +105,7 @@ class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLo
     def __init__(self, py_func, py_file):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = str(cache_dir() / _ours(py_file))
+        self._cache_path = str(cache_dir() / ours(py_file))
 
     def get_cache_path(self):
         return self._cache_path
@@ -132,149 +115,16 @@ class SourceKeyedLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLo
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if _ours(py_file) is None:
+        if ours(py_file) is None:
             return None
         return super().from_function(py_func, py_file)
 
 
-def canonical(t: types.Type) -> types.Type:
-    """The argument type a ttrsim function is compiled for when a compiled
-    caller passes ``t``: a literal's type, ``int64`` for any signed integer.
-
-    >>> canonical(types.literal(-1)), canonical(types.int16), canonical(types.literal(True)), canonical(types.uint8)
-    (int64, int64, bool, uint8)
-    """
-    t = types.unliteral(t)
-    if isinstance(t, types.Integer) and t.signed:
-        return types.int64
-    return t
-
-
-def _ours_dispatcher(d) -> bool:
-    try:
-        return d.__dict__["_ttrsim_ours"]
-    except KeyError:
-        d.__dict__["_ttrsim_ours"] = ours = _ours(d.py_func.__code__.co_filename) is not None
-        return ours
-
-
-# A compiled function's code holds the code of every function below it: numba
-# links their (optimized) code in, then optimizes the whole again to inline
-# across functions, so every level re-optimizes everything below it. ttrsim's
-# functions optimize their own code with the small callees only (the code of
-# at most SMALL_CALLEE bytes of LLVM bitcode with their own callees: about
-# 4,000 instructions, far more than LLVM inlines), then link the larger ones
-# in as compiled (the engine's actions and legal lists, the planner's
-# phases). Part of the cache folder's name (:func:`cache_dir`), since the
-# compiled code differs.
-SMALL_CALLEE = 250_000
-# the functions whose callees are all linked in as compiled (:func:`link_callees_as_compiled`)
-_LINK_AS_COMPILED: set = set()
-
-
-def link_callees_as_compiled(fn):
-    """Make compiled function ``fn`` (a dispatcher; returned) link the
-    compiled code of every function it calls as it is, optimizing only its
-    own code: for a game loop that calls the engine and the strategy kernels
-    a few times a turn, inlining them gains nothing (for the runner's chunk
-    loop, re-optimizing them was 6 of its 14 CPU s of compile). The games are
-    the same."""
-    _LINK_AS_COMPILED.add(fn.py_func)
-    return fn
-
-
-def _size(library) -> int:
-    """Bytes of ``library``'s code as linked into a caller (LLVM bitcode, its callees included)."""
-    n = library.__dict__.get("_ttrsim_size")
-    if n is None:
-        n = library.__dict__["_ttrsim_size"] = len(library._get_module_for_linking().as_bitcode())
-    return n
-
-
-def _finalize(library, small: int, numba_finalize) -> None:
-    """Finalize ``library`` with numba's own ``finalize`` (``numba_finalize``),
-    but optimize its code with the callees of at most ``small`` bytes
-    (:func:`_size`) only: the larger ones are linked in after the
-    optimization, and the code nothing calls (their Python wrappers) is
-    dropped."""
-    libs = list(dict.fromkeys(library._linking_libraries))
-    later = [lib for lib in libs if _size(lib) > small]
-    if later:
-        library._linking_libraries = [lib for lib in libs if lib not in later]
-        optimize = library._optimize_final_module
-
-        def optimize_then_link():
-            optimize()
-            for lib in later:
-                library._reload_init.update(lib._reload_init)
-                library._final_module.link_in(lib._get_module_for_linking(), preserve=True)
-            pm = llvm.create_new_module_pass_manager()
-            pm.add_global_dead_code_eliminate_pass()
-            pm.run(library._final_module, library._codegen._pass_builder())
-
-        library._optimize_final_module = optimize_then_link
-    numba_finalize()
-
-
-# set while numba builds the implementation of one of ttrsim's ``inline="always"`` overloads
-_BUILDING_INLINE = contextvars.ContextVar("ttrsim_building_inline", default=False)
-
-
 def install() -> None:
-    """Register :class:`SourceKeyedLocator` first among numba's cache locators,
-    make compiled calls to ttrsim's functions use :func:`canonical` argument
-    types, never compile the implementation of ttrsim's ``inline="always"``
-    overloads on its own, and optimize ttrsim's functions with their small
-    callees only (:data:`SMALL_CALLEE`, :func:`link_callees_as_compiled`; once)."""
+    """Register :class:`SourceKeyedLocator` first among numba's cache locators (once)."""
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
     if SourceKeyedLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, SourceKeyedLocator)
-    original = dispatcher.Dispatcher.get_call_template
-    if getattr(original, "_ttrsim", False):
-        return
-
-    def get_call_template(self, args, kws):
-        if _BUILDING_INLINE.get() or self.__dict__.get("_ttrsim_inline_only"):
-            # numba types an always-inlined overload's implementation through its
-            # dispatcher, which compiles it (with every callee linked in: for the
-            # strategy dispatch, all the loop's kernels) and throws it away: its
-            # IR is inlined. Only the folded argument types are used.
-            self.__dict__["_ttrsim_inline_only"] = True
-            self._can_compile = False
-            try:
-                return original(self, args, kws)
-            finally:
-                self._can_compile = True
-        if _ours_dispatcher(self):
-            args = tuple(canonical(a) for a in args)
-            kws = {k: canonical(v) for k, v in kws.items()}
-        return original(self, args, kws)
-
-    build_impl = templates._OverloadFunctionTemplate._build_impl
-
-    def _build_impl(self, cache_key, args, kws):
-        code = getattr(self._overload_func, "__code__", None)
-        ours = self._inline.is_always_inline and code is not None and _ours(code.co_filename) is not None
-        token = _BUILDING_INLINE.set(ours)
-        try:
-            return build_impl(self, cache_key, args, kws)
-        finally:
-            _BUILDING_INLINE.reset(token)
-
-    lower = typed_passes.BaseNativeLowering.run_pass
-
-    def run_pass(self, state):
-        if state.library is None and _ours(state.func_id.filename) is not None:
-            small = 0 if state.func_id.func in _LINK_AS_COMPILED else SMALL_CALLEE
-            state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
-            state.library.enable_object_caching()
-            state.library.finalize = partial(_finalize, state.library, small, state.library.finalize)
-        return lower(self, state)
-
-    get_call_template._ttrsim = True
-    dispatcher.Dispatcher.get_call_template = get_call_template
-    templates._OverloadFunctionTemplate._build_impl = _build_impl
-    typed_passes.BaseNativeLowering.run_pass = run_pass
 
 
 # --------------------------------------------------------------------------- the folders

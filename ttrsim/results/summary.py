@@ -3,12 +3,12 @@ score per sweep point, as rows and as a plain text table, and the sentences
 that say what the seating design controls.
 
 It is read from the results folder with the one reader
-(:class:`~ttrsim.experiment.results.Results`) and computed by the one
-statistics module (:mod:`ttrsim.experiment.stats`), so ``ttrsim run``'s
+(:class:`~ttrsim.results.reader.Results`) and computed by the one
+statistics module (:mod:`ttrsim.results.stats`), so ``ttrsim run``'s
 summary, :func:`summary_from_tables` and the report's win-rate table give the
 same numbers, with the same interval, rounding and order (highest win rate
 first). Games that replay another game of their block (the same deal with the
-same strategy in every seat) count once (:func:`ttrsim.experiment.stats.replays`),
+same strategy in every seat) count once (:func:`ttrsim.results.stats.replays`),
 and a rate fixed by the design gets no interval.
 
 >>> import tempfile
@@ -30,7 +30,7 @@ p: 25.0% by design (each sat in every seat of every replayed game): no interval.
 """
 from __future__ import annotations
 
-from .results import Results
+from .reader import Results
 from .stats import END_REASONS, clones, end_reasons, interval_text, percent, player_keys, win_rates
 
 __all__ = ["summary_from_tables", "ends_by_point", "format_summary", "notes", "design_text", "SEATING_TEXT"]
@@ -56,7 +56,7 @@ def summary_from_tables(res) -> list[dict]:
     wins, win_rate, low, high (None when ``fixed``), mean_total, fixed (the rate is
     1/players by design), seat (1-based: the seat it always took with seating
     fixed, else None), same_as (the first label of the same player, else None).
-    ``res``: a results folder or a :class:`~ttrsim.experiment.results.Results`."""
+    ``res``: a results folder or a :class:`~ttrsim.results.reader.Results`."""
     res = Results.open(res)
     seating = res.manifest["config"].get("seating")
     seat = {res.labels[e]: s + 1 for s, e in enumerate(res.seatings[0])} if seating == "fixed" else {}

@@ -1,7 +1,7 @@
 """One call to load a results folder: :func:`load` (``ttrsim.open``) gives
 every table of a ``ttrsim run`` folder as a polars ``LazyFrame`` with the
 names joined in, built on the one reader of results folders
-(:class:`ttrsim.experiment.results.Results`: the part files are checked
+(:class:`ttrsim.results.reader.Results`: the part files are checked
 against the manifest, a damaged chunk is left out with a note).
 
 The four tables (``games``, ``players``, ``tickets``, ``turns``) hold ids;
@@ -46,7 +46,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .folder import DIM_DESCRIPTIONS, DIMS, TABLES
-from .results import Results, ResultsError
+from .reader import Results, ResultsError
 from .tables import DESCRIPTION, DESCRIPTIONS
 
 __all__ = ["load", "ResultTables", "folder_schema", "ADDED", "PANDAS_MISSING"]

@@ -11,9 +11,9 @@ label, or the seat an offered ticket went to) is the mean paired difference
 
 over the games both arms played, with the normal interval of the block
 variance (the blocks are independent, the games of a block share their deal;
-:func:`ttrsim.experiment.stats.mean_interval`). These are **effects**: the
+:func:`ttrsim.results.stats.mean_interval`). These are **effects**: the
 change caused them. Rows picked among many arms are judged by Holm's adjusted
-p-value over the family of arms (:func:`ttrsim.experiment.stats.holm`).
+p-value over the family of arms (:func:`ttrsim.results.stats.holm`).
 
 >>> import tempfile
 >>> from ttrsim.experiment.runner import run_experiment
@@ -34,7 +34,7 @@ import polars as pl
 
 from ttrsim.core.board import RP_OFFER_TICKET, build_board
 
-from .results import Results
+from .reader import Results
 from .stats import holm, mean_interval
 
 __all__ = ["MEASURES", "WIDE", "OFFERED", "ALL", "intervention", "arm_pairs", "paired_effects", "wide_effects", "offer_uptake", "format_effects"]
@@ -186,5 +186,5 @@ def format_effects(df: pl.DataFrame, limit: int = 12) -> str:
                      f"[{r['low'] * 100:+.1f}, {r['high'] * 100:+.1f}], {score}"
                      + ("  holds" if r["p_holm"] < 0.05 else ""))
     if t.height > limit:
-        lines.append(f"  ... {t.height - limit} more rows: ttrsim report, or ttrsim.experiment.effects.paired_effects")
+        lines.append(f"  ... {t.height - limit} more rows: ttrsim report, or ttrsim.results.effects.paired_effects")
     return "\n".join(lines)
