@@ -3,7 +3,7 @@ and the worked example of a compiled strategy (see docs/strategies.md).
 
 Keep every offered ticket; claim the longest route it can pay, with as few
 locomotives as possible; otherwise draw blind; otherwise the first legal action.
-A tunnel's extra cards (Europe): :func:`~ttrsim.strategies.europe_moves.tunnel_choice`.
+A tunnel's extra cards (Europe): :func:`~ttrsim.strategies.kit.europe_moves.tunnel_choice`.
 
 It finds its claims from the hand (``lists_claims=False``: listing every
 payment of every route is most of the engine's work in a turn), the same
@@ -17,7 +17,7 @@ from ttrsim.core.engine import claimable_routes
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_MAIN, PH_TUNNEL
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
 
-from .europe_moves import tunnel_choice
+from .kit.europe_moves import tunnel_choice
 from .spec import StrategySpec
 
 SPEC = StrategySpec("greedy", "claims the longest route it can pay, else draws blind; keeps every ticket",

@@ -2,7 +2,7 @@
 the Germany short/long mix and passenger colours.
 
 It reads only the legal-action list and draws from its own seat's stream
-(``m.rng``, :mod:`ttrsim.strategies.memory`).
+(``m.rng``, :mod:`ttrsim.strategies.kit.memory`).
 """
 from numba import njit
 

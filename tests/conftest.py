@@ -12,8 +12,9 @@ from ttrsim.core.actions import A_TICKETS, legal_buffer
 from ttrsim.core.state import M_DECK_N, PH_MAIN
 from ttrsim.data.ids import LOCO
 from ttrsim.play.game import Game
-from ttrsim.strategies import dispatch, param_row, strategy_id
-from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies import param_row, strategy_id
+from ttrsim.strategies.kit import dispatch
+from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
 
 def setup_game(rules="usa", n_players=2, seed=0, overrides=None, mix=None):

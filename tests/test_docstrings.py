@@ -7,13 +7,13 @@ import pytest
 
 MODULES = ["ttrsim.core.actions", "ttrsim.core.bitset", "ttrsim.core.board", "ttrsim.core.engine", "ttrsim.core.state", "ttrsim.strategies",
            "ttrsim.strategies.spec",
-           "ttrsim.strategies.memory", "ttrsim.strategies.graph_search", "ttrsim.strategies.connectivity",
-           "ttrsim.strategies.network_plans", "ttrsim.strategies.action_picks", "ttrsim.strategies.python_example",
-           "ttrsim.strategies.rollout", "ttrsim.strategies.determinize", "ttrsim.strategies.search",
+           "ttrsim.strategies.kit.memory", "ttrsim.strategies.kit.graph_search", "ttrsim.strategies.kit.connectivity",
+           "ttrsim.strategies.kit.network_plans", "ttrsim.strategies.kit.action_picks", "ttrsim.strategies.python_example",
+           "ttrsim.strategies.search.rollout", "ttrsim.strategies.search.determinize", "ttrsim.strategies.search",
            "ttrsim.play.loop", "ttrsim.play.turnlog", "ttrsim.play.game", "ttrsim.play.pyplay", "ttrsim.play.narrate",
-           "ttrsim.play.bench", "ttrsim.strategies.dispatch", "ttrsim.core.jitcache",
+           "ttrsim.play.bench", "ttrsim.strategies.kit.dispatch", "ttrsim.core.jitcache",
            "ttrsim.experiment.load", "ttrsim.experiment.tables", "ttrsim.experiment.file_schema",
-           "ttrsim.strategies.fitted", "ttrsim.strategies.planner_tickets", "ttrsim.experiment.cluster",
+           "ttrsim.strategies.fitted", "ttrsim.strategies.planner.tickets", "ttrsim.experiment.cluster",
            "ttrsim.experiment.store"]
 
 

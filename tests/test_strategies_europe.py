@@ -13,8 +13,8 @@ from ttrsim.core.actions import (
 )
 from ttrsim.core.state import M_TUNNEL_EXTRA
 from ttrsim.data.ids import BLACK, GRAY, LOCO, RED, WHITE, YELLOW
-from ttrsim.strategies.europe_moves import europe_extra_cards, tunnel_choice
-from ttrsim.strategies.planner_plan import unseen_cards
+from ttrsim.strategies.kit.europe_moves import europe_extra_cards, tunnel_choice
+from ttrsim.strategies.planner.plan import unseen_cards
 
 STRATEGIES = ["planner", "planner_classic", "passenger_hunter", "greedy", "destination_hungry", "route_focus",
               "one_step", "long_route"]

@@ -45,8 +45,8 @@ from ttrsim.play.guard import StrategyError, watching
 from ttrsim.play.pyplay import build_seats, first_difference, load_strategy_class, play_logged_py
 from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_has_room
 from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
-from ttrsim.strategies.dispatch import kernels_for
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.dispatch import kernels_for
+from ttrsim.strategies.kit.memory import allocate_memory
 
 from .config import Experiment
 from .folder import part_tag

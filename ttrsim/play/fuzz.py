@@ -49,7 +49,7 @@ from ttrsim.core.state import (
 )
 from ttrsim.data.ids import LOCO
 from ttrsim.data.rules import get_rules, preset_names
-from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 from ttrsim.strategies.random_strategy import choose
 
 # violation codes

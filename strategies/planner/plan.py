@@ -3,7 +3,7 @@ search costs, the cards and turns the plan still needs, and the plan kept in
 the seat's memory between decisions (see the module doc of
 :mod:`ttrsim.strategies.planner` for the design).
 
-Memory (:mod:`ttrsim.strategies.memory`) beside the plan key and flags:
+Memory (:mod:`ttrsim.strategies.kit.memory`) beside the plan key and flags:
 
 * ``numbers[me, SM_OWN_TRAINS]``, ``numbers[me, SM_OWN_TICKETS]``: its trains
   and 1 + its tickets held when it last counted its unfinished tickets,
@@ -13,7 +13,7 @@ Memory (:mod:`ttrsim.strategies.memory`) beside the plan key and flags:
   unknown, 1 no path below the cap, 2 + the detour path's cost),
   ``route_numbers[me, SM_DETOUR_TRAINS, r]`` the seat's trains when it was
   found, ``route_sets[me, r]`` the routes of that path
-  (:func:`ttrsim.strategies.planner_claims.route_detour`).
+  (:func:`ttrsim.strategies.planner.claims.route_detour`).
 """
 import numpy as np
 from numba import njit
@@ -24,9 +24,9 @@ from ttrsim.core.scoring import locations_joined, ticket_stake
 from ttrsim.core.state import M_COUNTDOWN, M_NPLAYERS, M_TURN
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
 
-from .connectivity import own_components, passable_components, unfinished_tickets
-from .europe_moves import europe_extra_cards
-from .memory import (
+from ..kit.connectivity import own_components, passable_components, unfinished_tickets
+from ..kit.europe_moves import europe_extra_cards
+from ..kit.memory import (
     FREE_NUMBER,
     N_PLAN_KEY,
     PLAN_ROUTES,
@@ -53,8 +53,8 @@ from .memory import (
     recall_plan,
     remember_plan,
 )
-from .network_plans import plan_network, plan_tickets
-from .planner_passengers import BIG, route_pass_value
+from ..kit.network_plans import plan_network, plan_tickets
+from .passengers import BIG, route_pass_value
 
 # card_needs' outputs in its ``needs`` array (needs_array)
 NEED_SHORT = 0                  # cards the plan misses after locomotives
@@ -66,7 +66,7 @@ SM_OWN_TICKETS = FREE_NUMBER + 1
 SM_UNFINISHED = FREE_NUMBER + 2
 SM_DETOUR = PLAN_ROUTES + 1
 SM_DETOUR_TRAINS = PLAN_ROUTES + 2
-from .planner_params import (
+from .params import (
     P_CARD_WEIGHT,
     P_CLAIM_TURN_COST,
     P_HOARD_CARDS,

@@ -8,7 +8,7 @@ this module calls the few kernels worth a rollout itself, each with its
 registered default parameters.
 
 >>> from ttrsim.play.game import Game
->>> from ttrsim.strategies.memory import allocate_memory, reset_memory
+>>> from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 >>> from ttrsim.core.state import F_TOTAL, copy_state
 >>> g = Game("usa", 2, seed=3); m = allocate_memory(g.board, 2); reset_memory(m, 3)
 >>> s = copy_state(g.state)
@@ -21,11 +21,12 @@ import numpy as np
 from numba import njit
 
 from ttrsim.core.actions import legal_buffer  # noqa: F401  (the doctest's)
-from ttrsim.core.engine import apply_action, legal_actions, non_claim_actions
+from ttrsim.core.engine import apply_action
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_OVER
 
-from . import greedy, planner, random_strategy
-from .spec import MAX_PARAMS
+from .. import greedy, planner, random_strategy
+from ..kit.action_picks import legal_list
+from ..spec import MAX_PARAMS
 
 # policy id -> (spec, module of its kernel); planner first: the default rollout policy
 _POLICIES = ((planner.SPEC, planner), (planner.CLASSIC_SPEC, planner), (greedy.SPEC, greedy),
@@ -42,20 +43,6 @@ PLANNER = POLICY_IDS["planner"]
 PLANNER_CLASSIC = POLICY_IDS["planner_classic"]
 GREEDY = POLICY_IDS["greedy"]
 RANDOM = POLICY_IDS["random"]
-
-
-@njit(cache=True)
-def legal_list(lists_claims, b, s, legal):
-    """The legal actions a kernel is given into ``legal``; their count. A
-    kernel that does not list claims gets
-    :func:`ttrsim.core.engine.non_claim_actions`, or the full list when claims
-    are all that is legal (so the list is never empty)."""
-    if lists_claims:
-        return legal_actions(b, s, legal)
-    n = non_claim_actions(b, s, legal)
-    if n == 0:
-        n = legal_actions(b, s, legal)
-    return n
 
 
 @njit(cache=True)

@@ -54,9 +54,9 @@ from ttrsim.core.scoring import player_longest
 from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_TURN, PH_KEEP, PH_MAIN, PH_SETUP_MIX
 from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
 
-from .action_picks import ticket_mix_action
-from .connectivity import own_components, ticket_joined, unfinished_tickets
-from .graph_search import (
+from ..kit.action_picks import ticket_mix_action
+from ..kit.connectivity import own_components, ticket_joined, unfinished_tickets
+from ..kit.graph_search import (
     COST_TRAINS,
     INF,
     all_pairs_distances,
@@ -65,7 +65,7 @@ from .graph_search import (
     location_to_routes,
     route_cost_for,
 )
-from .planner_params import (
+from .params import (
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
     P_DRAW_VALUE0,
@@ -91,8 +91,8 @@ from .planner_params import (
     P_TK_TURNS_PER_TRAIN,
     P_TURN_VALUE,
 )
-from .planner_passengers import BIG, colour_scores
-from .planner_plan import keep_reachable, make_plan, needs_array, plan_trains, plan_turns, search_costs, turns_left
+from .passengers import BIG, colour_scores
+from .plan import keep_reachable, make_plan, needs_array, plan_trains, plan_turns, search_costs, turns_left
 
 
 @njit(cache=True)

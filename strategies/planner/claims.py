@@ -11,8 +11,8 @@ from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import uf_find
 from ttrsim.data.ids import GRAY, LOCO
 
-from .graph_search import other_end, path_end_within
-from .memory import (
+from ..kit.graph_search import other_end, path_end_within
+from ..kit.memory import (
     ROUTE_SET_BITS,
     WB_CAND_PAR,
     WF_SAVED,
@@ -23,7 +23,7 @@ from .memory import (
     WI_FRONT,
     route_set_words,
 )
-from .planner_params import (
+from .params import (
     P_DETOUR_CAP,
     P_DOUBLE_FACTOR,
     P_KEEP_MARGIN,
@@ -34,8 +34,8 @@ from .planner_params import (
     P_W_LONG,
     P_W_SINGLE,
 )
-from .planner_passengers import BIG, route_pass_value
-from .planner_plan import NEED_SHORT, SM_DETOUR, SM_DETOUR_TRAINS, card_needs
+from .passengers import BIG, route_pass_value
+from .plan import NEED_SHORT, SM_DETOUR, SM_DETOUR_TRAINS, card_needs
 
 
 @njit(cache=True)

@@ -27,8 +27,8 @@ from numba.extending import NativeValue, models, overload, register_model, typeo
 
 from ttrsim.core.engine import is_legal
 
-from . import KERNEL_MODULES, REGISTRY, STRATEGY_IDS, STRATEGY_NAMES
-from .rollout import legal_list
+from .. import KERNEL_MODULES, REGISTRY, STRATEGY_IDS, STRATEGY_NAMES
+from .action_picks import legal_list
 
 RANDOM = STRATEGY_IDS["random"]
 DESTINATION_HUNGRY = STRATEGY_IDS["destination_hungry"]

@@ -2,7 +2,7 @@
 (FDG 2017), as defined in issue 3.
 
 Its plan is a network joining the cities of its unfinished tickets
-(:func:`ttrsim.strategies.network_plans.plan_network`, cost = trains) over routes of length
+(:func:`ttrsim.strategies.kit.network_plans.plan_network`, cost = trains) over routes of length
 ``min_len`` (3) or more only, plus its own routes (free).
 
 * Tickets: keeps the fewest tickets allowed, the cheapest: the keep set whose
@@ -31,13 +31,13 @@ from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.piles import popcount
 from ttrsim.core.state import PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 
-from .action_picks import draw_colour_action, fallback_action, min_keep_count, pay_action, route_draw_colour
-from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_TRAINS, INF, new_work
-from .memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
-from .network_plans import plan_network
-from .published import PUBLISHED_NOTE, agent_choose
-from .spec import BOOL, LONG_TICKETS, ROUTE_LENGTH, Param, StrategySpec
+from ..kit.action_picks import draw_colour_action, fallback_action, min_keep_count, pay_action, route_draw_colour
+from ..kit.connectivity import own_components, unfinished_tickets
+from ..kit.graph_search import COST_TRAINS, INF, new_work
+from ..kit.memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
+from ..kit.network_plans import plan_network
+from ..spec import BOOL, LONG_TICKETS, ROUTE_LENGTH, Param, StrategySpec
+from .shared import PUBLISHED_NOTE, agent_choose
 
 SPEC = StrategySpec(
     "long_route",

@@ -1,13 +1,13 @@
 """Network plans: a cheap network joining locations (the shortest-path
 heuristic for Steiner trees, :func:`plan_network`) or serving tickets one by
 one (a Steiner forest, :func:`plan_tickets`), over the route costs and
-searches of :mod:`ttrsim.strategies.graph_search`.
+searches of :mod:`ttrsim.strategies.kit.graph_search`.
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
 >>> from ttrsim.core.state import allocate_state
 >>> from ttrsim.core.engine import reset_game
->>> from ttrsim.strategies.graph_search import COST_TRAINS, new_work, route_cost_for
+>>> from ttrsim.strategies.kit.graph_search import COST_TRAINS, new_work, route_cost_for
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); reset_game(b, s, 1)
 >>> cost = np.zeros(len(b.route_len)); route_cost_for(b, s, 0, COST_TRAINS, cost)
 >>> in_plan = np.zeros(len(b.route_len), np.bool_)

@@ -10,9 +10,9 @@ from ttrsim.core.engine import is_legal
 from ttrsim.core.piles import popcount
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, PH_TUNNEL
 
-from .action_picks import fallback_action, keep_all_action, min_keep_count, passenger_action, ticket_mix_action
-from .europe_moves import tunnel_choice
-from .graph_search import path_between
+from ..kit.action_picks import fallback_action, keep_all_action, min_keep_count, passenger_action, ticket_mix_action
+from ..kit.europe_moves import tunnel_choice
+from ..kit.graph_search import path_between
 
 # the four agents, and what ``ttrsim strategies`` and the report say of each
 PUBLISHED = ("destination_hungry", "route_focus", "one_step", "long_route")
@@ -49,7 +49,7 @@ def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, do
 def routine_action(b, s, me, phase, legal, n_legal, n_long, keep_all_at_setup):
     """The published agents' shared handling of the routine phases: the
     Germany setup mix (``n_long`` from the long pile), passenger colours, a
-    tunnel's extra cards (Europe, :func:`~ttrsim.strategies.europe_moves.tunnel_choice`), and
+    tunnel's extra cards (Europe, :func:`~ttrsim.strategies.kit.europe_moves.tunnel_choice`), and
     with ``keep_all_at_setup`` keeping every setup ticket. Returns
     ``(handled, action)``; the agent decides itself when not handled."""
     if phase == PH_SETUP_MIX:

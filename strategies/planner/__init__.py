@@ -8,11 +8,11 @@ The *plan* is an approximate minimum Steiner network joining the endpoints of
 the seat's unfinished tickets over its own routes (cost 0) and the routes it
 may still claim (other players' routes, tracks closed by R4.5 and routes
 longer than its trains left are impassable). Two heuristics from
-:mod:`ttrsim.strategies.network_plans` run and the cheaper network is kept:
+:mod:`ttrsim.strategies.kit.network_plans` run and the cheaper network is kept:
 the Steiner-tree heuristic over all endpoints
-(:func:`~ttrsim.strategies.network_plans.plan_network`) and the Steiner-forest
+(:func:`~ttrsim.strategies.kit.network_plans.plan_network`) and the Steiner-forest
 one joining ticket by ticket, most valuable first
-(:func:`~ttrsim.strategies.network_plans.plan_tickets`).
+(:func:`~ttrsim.strategies.kit.network_plans.plan_tickets`).
 
 Search costs are not plain trains: a claimable route costs ``length +
 claim_turn_cost - points_weight x route points + card_weight x cards it still
@@ -26,8 +26,8 @@ steers towards routes it can pay. In Germany a route's cost is also lowered by
 always count real trains.
 
 The plan is remembered between the seat's decisions (in its rows of the
-strategy memory, :mod:`ttrsim.strategies.memory`; layout in
-:mod:`ttrsim.strategies.planner_plan`) and made again only when it may have
+strategy memory, :mod:`ttrsim.strategies.kit.memory`; layout in
+:mod:`ttrsim.strategies.planner.plan`) and made again only when it may have
 changed: a ticket
 was completed or added, passengers were collected, the hand crossed
 ``hoard_cards``, a route of the plan was taken or closed by another seat, or
@@ -36,7 +36,7 @@ and single card draws keep it (the search costs' small hand terms are those of
 the hand the plan was made with). The memory also keeps each claim
 candidate's detour with the routes of its path, reused while none of them is
 taken and the seat's trains are the same
-(:func:`~ttrsim.strategies.planner_claims.route_detour`: exact), and
+(:func:`~ttrsim.strategies.planner.claims.route_detour`: exact), and
 the number of unfinished tickets while its trains and tickets are the same.
 
 Tickets no path can reach any more are given up. While the plan needs more
@@ -111,13 +111,13 @@ The kernel is deterministic (no random draws).
 
 Modules
 -------
-One kernel in modules by subject: :mod:`~ttrsim.strategies.planner_params`
+One kernel in modules by subject: :mod:`~ttrsim.strategies.planner.params`
 (the parameter table of both sets and the ``P_*`` columns),
-:mod:`~ttrsim.strategies.planner_plan` (search costs, the plan, the cards and
-turns it needs, its memory), :mod:`~ttrsim.strategies.planner_tickets`
-(ticket mix and keep), :mod:`~ttrsim.strategies.planner_claims` (claim
-priority, detours, payments), :mod:`~ttrsim.strategies.planner_cards` (card
-draws, the second card), :mod:`~ttrsim.strategies.planner_passengers`
+:mod:`~ttrsim.strategies.planner.plan` (search costs, the plan, the cards and
+turns it needs, its memory), :mod:`~ttrsim.strategies.planner.tickets`
+(ticket mix and keep), :mod:`~ttrsim.strategies.planner.claims` (claim
+priority, detours, payments), :mod:`~ttrsim.strategies.planner.cards` (card
+draws, the second card), :mod:`~ttrsim.strategies.planner.passengers`
 (passenger values); this module: the main-phase decision and ``choose``.
 """
 import numpy as np
@@ -142,14 +142,14 @@ from ttrsim.core.state import (
 )
 from ttrsim.data.ids import N_COLOURS
 
-from .action_picks import fallback_action, ticket_mix_action
-from .connectivity import own_components
-from .europe_moves import station_rescue, tunnel_choice
-from .graph_search import COST_TRAINS, payable_routes
-from .memory import WB_PAYABLE, WI_NEED, WI_PAY, seat_costs
-from .planner_cards import draw_choice, second_draw
-from .planner_claims import claim_completes, claim_pick, pay_choice, pay_harm
-from .planner_params import (  # noqa: F401  (the registry's entries)
+from ..kit.action_picks import fallback_action, ticket_mix_action
+from ..kit.connectivity import own_components
+from ..kit.europe_moves import station_rescue, tunnel_choice
+from ..kit.graph_search import COST_TRAINS, payable_routes
+from ..kit.memory import WB_PAYABLE, WI_NEED, WI_PAY, seat_costs
+from .cards import draw_choice, second_draw
+from .claims import claim_completes, claim_pick, pay_choice, pay_harm
+from .params import (  # noqa: F401  (the registry's entries)
     CLASSIC_SPEC,
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
@@ -174,8 +174,8 @@ from .planner_params import (  # noqa: F401  (the registry's entries)
     SPEC,
     STYLE_SPECS,
 )
-from .planner_passengers import BIG, colour_scores, passenger_choice, route_pass_value
-from .planner_plan import (
+from .passengers import BIG, colour_scores, passenger_choice, route_pass_value
+from .plan import (
     NEED_COLOUR,
     NEED_SHORT,
     card_needs,
@@ -188,7 +188,7 @@ from .planner_plan import (
     plan_turns,
     turns_left,
 )
-from .planner_tickets import draw_value, keep_choice, mix_choice
+from .tickets import draw_value, keep_choice, mix_choice
 
 
 @njit(cache=True)
@@ -199,7 +199,7 @@ def main_phase_plan(b, s, m, params, me):
     needs ``need``), the payable routes and the search's scratch arrays.
     Returns ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need,
     payable, dist, prev, done)``, in the memory's work rows (uncounted views,
-    :func:`~ttrsim.strategies.planner_plan.decision_rows`)."""
+    :func:`~ttrsim.strategies.planner.plan.decision_rows`)."""
     R = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
     in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
@@ -217,7 +217,7 @@ def main_phase_plan(b, s, m, params, me):
 
 @njit(cache=True)
 def draw_value_now(b, s, legal, n_legal, params, me, floor, cost, in_plan, n_plan, want, needs, dist, prev, done):
-    """The value (margin points, :func:`~ttrsim.strategies.planner_tickets.draw_value`)
+    """The value (margin points, :func:`~ttrsim.strategies.planner.tickets.draw_value`)
     of a ticket draw now, given the plan ``in_plan`` (:func:`main_phase_plan`'s
     rows); ``-BIG`` when no draw is legal or its value cannot exceed ``floor``
     whatever the offer (a draw is taken above 0)."""

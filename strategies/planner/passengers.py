@@ -12,7 +12,7 @@ from ttrsim.core.state import M_NPLAYERS
 from ttrsim.data.ids import N_PASSENGER_COLOURS
 
 BIG = 1e9
-from .planner_params import P_DENY, P_LOOKAHEAD
+from .params import P_DENY, P_LOOKAHEAD
 
 
 @njit(cache=True)

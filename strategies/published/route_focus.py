@@ -28,12 +28,12 @@ from numba import njit
 
 from ttrsim.core.state import M_NPLAYERS, PH_KEEP, PH_MAIN
 
-from .action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
-from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_ROUTES_TRAINS, new_work, path_between
-from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
-from .published import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
-from .spec import BOOL, LONG_TICKETS, WEIGHT, WHOLE_TRAINS, Param, StrategySpec
+from ..kit.action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
+from ..kit.connectivity import own_components, unfinished_tickets
+from ..kit.graph_search import COST_ROUTES_TRAINS, new_work, path_between
+from ..kit.memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
+from ..spec import BOOL, LONG_TICKETS, WEIGHT, WHOLE_TRAINS, Param, StrategySpec
+from .shared import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
 
 SPEC = StrategySpec(
     "route_focus",

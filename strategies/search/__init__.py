@@ -7,9 +7,9 @@ actions of the last turns; in the middle game, as a parameter, one of the
 planner's best claims)
 it lists a few candidates, the policy's own pick first, and plays each out to
 the end of the game from *determinizations*
-(:mod:`ttrsim.strategies.determinize`: the hidden cards and tickets dealt
+(:mod:`ttrsim.strategies.search.determinize`: the hidden cards and tickets dealt
 anew, consistent with what the seat sees), with the rollout policy
-(:mod:`ttrsim.strategies.rollout`) at every seat. Every other decision is the
+(:mod:`ttrsim.strategies.search.rollout`) at every seat. Every other decision is the
 policy's pick, at no cost.
 
 * Paired rollouts: on every deal each remaining candidate is played out from
@@ -46,7 +46,7 @@ policy's pick, at no cost.
   total; clipped to +-``clip``, plus ``win_points`` for a win), 1 a win
   (shared wins count a share).
 * Rollouts seat the policy ``rollout`` (a policy id of
-  :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
+  :data:`ttrsim.strategies.search.rollout.POLICY_NAMES`, 0 = ``planner``) with its
   default parameters at every seat (``opp_rollout`` >= 0: that policy at the
   other seats), each seat with a fresh memory; the planner (and the
   candidates it ranks) with the ``rollout_<key>`` values (:data:`ROLLOUT_KEYS`),
@@ -60,7 +60,7 @@ policy's pick, at no cost.
   route is contested).
 * Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
   towards those their routes touch
-  (:func:`ttrsim.strategies.determinize.determinize`); by default 1 in
+  (:func:`ttrsim.strategies.search.determinize.determinize`); by default 1 in
   2-player games, 0 with more (:data:`BY_PLAYERS`: a parameter left at -1
   takes its value for the player count, an explicit value wins).
 * Europe (R8): the same decisions are searched; a tunnel's pay or give-up
@@ -79,7 +79,7 @@ are played on the memory's scratch states (``m.scratch``).
 >>> from ttrsim.play.game import Game
 >>> from ttrsim.core.actions import legal_buffer
 >>> from ttrsim.strategies import param_row
->>> from ttrsim.strategies.memory import allocate_memory, reset_memory
+>>> from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 >>> g = Game("usa", 2, seed=1); m = allocate_memory(g.board, 2); reset_memory(m, 1)
 >>> params = np.tile(param_row("search", {"budget": 8}), (2, 1)); buf = legal_buffer(g.board)
 >>> n = legal_list(False, g.board, g.state, buf)
@@ -106,33 +106,33 @@ from ttrsim.core.state import (
     PH_SETUP_KEEP,
 )
 
-from . import planner
+from .. import planner
+from ..fitted import fitted_keys
+from ..kit.action_picks import legal_list
+from ..kit.memory import clear_seats, new_memory
+from ..planner import main_phase_plan, ranked_claims, ticket_draw_value
+from ..planner.claims import locks_all_tracks, route_exposure
+from ..planner.plan import min_trains_any
+from ..planner.tickets import keep_choice, mix_choice
+from ..spec import BOOL, COUNT, DEALS, ROLLOUTS, TRAINS, Param, StrategySpec
 from .determinize import copy_state_into, determinize, setup_keeps
-from .fitted import fitted_keys
-from .memory import clear_seats, new_memory
-from .planner import main_phase_plan, ranked_claims, ticket_draw_value
-from .planner_claims import locks_all_tracks, route_exposure
-from .planner_plan import min_trains_any
-from .planner_tickets import keep_choice, mix_choice
 from .rollout import (
     PLANNER,
     PLANNER_CLASSIC,
     POLICY_LISTS_CLAIMS,
     POLICY_NAMES,
-    legal_list,
     play_out,
     policies_params,
     policy_choose,
     seat_policies,
 )
-from .spec import BOOL, COUNT, DEALS, ROLLOUTS, TRAINS, Param, StrategySpec
 
 # the planner parameters a fitted set may set: the search's rollouts play them (parameters rollout_<key>)
 ROLLOUT_KEYS = fitted_keys("planner")
 _PLANNER = {p.name: p for p in planner.SPEC.params}
 # standard errors (z, middle_z: below 0 any positive mean gain will do)
 Z_RANGE = ("float", -100, 100)
-POLICY = ("int", 0, len(POLICY_NAMES) - 1)      # a rollout policy id (ttrsim.strategies.rollout)
+POLICY = ("int", 0, len(POLICY_NAMES) - 1)      # a rollout policy id (ttrsim.strategies.search.rollout)
 SPEC = StrategySpec(
     "search",
     "determinized Monte Carlo search: at ticket keeps and the last turns, plays the rollout policy's pick and "
@@ -141,7 +141,7 @@ SPEC = StrategySpec(
         Param("budget", 64.0, "rollouts (games played out) per searched decision", *ROLLOUTS),
         Param("claims", 2.0, "the planner's best claims among the main-phase candidates", *COUNT),
         Param("rollout", 0.0, "rollout policy: 0 planner, 1 planner_classic, 2 greedy, 3 random "
-                              "(ttrsim.strategies.rollout)", *POLICY),
+                              "(ttrsim.strategies.search.rollout)", *POLICY),
         Param("outcome", 0.0, "what a rollout scores: 0 own total minus the best other total, 1 a win", "int", 0, 1),
         Param("z", 1.0, "an alternative replaces the policy's pick if its mean paired gain exceeds z standard errors",
               *Z_RANGE),
@@ -289,7 +289,7 @@ def in_end_game(s, params, me):
 def _contested(b, s, me, claims, n_claims):
     """Whether the route of one of ``claims[:n_claims]`` is contested: another
     seat's route touches one of its ends and no parallel track stays open
-    (:func:`ttrsim.strategies.planner_claims.route_exposure`)."""
+    (:func:`ttrsim.strategies.planner.claims.route_exposure`)."""
     for i in range(n_claims):
         adj, open_par = route_exposure(b, s, me, decode_claim(claims[i])[0])
         if adj > 0 and not open_par:
@@ -300,7 +300,7 @@ def _contested(b, s, me, claims, n_claims):
 @njit(cache=True)
 def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
     """Append to ``cands[:n]`` the planner's ``k`` best keep sets, best first
-    (its :func:`~ttrsim.strategies.planner_tickets.keep_choice` over the keep
+    (its :func:`~ttrsim.strategies.planner.tickets.keep_choice` over the keep
     sets not yet ranked); the new count."""
     left = np.empty(n_legal, np.int64)
     n_left = 0

@@ -78,7 +78,7 @@ route was claimed since the last check.
 
 Route costs
 -----------
-A seat's route costs (:func:`ttrsim.strategies.graph_search.route_cost_for`)
+A seat's route costs (:func:`ttrsim.strategies.kit.graph_search.route_cost_for`)
 change only when a route is claimed: :func:`seat_costs` keeps them in
 ``costs[p]`` under :func:`claims_key` (in ``numbers[p, COST_KEY]``) and
 computes them again only when a route was claimed since.
@@ -197,8 +197,8 @@ def reset_memory(m, seed):
 
 @njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def plan_work(b, m):
-    """The work arrays of :func:`~ttrsim.strategies.network_plans.plan_network`
-    and :func:`~ttrsim.strategies.network_plans.plan_tickets` from the work rows:
+    """The work arrays of :func:`~ttrsim.strategies.kit.network_plans.plan_network`
+    and :func:`~ttrsim.strategies.kit.network_plans.plan_tickets` from the work rows:
     ``(front, term, in_tree, cost_work)``, uncounted views
     (``record.borrowed``: the caller holds ``m`` while it uses them)."""
     N, R = b.n_nodes, b.route_len.shape[0]
@@ -350,7 +350,7 @@ def remember_plan(m, me, key, in_plan):
 @njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def seat_costs(b, s, m, me, cost_mode):
     """Seat ``me``'s route costs, ``route_cost_for(b, s, me, cost_mode, ...)``
-    (:mod:`ttrsim.strategies.graph_search`), kept in ``m.costs[me]`` (returned)
+    (:mod:`ttrsim.strategies.kit.graph_search`), kept in ``m.costs[me]`` (returned)
     and computed again only when a route was claimed since (:func:`claims_key`:
     the costs depend only on the owners and the seat's trains). A seat keeps
     one ``cost_mode``; callers do not write into the costs. The row is an

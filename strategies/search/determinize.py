@@ -37,7 +37,8 @@ from ttrsim.core.rng import next_u64, shuffle_range
 from ttrsim.core.state import M_DECK_N, M_NPLAYERS, M_PHASE, M_PLAYER, PH_SETUP_KEEP, PH_TUNNEL, copy_state_into
 from ttrsim.data.ids import LOCO
 
-from .rollout import POLICY_LISTS_CLAIMS, legal_list, policy_choose
+from ..kit.action_picks import legal_list
+from .rollout import POLICY_LISTS_CLAIMS, policy_choose
 
 
 @njit(cache=True)

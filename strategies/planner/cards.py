@@ -9,12 +9,12 @@ from ttrsim.core.board import RP_PASSENGERS
 from ttrsim.core.record import borrowed
 from ttrsim.data.ids import LOCO
 
-from .action_picks import has_action
-from .graph_search import COST_TRAINS
-from .memory import KEY_EXTRA, N_PLAN_KEY, WI_RECALL, recall_plan, seat_costs
-from .planner_params import P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT
-from .planner_passengers import colour_scores
-from .planner_plan import (
+from ..kit.action_picks import has_action
+from ..kit.graph_search import COST_TRAINS
+from ..kit.memory import KEY_EXTRA, N_PLAN_KEY, WI_RECALL, recall_plan, seat_costs
+from .params import P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT
+from .passengers import colour_scores
+from .plan import (
     card_needs,
     current_plan,
     decision_rows,

@@ -13,6 +13,7 @@ from numba import njit
 
 from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, encode_claim
 from ttrsim.core.board import RP_DRAW_N, RP_N_DECKS, RP_SETUP_DEAL
+from ttrsim.core.engine import legal_actions, non_claim_actions
 from ttrsim.core.piles import popcount
 from ttrsim.core.state import M_PHASE, PH_SETUP_MIX
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
@@ -167,3 +168,17 @@ def min_keep_count(legal, n_legal):
         if A_KEEP <= a < A_PASSENGER:
             m = min(m, popcount(a - A_KEEP))
     return m
+
+
+@njit(cache=True)
+def legal_list(lists_claims, b, s, legal):
+    """The legal actions a kernel is given into ``legal``; their count. A
+    kernel that does not list claims gets
+    :func:`ttrsim.core.engine.non_claim_actions`, or the full list when claims
+    are all that is legal (so the list is never empty)."""
+    if lists_claims:
+        return legal_actions(b, s, legal)
+    n = non_claim_actions(b, s, legal)
+    if n == 0:
+        n = legal_actions(b, s, legal)
+    return n
