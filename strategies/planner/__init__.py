@@ -178,6 +178,7 @@ from .passengers import BIG, colour_scores, passenger_choice, route_pass_value
 from .plan import (
     NEED_COLOUR,
     NEED_SHORT,
+    MainPlan,
     card_needs,
     current_plan,
     decision_rows,
@@ -193,43 +194,47 @@ from .tickets import draw_value, keep_choice, mix_choice
 
 @njit(cache=True)
 def main_phase_plan(b, s, m, params, me):
-    """What a main-phase decision of seat ``me`` starts from: the search
-    costs, passenger colour scores, the remembered (or new) plan with its
-    trains and routes, the cards it needs (``want``, ``needs`` and the colour
-    needs ``need``), the payable routes and the search's scratch arrays.
-    Returns ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need,
-    payable, dist, prev, done)``, in the memory's work rows (uncounted views,
+    """What a main-phase decision of seat ``me`` starts from: a
+    :data:`~ttrsim.strategies.planner.plan.MainPlan`, the search costs,
+    passenger colour scores, the remembered (or new) plan with its trains and
+    routes, the cards it needs (``want``, ``needs`` and the colour needs
+    ``need``), the payable routes and the search's scratch arrays
+    ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable,
+    dist, prev, done)``, in the memory's work rows (uncounted views,
     :func:`~ttrsim.strategies.planner.plan.decision_rows`)."""
     R = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
-    in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
+    rows = decision_rows(b, m)
+    in_plan, want, needs = rows.in_plan, rows.want, rows.needs
     if b.rp[RP_PASSENGERS] != 0:
-        colour_scores(b, s, me, params, cscore)
-    current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
+        colour_scores(b, s, me, params, rows.cscore)
+    current_plan(b, s, m, me, params, cost, rows)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
     need = borrowed(m.ints)[WI_NEED, :N_COLOURS]       # the plan's colour needs (for payments)
     need[:] = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS]
     payable = borrowed(m.flags)[WB_PAYABLE, :R]         # routes it can claim now
     payable_routes(b, s, me, cost, payable)
-    return cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done
+    return MainPlan(cost, rows.cscore, in_plan, need_trains, n_plan, want, needs, need, payable, rows.dist,
+                    rows.prev, rows.done)
 
 
 @njit(cache=True)
-def draw_value_now(b, s, legal, n_legal, params, me, floor, cost, in_plan, n_plan, want, needs, dist, prev, done):
+def draw_value_now(b, s, legal, n_legal, params, me, floor, plan):
     """The value (margin points, :func:`~ttrsim.strategies.planner.tickets.draw_value`)
-    of a ticket draw now, given the plan ``in_plan`` (:func:`main_phase_plan`'s
-    rows); ``-BIG`` when no draw is legal or its value cannot exceed ``floor``
-    whatever the offer (a draw is taken above 0)."""
+    of a ticket draw now, given the plan of ``plan`` (:func:`main_phase_plan`'s
+    :data:`~ttrsim.strategies.planner.plan.MainPlan`); ``-BIG`` when no draw is
+    legal or its value cannot exceed ``floor`` whatever the offer (a draw is
+    taken above 0)."""
     if s.tk_len[0] == 0 or ticket_mix_action(b, s, legal, n_legal, 0) < 0:
         return -BIG
     slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
-    if n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
-        slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, in_plan, want, needs)
+    if plan.n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
+        slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, plan.in_plan, plan.want, plan.needs)
     # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
     if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 <= floor:
         return -BIG
-    return draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done)
+    return draw_value(b, s, me, params, plan.cost, plan.in_plan, slack, plan.dist, plan.prev, plan.done)
 
 
 @njit(cache=True)
@@ -240,110 +245,120 @@ def ticket_draw_value(b, s, m, legal, n_legal, params, me, floor):
     (``ticket_ev`` 0). For a search over whether to draw."""
     if params[me, P_TICKET_EV] <= 0 or s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_END_TRAINS]:
         return -BIG
-    cost, _, in_plan, _, n_plan, want, needs, _, _, dist, prev, done = main_phase_plan(b, s, m, params, me)
-    return draw_value_now(b, s, legal, n_legal, params, me, floor, cost, in_plan, n_plan, want, needs,
-                          dist, prev, done)
+    return draw_value_now(b, s, legal, n_legal, params, me, floor, main_phase_plan(b, s, m, params, me))
+
+
+@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+def pay_work(m):
+    """:func:`pay_choice`'s work row (an uncounted view)."""
+    return borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]
 
 
 @njit(cache=True)
-def play_choice(b, s, m, legal, n_legal, params, me):
+def last_turn_choice(b, s, m, legal, n_legal, params, me, plan):
+    """The very last turn: the claim worth most now (its points, the tickets
+    it completes, its passengers), else a card draw."""
     R = b.route_len.shape[0]
-    N = b.n_nodes
     T = b.ticket_a.shape[0]
     passengers = b.rp[RP_PASSENGERS] != 0
+    payable = plan.payable
+    parent = np.empty(b.n_nodes, np.int64)
+    own_components(b, s, me, parent)
+    best_r = -1
+    best_v = 0.0
+    for r in range(R):
+        if not payable[r]:
+            continue
+        v = float(b.route_points[r])
+        for i in range(T):
+            if (s.ticket_holder[i] == me and not locations_joined(b, parent, b.ticket_a[i], b.ticket_b[i])
+                    and claim_completes(b, parent, i, r)):
+                v += ticket_stake(b, i)
+        if passengers:
+            v += route_pass_value(b, s, r, plan.cscore)
+        if v > best_v:
+            best_v = v
+            best_r = r
+    if best_r >= 0:
+        return pay_choice(b, s, me, best_r, plan.need, plan.in_plan, params[me, P_LOCO_PAY], pay_work(m))
+    a, _ = draw_choice(b, s, legal, n_legal, params, me, plan.want, True)
+    return a
+
+
+@njit(cache=True)
+def spare_claim(b, s, m, params, me, plan):
+    """Near the end, with a plan: an off-plan route paid with cards the plan
+    does not need, while trains and turns allow; -1 if none. (``want`` and
+    ``needs`` are made again from the plan afterwards.)"""
+    R = b.route_len.shape[0]
+    passengers = b.rp[RP_PASSENGERS] != 0
     pw = params[me, P_PASS_WEIGHT]
+    in_plan, want, needs, payable = plan.in_plan, plan.want, plan.needs, plan.payable
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
-    last_turn = s.meta[M_COUNTDOWN] >= 0
-    near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
-    cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done = \
-        main_phase_plan(b, s, m, params, me)
-    pay = borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]      # pay_choice's work
-    if b.rp[RP_STATIONS] > 0:                 # Europe: a station for a ticket no free route can finish
-        a = station_rescue(b, s, me, legal, n_legal)
+    spare = s.trains[me] - plan.need_trains - params[me, P_SPARE_TRAINS]
+    if not (spare >= 1 and t_left - plan_turns(b, s, me, in_plan, want, needs) >= 0):
+        return -1
+    pay = pay_work(m)
+    short0 = needs[NEED_SHORT]
+    min_len = 1
+    best_a = -1
+    best_v = 0.0
+    for r in range(R):
+        if not payable[r] or in_plan[r] or b.route_len[r] < min_len or b.route_len[r] > spare:
+            continue
+        v = float(b.route_points[r])
+        if passengers:
+            v += pw * route_pass_value(b, s, r, plan.cscore)
+        if v <= best_v:
+            continue
+        a = pay_choice(b, s, me, r, plan.need, in_plan, params[me, P_LOCO_PAY], pay)
+        if pay_harm(b, s, me, a, in_plan, want, needs, short0) == 0:
+            best_v = v
+            best_a = a
+    card_needs(b, s, s.hand[me], in_plan, want, needs)
+    return best_a
+
+
+@njit(cache=True)
+def plan_choice(b, s, m, legal, n_legal, params, me, plan, near_end):
+    """With a plan: ``(action, True)``, a claim of the plan (or a card draw
+    worth more), near the end a spare claim (:func:`spare_claim`), else a card
+    draw; ``(-1, False)`` when it has none of them (free mode decides)."""
+    in_plan, want, needs = plan.in_plan, plan.want, plan.needs
+    best_r, best_v = claim_pick(b, s, m, me, params, plan, plan.payable)
+    da, dv = draw_choice(b, s, legal, n_legal, params, me, want, True)
+    if best_r >= 0:
+        a = pay_choice(b, s, me, best_r, plan.need, in_plan, params[me, P_LOCO_PAY], pay_work(m))
+        if da < 0 or near_end:
+            return a, True
+        # cards the rest of the plan would lack after this payment (a claim or the draw
+        # ``da`` follows, so ``in_plan``, ``want`` and ``needs`` are not restored)
+        in_plan[best_r] = False
+        card_needs(b, s, s.hand[me], in_plan, want, needs)
+        harm = pay_harm(b, s, me, a, in_plan, want, needs, needs[NEED_SHORT])
+        urgency = best_v - params[me, P_LOCO_PAY] * harm
+        if urgency >= params[me, P_DRAW_OVER_CLAIM] * dv:
+            return a, True
+        return da, True
+    if near_end:
+        a = spare_claim(b, s, m, params, me, plan)
         if a >= 0:
-            return a
+            return a, True
+    if da >= 0:
+        return da, True
+    return -1, False
 
-    if last_turn:
-        # the very last turn: the claim worth most now
-        parent = np.empty(N, np.int64)
-        own_components(b, s, me, parent)
-        best_r = -1
-        best_v = 0.0
-        for r in range(R):
-            if not payable[r]:
-                continue
-            v = float(b.route_points[r])
-            for i in range(T):
-                if (s.ticket_holder[i] == me and not locations_joined(b, parent, b.ticket_a[i], b.ticket_b[i])
-                        and claim_completes(b, parent, i, r)):
-                    v += ticket_stake(b, i)
-            if passengers:
-                v += route_pass_value(b, s, r, cscore)
-            if v > best_v:
-                best_v = v
-                best_r = r
-        if best_r >= 0:
-            return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
-        a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
-        return a
 
-    by_value = params[me, P_TICKET_EV] > 0
-    if by_value and not near_end:
-        if draw_value_now(b, s, legal, n_legal, params, me, 0.0, cost, in_plan, n_plan, want, needs,
-                          dist, prev, done) > 0:
-            return ticket_mix_action(b, s, legal, n_legal, 0)
-
-    if n_plan > 0:
-        best_r, best_v = claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore, passengers,
-                                    dist, prev, done)
-        da, dv = draw_choice(b, s, legal, n_legal, params, me, want, True)
-        if best_r >= 0:
-            a = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
-            if da < 0 or near_end:
-                return a
-            # cards the rest of the plan would lack after this payment (a claim or the draw
-            # ``da`` follows, so ``in_plan``, ``want`` and ``needs`` are not restored)
-            in_plan[best_r] = False
-            card_needs(b, s, s.hand[me], in_plan, want, needs)
-            harm = pay_harm(b, s, me, a, in_plan, want, needs, needs[NEED_SHORT])
-            urgency = best_v - params[me, P_LOCO_PAY] * harm
-            if urgency >= params[me, P_DRAW_OVER_CLAIM] * dv:
-                return a
-            return da
-        # near the end: an off-plan route paid with cards the plan does not need,
-        # while trains and turns allow
-        spare = s.trains[me] - need_trains - params[me, P_SPARE_TRAINS]
-        if near_end and spare >= 1 and t_left - plan_turns(b, s, me, in_plan, want, needs) >= 0:
-            short0 = needs[NEED_SHORT]
-            min_len = 1
-            best_a = -1
-            best_v = 0.0
-            for r in range(R):
-                if not payable[r] or in_plan[r] or b.route_len[r] < min_len or b.route_len[r] > spare:
-                    continue
-                v = float(b.route_points[r])
-                if passengers:
-                    v += pw * route_pass_value(b, s, r, cscore)
-                if v <= best_v:
-                    continue
-                a = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY], pay)
-                if pay_harm(b, s, me, a, in_plan, want, needs, short0) == 0:
-                    best_v = v
-                    best_a = a
-            card_needs(b, s, s.hand[me], in_plan, want, needs)
-            if best_a >= 0:
-                return best_a
-        if da >= 0:
-            return da
-    elif (not by_value and need_trains <= params[me, P_DRAW_PLAN_LEFT] and not near_end
-          and s.trains[me] >= params[me, P_DRAW_MIN_TRAINS]
-          and min_trains_others(s, me) >= params[me, P_DRAW_MIN_OPP]):
-        n_long = int(params[me, P_DRAW_LONG]) if s.trains[me] >= params[me, P_DRAW_LONG_TRAINS] else 0
-        a = ticket_mix_action(b, s, legal, n_legal, n_long)
-        if a >= 0:
-            return a
-
-    # free mode: the best-scoring route it can pay, else cards for a good target
+@njit(cache=True)
+def free_choice(b, s, m, legal, n_legal, params, me, plan, near_end):
+    """Free mode: the best-scoring route it can pay (with a plan: one that
+    leaves the plan its trains), else cards for a good target (with no plan:
+    :func:`~ttrsim.strategies.planner.plan.free_target`), else any claim."""
+    R = b.route_len.shape[0]
+    passengers = b.rp[RP_PASSENGERS] != 0
+    pw = params[me, P_PASS_WEIGHT]
+    n_plan, in_plan, payable, need = plan.n_plan, plan.in_plan, plan.payable, plan.need
+    pay = pay_work(m)
     min_len = 1 if near_end else params[me, P_FREE_MIN_LEN]
     best_r = -1
     best_v = -BIG
@@ -352,20 +367,20 @@ def play_choice(b, s, m, legal, n_legal, params, me):
             continue
         if b.route_len[r] < min_len:
             continue
-        if n_plan > 0 and not in_plan[r] and s.trains[me] - b.route_len[r] < need_trains:
+        if n_plan > 0 and not in_plan[r] and s.trains[me] - b.route_len[r] < plan.need_trains:
             continue
         v = float(b.route_points[r])
         if passengers:
-            v += pw * route_pass_value(b, s, r, cscore)
+            v += pw * route_pass_value(b, s, r, plan.cscore)
         if v > best_v:
             best_v = v
             best_r = r
     if best_r >= 0 and n_plan == 0:
         return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
     if n_plan == 0:
-        free_target(b, s, me, cost, in_plan, cscore, pw, passengers)
-        card_needs(b, s, s.hand[me], in_plan, want, needs)
-    a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
+        free_target(b, s, me, plan.cost, in_plan, plan.cscore, pw, passengers)
+        card_needs(b, s, s.hand[me], in_plan, plan.want, plan.needs)
+    a, _ = draw_choice(b, s, legal, n_legal, params, me, plan.want, True)
     if a >= 0:
         return a
     if best_r >= 0:
@@ -376,6 +391,39 @@ def play_choice(b, s, m, legal, n_legal, params, me):
     if best_r >= 0:
         return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
     return -1
+
+
+@njit(cache=True)
+def play_choice(b, s, m, legal, n_legal, params, me):
+    """A main-phase turn: in Europe a station rescue first; the last turn's
+    best claim (:func:`last_turn_choice`); a ticket draw when it is worth it;
+    with a plan :func:`plan_choice`, or a ticket draw when the plan is nearly
+    done; else (or when the plan has nothing to do) :func:`free_choice`."""
+    last_turn = s.meta[M_COUNTDOWN] >= 0
+    near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
+    plan = main_phase_plan(b, s, m, params, me)
+    if b.rp[RP_STATIONS] > 0:                 # Europe: a station for a ticket no free route can finish
+        a = station_rescue(b, s, me, legal, n_legal)
+        if a >= 0:
+            return a
+    if last_turn:
+        return last_turn_choice(b, s, m, legal, n_legal, params, me, plan)
+    by_value = params[me, P_TICKET_EV] > 0
+    if by_value and not near_end:
+        if draw_value_now(b, s, legal, n_legal, params, me, 0.0, plan) > 0:
+            return ticket_mix_action(b, s, legal, n_legal, 0)
+    if plan.n_plan > 0:
+        a, decided = plan_choice(b, s, m, legal, n_legal, params, me, plan, near_end)
+        if decided:
+            return a
+    elif (not by_value and plan.need_trains <= params[me, P_DRAW_PLAN_LEFT] and not near_end
+          and s.trains[me] >= params[me, P_DRAW_MIN_TRAINS]
+          and min_trains_others(s, me) >= params[me, P_DRAW_MIN_OPP]):
+        n_long = int(params[me, P_DRAW_LONG]) if s.trains[me] >= params[me, P_DRAW_LONG_TRAINS] else 0
+        a = ticket_mix_action(b, s, legal, n_legal, n_long)
+        if a >= 0:
+            return a
+    return free_choice(b, s, m, legal, n_legal, params, me, plan, near_end)
 
 
 @njit(cache=True)
@@ -414,9 +462,10 @@ def ranked_claims(b, s, m, legal, n_legal, params, me, out):
     make. Returns ``(claims, the card draw it would make or -1)``."""
     R = b.route_len.shape[0]
     passengers = b.rp[RP_PASSENGERS] != 0
-    cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done = \
-        main_phase_plan(b, s, m, params, me)
-    pay = borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]      # pay_choice's work
+    plan = main_phase_plan(b, s, m, params, me)
+    cost, cscore, in_plan, n_plan = plan.cost, plan.cscore, plan.in_plan, plan.n_plan
+    want, needs, need, payable = plan.want, plan.needs, plan.need, plan.payable
+    pay = pay_work(m)
     if n_plan == 0:
         free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
         card_needs(b, s, s.hand[me], in_plan, want, needs)
@@ -424,7 +473,7 @@ def ranked_claims(b, s, m, legal, n_legal, params, me, out):
     left = payable.copy()
     n = 0
     while n_plan > 0:
-        r, _ = claim_pick(b, s, m, me, params, left, in_plan, need_trains, cost, cscore, passengers, dist, prev, done)
+        r, _ = claim_pick(b, s, m, me, params, plan, left)
         if r < 0:
             break
         left[r] = False

@@ -79,7 +79,8 @@ def second_draw(b, s, m, legal, n_legal, params, me):
     unless the hand crossed ``hoard_cards`` (then :func:`current_plan`
     decides, as in the main phase)."""
     passengers = b.rp[RP_PASSENGERS] != 0
-    in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
+    rows = decision_rows(b, m)
+    in_plan, want, needs, cscore = rows.in_plan, rows.want, rows.needs, rows.cscore
     key = borrowed(m.ints)[WI_RECALL, :N_PLAN_KEY]
     numbers = borrowed(m.numbers)
     for i in range(N_PLAN_KEY):
@@ -91,7 +92,7 @@ def second_draw(b, s, m, legal, n_legal, params, me):
         if passengers:
             colour_scores(b, s, me, params, cscore)
         costs_made = True
-        current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
+        current_plan(b, s, m, me, params, cost, rows)
     if plan_trains(b, s, me, in_plan)[1] == 0:
         cost = seat_costs(b, s, m, me, COST_TRAINS)
         if passengers and not costs_made:

@@ -6,6 +6,7 @@ the rest of the plan, and which claim completes a ticket.
 from numba import njit
 
 from ttrsim.core.actions import PAY_LOCOS_ONLY, decode_claim
+from ttrsim.core.board import RP_PASSENGERS
 from ttrsim.core.engine import locks_all_tracks, payments
 from ttrsim.core.record import borrowed
 from ttrsim.core.scoring import uf_find
@@ -203,13 +204,16 @@ def exposure_risk(b, me, r, detour, adj, open_par, params):
 
 
 @njit(cache=True)
-def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore, passengers, dist, prev, done):
-    """The payable route to claim (see the module doc: the plan's route most at
+def claim_pick(b, s, m, me, params, plan, payable):
+    """The route of ``payable`` to claim (see the module doc: the plan's route most at
     risk, or an off-plan route for its passengers) and its priority; ``-1`` if
-    none. The detour search runs only for routes whose priority with the
-    largest detour could still beat the best found (same pick as searching
-    every route)."""
+    none. ``plan`` is the decision's :data:`~.plan.MainPlan`. The detour search
+    runs only for routes whose priority with the largest detour could still
+    beat the best found (same pick as searching every route)."""
     R = b.route_len.shape[0]
+    in_plan, need_trains, cost, cscore = plan.in_plan, plan.need_trains, plan.cost, plan.cscore
+    dist, prev, done = plan.dist, plan.prev, plan.done
+    passengers = b.rp[RP_PASSENGERS] != 0
     pw = params[me, P_PASS_WEIGHT]
     cap = params[me, P_DETOUR_CAP]
     bounded = params[me, P_W_DETOUR] >= 0 and params[me, P_DOUBLE_FACTOR] >= 0

@@ -15,6 +15,8 @@ Memory (:mod:`ttrsim.strategies.kit.memory`) beside the plan key and flags:
   found, ``route_sets[me, r]`` the routes of that path
   (:func:`ttrsim.strategies.planner.claims.route_detour`).
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -190,13 +192,28 @@ def plan_trains(b, s, me, in_plan):
     return t, n
 
 
+# make_plan's work arrays: the other heuristic's plan, the tickets' ends in
+# joining order and as locations, a route list, the searches' labels, and
+# plan_network's (front, term, in_tree) and plan_tickets' (cost_work) work
+PlanWork = namedtuple("PlanWork", ("tmp_plan", "ta", "tb", "locs", "rw", "dist", "prev", "done",
+                                   "front", "term", "in_tree", "cost_work"))
+# a planner decision's rows (decision_rows): the plan, the card wishes and
+# needs (card_needs), the passenger colour scores and the searches' labels
+PlanRows = namedtuple("PlanRows", ("in_plan", "want", "needs", "cscore", "dist", "prev", "done"))
+# what a main-phase decision starts from (the planner's main_phase_plan): the
+# search costs, the rows above, the plan's trains and routes still to claim,
+# its colour needs for payments and the routes payable now
+MainPlan = namedtuple("MainPlan", ("cost", "cscore", "in_plan", "need_trains", "n_plan", "want", "needs", "need",
+                                   "payable", "dist", "prev", "done"))
+
+
 @njit(cache=True)
-def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, front=None, term=None,
-              in_tree=None, cost_work=None):
+def make_plan(b, s, me, tks, nt, cost, in_plan, w):
     """Plan a network for tickets ``tks[:nt]`` into ``in_plan``: the cheaper of
     the Steiner-tree and the Steiner-forest heuristics. Returns the number of
-    tickets (forest) / locations (tree) it could not join (0 = all). The
-    optional work arrays are :func:`plan_network`'s and :func:`plan_tickets`'."""
+    tickets (forest) / locations (tree) it could not join (0 = all). ``w``
+    (:data:`PlanWork`) holds the work arrays."""
+    ta, tb, locs = w.ta, w.tb, w.locs
     if nt == 0:
         for r in range(in_plan.shape[0]):
             in_plan[r] = False
@@ -213,13 +230,13 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist
         tb[i] = b.ticket_b[tks[best]]
         locs[2 * i] = ta[i]
         locs[2 * i + 1] = tb[i]
-    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, rw, dist, prev, done, cost_work)
+    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, w.rw, w.dist, w.prev, w.done, w.cost_work)
     if nt == 1:
         return miss1
-    c2, miss2 = plan_network(b, cost, locs, 2 * nt, tmp_plan, dist, prev, done, front, term, in_tree)
+    c2, miss2 = plan_network(b, cost, locs, 2 * nt, w.tmp_plan, w.dist, w.prev, w.done, w.front, w.term, w.in_tree)
     if (miss2 > 0) == (miss1 > 0) and c2 < c1 - 1e-9 or (miss2 == 0 and miss1 > 0):
         for r in range(in_plan.shape[0]):
-            in_plan[r] = tmp_plan[r]
+            in_plan[r] = w.tmp_plan[r]
         return miss2
     return miss1
 
@@ -232,8 +249,8 @@ def needs_array(b):
 
 @njit(cache=True, inline='always')   # (no call: the record is not counted again)
 def decision_rows(b, m):
-    """A planner decision's arrays, from the memory's work rows:
-    ``(in_plan, want, needs, cscore, dist, prev, done)``, the plan, the card
+    """A planner decision's arrays, from the memory's work rows: a
+    :data:`PlanRows` ``(in_plan, want, needs, cscore, dist, prev, done)``, the plan, the card
     wishes and needs (:func:`card_needs`) and the passenger colour scores
     zeroed, the search's labels (:func:`current_plan`'s) as they are. They
     are uncounted views (``record.borrowed``: the caller holds ``m`` while it
@@ -248,7 +265,7 @@ def decision_rows(b, m):
     want[:] = 0.0
     needs[:] = 0
     cscore[:] = 0.0
-    return in_plan, want, needs, cscore, floats[WF_DIST, :N], ints[WI_PREV, :N], flags[WB_DONE, :N]
+    return PlanRows(in_plan, want, needs, cscore, floats[WF_DIST, :N], ints[WI_PREV, :N], flags[WB_DONE, :N])
 
 
 @njit(cache=True)
@@ -368,8 +385,9 @@ def plan_turns(b, s, me, in_plan, want, needs):
 
 
 @njit(cache=True)
-def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs):
-    """The seat's plan into ``in_plan``: the remembered one while it stays valid
+def current_plan(b, s, m, me, params, cost, rows):
+    """The seat's plan into ``rows.in_plan`` (``rows``: :func:`decision_rows`'
+    :data:`PlanRows`): the remembered one while it stays valid
     (the same unfinished tickets, tickets held, passengers collected and hand
     above or below ``hoard_cards``; every route still its own or claimable; its
     trains enough), else a new one, giving up tickets it cannot make in trains
@@ -377,6 +395,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
     R = b.route_len.shape[0]
     N = b.n_nodes
     T = b.ticket_a.shape[0]
+    in_plan, want, needs = rows.in_plan, rows.want, rows.needs
     hand = hand_size(s, me)
     ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)   # the work rows, uncounted
     tks = ints[WI_TICKETS]
@@ -405,14 +424,15 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
         own_components(b, s, me, parent)
         unfinished_tickets(b, s, me, parent, tks)
     pcost = floats[WF_PCOST, :R]
-    search_costs(b, s, me, params, cost, pcost, cscore, floats[WF_UNSEEN, :LOCO + 1])
+    search_costs(b, s, me, params, cost, pcost, rows.cscore, floats[WF_UNSEEN, :LOCO + 1])
     nt = keep_reachable(b, cost, tks, nt, ints[WI_PARENT, :N])
     tmp_plan = flags[WB_TMP_PLAN, :R]
     tmp_plan[:] = False
-    ta, tb, locs, rw = ints[WI_TA], ints[WI_TB], ints[WI_LOCS], ints[WI_ROUTES, :R]
-    work = plan_work(b, m)
+    front, term, in_tree, cost_work = plan_work(b, m)
+    w = PlanWork(tmp_plan, ints[WI_TA], ints[WI_TB], ints[WI_LOCS], ints[WI_ROUTES, :R], rows.dist, rows.prev,
+                 rows.done, front, term, in_tree, cost_work)
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
-    make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
+    make_plan(b, s, me, tks, nt, pcost, in_plan, w)
     while nt > 0:
         need_t, _ = plan_trains(b, s, me, in_plan)
         if need_t <= s.trains[me] and t_left >= BIG:
@@ -426,7 +446,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
             t = tks[i]
             tks[i] = tks[nt - 1]
             tks[nt - 1] = t
-            make_plan(b, s, me, tks, nt - 1, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
+            make_plan(b, s, me, tks, nt - 1, pcost, in_plan, w)
             nt2, _ = plan_trains(b, s, me, in_plan)
             turns2 = plan_turns(b, s, me, in_plan, want, needs)
             v = ((need_t - nt2) + 2.0 * (turns - turns2)) / max(1, ticket_stake(b, t))
@@ -439,7 +459,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
         tks[best_i] = tks[nt - 1]
         tks[nt - 1] = t
         nt -= 1
-        make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
+        make_plan(b, s, me, tks, nt, pcost, in_plan, w)
     remember_plan(m, me, key, in_plan)
 
 

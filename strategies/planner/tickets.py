@@ -92,7 +92,16 @@ from .params import (
     P_TURN_VALUE,
 )
 from .passengers import BIG, colour_scores
-from .plan import keep_reachable, make_plan, needs_array, plan_trains, plan_turns, search_costs, turns_left
+from .plan import (
+    PlanWork,
+    keep_reachable,
+    make_plan,
+    needs_array,
+    plan_trains,
+    plan_turns,
+    search_costs,
+    turns_left,
+)
 
 
 @njit(cache=True)
@@ -123,17 +132,13 @@ def keep_choice(b, s, legal, n_legal, params, me):
     nt = unfinished_tickets(b, s, me, parent, tks)
     n_held = keep_reachable(b, cost, tks, nt)     # held tickets still reachable
     in_plan = np.zeros(R, np.bool_)
-    tmp_plan = np.zeros(R, np.bool_)
-    ta = np.empty(T + 8, np.int64)
-    tb = np.empty(T + 8, np.int64)
-    locs = np.empty(2 * T + 16, np.int64)
-    rw = np.empty(R, np.int64)
-    dist = np.empty(N)
-    prev = np.empty(N, np.int64)
-    done = np.empty(N, np.bool_)
+    w = PlanWork(np.zeros(R, np.bool_), np.empty(T + 8, np.int64), np.empty(T + 8, np.int64),
+                 np.empty(2 * T + 16, np.int64), np.empty(R, np.int64), np.empty(N), np.empty(N, np.int64),
+                 np.empty(N, np.bool_), np.empty(N, np.int64), np.empty(N, np.int64), np.empty(N, np.bool_),
+                 np.empty(R, np.float64))
     want = np.zeros(N_COLOURS + 1)
     needs = needs_array(b)
-    make_plan(b, s, me, tks, n_held, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+    make_plan(b, s, me, tks, n_held, pcost, in_plan, w)
     budget = s.trains[me] - params[me, P_KEEP_MARGIN]
     t_left = turns_left(b, s, me, params[me, P_PACE])
     tv = params[me, P_TURN_VALUE]
@@ -161,7 +166,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
                 tks[n] = t
                 n += 1
                 pts += b.ticket_points[t]
-        miss = make_plan(b, s, me, tks, n, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+        miss = make_plan(b, s, me, tks, n, pcost, in_plan, w)
         trains, _ = plan_trains(b, s, me, in_plan)
         turns = plan_turns(b, s, me, in_plan, want, needs)
         if by_value:
