@@ -3,6 +3,8 @@ at risk: its detour if lost, its exposure to the others, its length), how to
 pay it (the payment the rest of the plan misses least), what a payment costs
 the rest of the plan, and which claim completes a ticket.
 """
+from collections import namedtuple
+
 from numba import njit
 
 from ttrsim.core.actions import PAY_LOCOS_ONLY, decode_claim
@@ -110,28 +112,36 @@ def blocked_routes(cost, out):
             out[r // ROUTE_SET_BITS] |= 1 << (r % ROUTE_SET_BITS)
 
 
+# route_detour's arrays: the memory's route_numbers and route_sets, saved
+# (float64[group width]) and front (int64[n_nodes]) work, the seat's
+# impassable routes (blocked_routes) and the search's labels
+DetourWork = namedtuple("DetourWork", ("numbers", "words", "saved", "front", "blocked", "dist", "prev", "done"))
+
+
 @njit(cache=True)
-def route_detour(b, s, numbers, words, saved, front, me, r, cost, cap, blocked, dist, prev, done):
+def route_detour(b, s, me, r, cost, cap, w):
     """Trains a path between the ends of route ``r`` costs beyond the route if
     every track of its group is closed, at most ``cap`` (``cap`` when there is
     no such path; the search stops there). ``cost`` is the seat's
-    ``route_cost_for(COST_TRAINS)`` and ``blocked`` its impassable routes
-    (:func:`blocked_routes`); ``numbers`` and ``words`` are the memory's
-    ``route_numbers`` and ``route_sets``, ``saved`` (float64[group width]) and
-    ``front`` (int64[n_nodes]) work (the caller passes arrays, not the memory:
-    a call taking the counted record counts it).
+    ``route_cost_for(COST_TRAINS)``; ``w`` (:data:`DetourWork`) holds
+    ``blocked``, its impassable routes (:func:`blocked_routes`), ``numbers``
+    and ``words``, the memory's ``route_numbers`` and ``route_sets``, and
+    work arrays (the caller passes arrays, not the memory: a call taking the
+    counted record counts it).
 
     The result is remembered in the seat's strategy memory with the routes of
     the path found: while its trains are the same, no route got cheaper (only
     its own claims do that) and the search would find the same path cost as
     long as no route of that path was taken or closed; no path stays no path."""
+    numbers, words, blocked, saved = w.numbers, w.words, w.blocked, w.saved
+    dist, prev = w.dist, w.prev
     W = blocked.shape[0]
     length = b.route_len[r]
     found = numbers[me, SM_DETOUR, r]
     if found > 0 and numbers[me, SM_DETOUR_TRAINS, r] == s.trains[me]:
         valid = True
-        for w in range(W):
-            if words[me, r, w] & blocked[w] != 0:
+        for k in range(W):
+            if words[me, r, k] & blocked[k] != 0:
                 valid = False
         if valid:
             if found == 1:
@@ -144,13 +154,13 @@ def route_detour(b, s, numbers, words, saved, front, me, r, cost, cap, blocked, 
         if o >= 0:
             saved[j] = cost[o]
             cost[o] = -1.0
-    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done, front)
+    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, w.done, w.front)
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:
             cost[o] = saved[j]
-    for w in range(W):
-        words[me, r, w] = 0
+    for k in range(W):
+        words[me, r, k] = 0
     numbers[me, SM_DETOUR_TRAINS, r] = s.trains[me]
     if v < 0:
         numbers[me, SM_DETOUR, r] = 1
@@ -245,8 +255,8 @@ def claim_pick(b, s, m, me, params, plan, payable):
     best_r = -1
     best_v = -BIG
     blocked = ints[WI_BLOCKED, :route_set_words(R)]
-    route_numbers, route_sets = borrowed(m.route_numbers), borrowed(m.route_sets)    # route_detour's
     saved, front = floats[WF_SAVED, :b.group_routes.shape[1]], ints[WI_FRONT, :b.n_nodes]
+    detour_work = DetourWork(borrowed(m.route_numbers), borrowed(m.route_sets), saved, front, blocked, dist, prev, done)
     have_blocked = False
     for _ in range(nc):
         i = 0                           # the candidate with the highest bound (lowest route on ties)
@@ -264,8 +274,7 @@ def claim_pick(b, s, m, me, params, plan, payable):
             if not have_blocked:
                 blocked_routes(cost, blocked)
                 have_blocked = True
-            detour = route_detour(b, s, route_numbers, route_sets, saved, front, me, r, cost, cap, blocked, dist,
-                                  prev, done)
+            detour = route_detour(b, s, me, r, cost, cap, detour_work)
             v = exposure_risk(b, me, r, detour, cand_adj[i], cand_par[i], params)
             if passengers:
                 v += pw * route_pass_value(b, s, r, cscore)
