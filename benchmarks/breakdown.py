@@ -30,8 +30,8 @@ from ttrsim.core.state import M_ACTIONS, M_PHASE, M_PLAYER, PH_OVER, allocate_st
 from ttrsim.data.rules import get_rules
 from ttrsim.jit.record import borrowed
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
-from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies.kit.dispatch import kernels_for, legal_for, pick
+from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
 PARTS = ("setup", "legal list", "strategy", "legality check", "apply", "scoring")
 (P_SETUP, P_LEGAL, P_STRATEGY, P_CHECK, P_APPLY, P_SCORING) = range(6)

@@ -45,7 +45,7 @@ from ttrsim.core.state import F_WINNER, N_FINAL, allocate_state
 from ttrsim.data.rules import get_rules
 from ttrsim.play.loop import play_many
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.memory import allocate_memory
 
 
 def head_to_head(candidate, reference, rules, players, n_seeds, seed0, params=None, blocks=False,

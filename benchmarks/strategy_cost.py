@@ -33,8 +33,8 @@ from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_OVER, allocate_state
 from ttrsim.data.rules import get_rules
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
-from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies.kit.dispatch import kernels_for, legal_for, pick
+from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
 PHASES = ("setup mix", "setup keep", "main", "second card", "keep", "passenger", "over", "tunnel")
 

@@ -8,17 +8,27 @@ description, parameters with defaults) and a kernel
 ``b`` the board and ``s`` the game state, both read only (a strategy reads
 only what the acting seat ``s.meta[M_PLAYER]`` may see: public information,
 its own hand and tickets); ``m`` the table's
-:class:`~ttrsim.strategies.memory.StrategyMemory`, whose rows of the acting
+:class:`~ttrsim.strategies.kit.memory.StrategyMemory`, whose rows of the acting
 seat are the strategy's own: its random stream ``m.rng[seat]`` and what it
 keeps between its decisions; ``legal[:n_legal]`` the legal actions (without
 the claims for a strategy whose ``SPEC.lists_claims`` is False: it finds its
-claims from the hand, see :func:`ttrsim.strategies.dispatch.legal_for`);
+claims from the hand, see :func:`ttrsim.strategies.kit.dispatch.legal_for`);
 ``params`` the float64 parameter table, one row per seat: the acting seat's
 parameters are ``params[seat, P_NAME]`` with ``P_NAME = SPEC.index("name")``
 (rows are not sliced out in the hot loop: making an array view costs more
-than a rule helper). :func:`ttrsim.strategies.dispatch.pick` calls a kernel
+than a rule helper). :func:`ttrsim.strategies.kit.dispatch.pick` calls a kernel
 by registry id inside the compiled game loop; adding a strategy = a module
-and an entry in :func:`_registry`.
+(or a package, its ``SPEC`` and ``choose`` in its ``__init__.py``) and an entry
+in :func:`_registry` (the dispatcher's branches are generated from it).
+
+The modules: ``random_strategy`` and ``greedy``; the packages ``planner``
+(its kernel in ``__init__``; ``plan``, ``tickets``, ``cards``, ``claims``,
+``passengers``, ``params``), ``search`` (``rollout``, ``determinize``) and
+``published`` (the four published agents and ``shared``); ``kit``, what
+several strategies share (paths, plans, components, action picks, Europe's
+moves, the strategy memory, the dispatcher); ``spec`` (parameters) and
+``fitted`` (fitted parameter sets) for the registry; ``python_example``, a
+Python strategy.
 ``tests/strategies/test_strategy_api.py`` checks every registered strategy against
 these rules.
 
@@ -32,7 +42,7 @@ import difflib
 import numpy as np
 
 from .fitted import fitted_for
-from .planner_params import STYLES
+from .planner.params import STYLES
 from .spec import MAX_PARAMS, Param, StrategySpec  # noqa: F401  (re-exported)
 
 
@@ -50,7 +60,8 @@ class StrategyError(ValueError):
 
 def _registry():
     """The registry in id order: each strategy's spec and the module of its kernel."""
-    from . import destination_hungry, greedy, long_route, one_step, planner, random_strategy, route_focus, search
+    from . import greedy, planner, random_strategy, search
+    from .published import destination_hungry, long_route, one_step, route_focus
     entries = [(random_strategy.SPEC, random_strategy), (destination_hungry.SPEC, destination_hungry),
                (route_focus.SPEC, route_focus), (one_step.SPEC, one_step), (long_route.SPEC, long_route),
                (greedy.SPEC, greedy), (planner.SPEC, planner), (planner.PASSENGER_HUNTER_SPEC, planner),

@@ -3,28 +3,28 @@ and the worked example of a compiled strategy (see docs/strategies.md).
 
 Keep every offered ticket; claim the longest route it can pay, with as few
 locomotives as possible; otherwise draw blind; otherwise the first legal action.
-A tunnel's extra cards (Europe): :func:`~ttrsim.strategies.europe_moves.tunnel_choice`.
+A tunnel's extra cards (Europe): :func:`~ttrsim.strategies.kit.europe_moves.tunnel_choice`.
 
 It finds its claims from the hand (``lists_claims=False``: listing every
 payment of every route is most of the engine's work in a turn), the same
 claim the full legal list would give it (:func:`longest_claim`).
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_BLIND, A_KEEP, A_PASSENGER, PAY_LOCOS_ONLY, encode_claim
 from ttrsim.core.engine import claimable_routes
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_MAIN, PH_TUNNEL
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
+from ttrsim.jit import kernel
 
-from .europe_moves import tunnel_choice
+from .kit.europe_moves import tunnel_choice
 from .spec import StrategySpec
 
 SPEC = StrategySpec("greedy", "claims the longest route it can pay, else draws blind; keeps every ticket",
                     lists_claims=False)
 
 
-@njit(cache=True)
+@kernel
 def longest_claim(b, s, me):
     """The claim of the longest route seat ``me`` may claim now, paid with the
     fewest locomotives; ties go to the first such claim in action order (the
@@ -64,7 +64,7 @@ def longest_claim(b, s, me):
     return best_a
 
 
-@njit(cache=True)
+@kernel
 def choose(b, s, m, legal, n_legal, params):
     phase = s.meta[M_PHASE]
     if phase == PH_TUNNEL:                          # Europe: pay a tunnel's extra cards or give up

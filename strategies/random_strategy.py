@@ -2,19 +2,18 @@
 the Germany short/long mix and passenger colours.
 
 It reads only the legal-action list and draws from its own seat's stream
-(``m.rng``, :mod:`ttrsim.strategies.memory`).
+(``m.rng``, :mod:`ttrsim.strategies.kit.memory`).
 """
-from numba import njit
-
 from ttrsim.core.rng import rand_below
 from ttrsim.core.state import M_PLAYER
+from ttrsim.jit import kernel
 
 from .spec import StrategySpec
 
 SPEC = StrategySpec("random", "uniform over the legal actions")
 
 
-@njit(cache=True)
+@kernel
 def choose(b, s, m, legal, n_legal, params):
     """Pick one of ``legal[:n_legal]`` uniformly with the acting seat's stream."""
     return legal[rand_below(m.rng, s.meta[M_PLAYER], n_legal)]

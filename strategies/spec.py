@@ -129,7 +129,7 @@ class StrategySpec:
     params: tuple[Param, ...] = field(default_factory=tuple)
     # the kernel picks claims from the legal list (True), or finds them from the
     # hand with engine.claimable / engine.payments and is given the list without
-    # claims (False; see ttrsim.strategies.dispatch.legal_for)
+    # claims (False; see ttrsim.strategies.kit.dispatch.legal_for)
     lists_claims: bool = True
 
     def index(self, name: str) -> int:

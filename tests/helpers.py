@@ -50,8 +50,9 @@ from ttrsim.data.rules import get_rules
 from ttrsim.play.game import Game
 from ttrsim.results.folder import map_to_json, routes_dim, rule_set_to_json, tickets_dim
 from ttrsim.results.tables import SCHEMAS
-from ttrsim.strategies import dispatch, param_row, strategy_id
-from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies import param_row, strategy_id
+from ttrsim.strategies.kit import dispatch
+from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -156,3 +156,37 @@ def test_modules_stay_small_or_say_why(name, path):
         return
     doc = ast.get_docstring(ast.parse(text)) or ""
     assert "Size:" in doc, f"{path.relative_to(ROOT)} has {text.count(chr(10))} lines and no 'Size:' reason"
+
+
+# inside ttrsim.strategies: the shared kit sits below the strategies, and search (which plays the
+# planner out) above them; only the registry face and kit.dispatch (the call to every kernel) see them all
+STRATEGY_FLOORS = (("ttrsim.strategies.spec", "ttrsim.strategies.fitted", "ttrsim.strategies.kit"),
+                   ("ttrsim.strategies.planner", "ttrsim.strategies.published", "ttrsim.strategies.greedy",
+                    "ttrsim.strategies.random_strategy", "ttrsim.strategies.python_example"),
+                   ("ttrsim.strategies.search",))
+
+
+def strategy_floor(name: str) -> int | None:
+    if name == "ttrsim.strategies.kit.dispatch":
+        return None
+    for i, tops in enumerate(STRATEGY_FLOORS):
+        if any(name == top or name.startswith(top + ".") for top in tops):
+            return i
+    return None
+
+
+def test_strategy_packages_import_downward():
+    """kit imports no strategy; the strategies import no search; nothing but the
+    face and kit.dispatch imports the face (``ttrsim.strategies`` itself)."""
+    upward = []
+    known = {n for n, _ in modules()}
+    for name, path in modules():
+        mine = strategy_floor(name)
+        if mine is None:
+            continue
+        for target, line in imported(name, path):
+            target = target if target in known else target.rsplit(".", 1)[0]    # a name, not a module
+            theirs = strategy_floor(target)
+            if target == "ttrsim.strategies" or theirs is not None and theirs > mine:
+                upward.append(f"{path.relative_to(ROOT)}:{line}: {name} imports {target}")
+    assert not upward, "\n".join(upward)

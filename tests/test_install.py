@@ -32,6 +32,8 @@ def test_every_subpackage_is_packaged():
     listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
     found = {".".join(("ttrsim",) + f.parent.relative_to(ROOT / "ttrsim").parts)
              for f in (ROOT / "ttrsim").rglob("__init__.py")}
+    found |= {".".join(("ttrsim", "strategies") + f.parent.relative_to(ROOT / "strategies").parts)
+              for f in (ROOT / "strategies").rglob("__init__.py")}
     found |= {"ttrsim.strategies", "ttrsim.examples"}
     assert found <= listed, sorted(found - listed)
     dirs = PYPROJECT["tool"]["setuptools"]["package-dir"]
@@ -98,7 +100,7 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
     wheel = next(wheels.glob("ttrsim-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/examples/maps/usa.yaml", "ttrsim/data/maps/usa.yaml",
-                   "ttrsim/strategies/planner.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py",
+                   "ttrsim/strategies/planner/__init__.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py",
                    "ttrsim/examples/train_linear_policy.py", "ttrsim/examples/linear_policy.npz",
                    "ttrsim/examples/train_ppo.py",
                    "ttrsim/env/pettingzoo/usa_v1.py", "ttrsim/py.typed"):

@@ -22,7 +22,7 @@ from ttrsim.data.maps import MAPS_DIR
 from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.play.loop import play_game
 from ttrsim.play.narrate import Step, narrate_action, narrate_turn, play_narrated
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.memory import allocate_memory
 
 from helpers import put_hand, route_id, setup_game
 

@@ -11,7 +11,7 @@ from ttrsim.core.board import build_board
 from ttrsim.core.state import M_TURN, STATE_FIELDS, allocate_state, copy_state, copy_state_into
 from ttrsim.data.rules import get_rules
 from ttrsim.play.game import Game
-from ttrsim.strategies.memory import allocate_memory, copy_memory, new_memory
+from ttrsim.strategies.kit.memory import allocate_memory, copy_memory, new_memory
 
 
 @njit

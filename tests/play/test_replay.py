@@ -12,7 +12,7 @@ from ttrsim.core.board import build_board
 from ttrsim.core.state import M_ACTIONS, M_TURN, allocate_state
 from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.play.loop import play_game
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.memory import allocate_memory
 
 CASES = [(r, p, seed) for r in preset_names() for p, seed in ((2, 11), (4, 12))]
 
@@ -24,7 +24,7 @@ from ttrsim.core.actions import legal_buffer
 from ttrsim.play.loop import play_game
 from ttrsim.data.rules import get_rules
 from ttrsim.core.state import allocate_state, M_ACTIONS, M_TURN
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.memory import allocate_memory
 out = []
 for rules, players, seed in json.loads(sys.argv[1]):
     b = build_board(get_rules(rules)); s = allocate_state(b, players); m = allocate_memory(b, players)

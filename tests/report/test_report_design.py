@@ -402,5 +402,5 @@ def test_the_published_agents_are_said_to_follow_the_papers_description(tmp_path
             "2017): ttrsim plays them as the paper describes them, so their strength and the four agents' order "
             "need not match the paper's tables.") in md
     from ttrsim.strategies import REGISTRY
-    from ttrsim.strategies.published import PUBLISHED, PUBLISHED_NOTE
+    from ttrsim.strategies.published.shared import PUBLISHED, PUBLISHED_NOTE
     assert all(REGISTRY[n].doc.endswith(PUBLISHED_NOTE) for n in PUBLISHED)      # and so does `ttrsim strategies`

@@ -18,8 +18,8 @@ from ttrsim.data.rules import get_rules
 from ttrsim.jit.patches import canonical
 from ttrsim.play.loop import _play_game
 from ttrsim.strategies import STRATEGY_IDS, param_row
-from ttrsim.strategies.dispatch import ALL_KERNELS, KERNEL_NAMES, Kernels, kernels_for
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.dispatch import ALL_KERNELS, KERNEL_NAMES, Kernels, kernels_for
+from ttrsim.strategies.kit.memory import allocate_memory
 
 
 def test_kernels_of_a_lineup():

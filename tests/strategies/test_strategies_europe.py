@@ -12,8 +12,8 @@ from ttrsim.core.actions import (
 )
 from ttrsim.core.state import M_TUNNEL_EXTRA
 from ttrsim.data.ids import BLACK, GRAY, LOCO, RED, WHITE, YELLOW
-from ttrsim.strategies.europe_moves import europe_extra_cards, tunnel_choice
-from ttrsim.strategies.planner_plan import unseen_cards
+from ttrsim.strategies.kit.europe_moves import europe_extra_cards, tunnel_choice
+from ttrsim.strategies.planner.plan import unseen_cards
 
 from helpers import decide, put_deck_top, put_faceup, put_hand, route_id, setup_game
 

@@ -46,11 +46,11 @@ from ttrsim.data.rules import preset_names
 from ttrsim.play.game import Game
 from ttrsim.play.loop import play_game
 from ttrsim.strategies import REGISTRY, param_row, strategy_id
-from ttrsim.strategies.graph_search import INF
-from ttrsim.strategies.memory import allocate_memory, copy_memory
+from ttrsim.strategies.kit.graph_search import INF
+from ttrsim.strategies.kit.memory import allocate_memory, copy_memory
 from ttrsim.strategies.planner import PASSENGER_HUNTER_SPEC, SPEC
-from ttrsim.strategies.planner_plan import SM_DETOUR, SM_DETOUR_TRAINS, SM_OWN_TICKETS, SM_OWN_TRAINS, SM_UNFINISHED
-from ttrsim.strategies.planner_tickets import completion_probability, expected_best_keep, longest_per_train, most_chance
+from ttrsim.strategies.planner.plan import SM_DETOUR, SM_DETOUR_TRAINS, SM_OWN_TICKETS, SM_OWN_TRAINS, SM_UNFINISHED
+from ttrsim.strategies.planner.tickets import completion_probability, expected_best_keep, longest_per_train, most_chance
 
 from helpers import decide, fresh_memory, put_faceup, put_hand, route_id, setup_game, ticket_id
 

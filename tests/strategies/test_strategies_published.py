@@ -1,4 +1,4 @@
-"""The shared graph kernels (``ttrsim.strategies.graph_search``,
+"""The shared graph kernels (``ttrsim.strategies.kit.graph_search``,
 ``connectivity``, ``network_plans``, ``action_picks``) against plain Python
 references, and the four published agents of de Mesentier Silva et al.
 (FDG 2017): ``destination_hungry``, ``route_focus``, ``one_step``,
@@ -55,13 +55,14 @@ from ttrsim.data.ids import BLACK, BLUE, GREEN, LOCO, PINK, RED, WHITE
 from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.play.game import Game
 from ttrsim.play.loop import play_game
-from ttrsim.strategies import REGISTRY, dispatch, param_row, strategy_id
-from ttrsim.strategies import action_picks as A
-from ttrsim.strategies import connectivity as C
-from ttrsim.strategies import graph_search as G
-from ttrsim.strategies import memory as M
-from ttrsim.strategies import network_plans as N
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies import REGISTRY, param_row, strategy_id
+from ttrsim.strategies.kit import action_picks as A
+from ttrsim.strategies.kit import connectivity as C
+from ttrsim.strategies.kit import dispatch
+from ttrsim.strategies.kit import graph_search as G
+from ttrsim.strategies.kit import memory as M
+from ttrsim.strategies.kit import network_plans as N
+from ttrsim.strategies.kit.memory import allocate_memory
 
 from helpers import decide, fresh_memory, put_faceup, put_hand, route_id, setup_game, ticket_id
 

@@ -37,12 +37,12 @@ from ttrsim.strategies import (
     REGISTRY,
     STRATEGY_NAMES,
     StrategyError,
-    dispatch,
     param_row,
-    planner_params,
     strategy_id,
 )
-from ttrsim.strategies.memory import MEMORY_FIELDS, allocate_memory, copy_memory, reset_memory
+from ttrsim.strategies.kit import dispatch
+from ttrsim.strategies.kit.memory import MEMORY_FIELDS, allocate_memory, copy_memory, reset_memory
+from ttrsim.strategies.planner import params as planner_params
 from ttrsim.strategies.spec import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,7 +239,7 @@ def test_param_row_takes_the_bounds_and_numpy_or_boolean_values():
 def test_parameter_columns_are_derived_from_the_specs():
     """A kernel module's ``P_<NAME>`` constants are the columns of the spec's
     parameters of that name, and every parameter has one (the planner's are
-    in ``planner_params``, shared by its two parameter sets; the search's
+    in ``planner.params``, shared by its two parameter sets; the search's
     ``rollout_<key>`` parameters are its ``ROLLOUT_COLUMNS``, in
     ``ROLLOUT_KEYS`` order)."""
     modules = {name: planner_params if module.__name__.endswith(".planner") else module

@@ -13,11 +13,12 @@ from ttrsim.data.ids import LOCO
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.play.game import Game
 from ttrsim.play.loop import play_finals
-from ttrsim.strategies import dispatch, param_row, planner, search, strategy_id
-from ttrsim.strategies.determinize import determinize
+from ttrsim.strategies import param_row, planner, search, strategy_id
+from ttrsim.strategies.kit import dispatch
 from ttrsim.strategies.planner import main_phase_plan
-from ttrsim.strategies.rollout import GREEDY, PLANNER, policy_params
 from ttrsim.strategies.search import outcome
+from ttrsim.strategies.search.determinize import determinize
+from ttrsim.strategies.search.rollout import GREEDY, PLANNER, policy_params
 
 from helpers import decide, fresh_memory, put_hand, route_id, setup_game, ticket_id
 

@@ -137,7 +137,7 @@ def _table():
     from ttrsim.core.board import build_board
     from ttrsim.core.state import allocate_state
     from ttrsim.data.rules import get_rules
-    from ttrsim.strategies.memory import allocate_memory
+    from ttrsim.strategies.kit.memory import allocate_memory
 
     b = build_board(get_rules("usa"))
     return b, allocate_state(b, 2), allocate_memory(b, 2), legal_buffer(b)
@@ -157,8 +157,8 @@ def engine_calls() -> list[tuple]:
     from ttrsim.jit.patches import canonical
     from ttrsim.play.chunk import N_EXTRA, record_end
     from ttrsim.play.turnlog import N_GAME_COLS, allocate_log, log_finish, log_has_room, log_step
-    from ttrsim.strategies.dispatch import legal_for
-    from ttrsim.strategies.memory import reset_memory
+    from ttrsim.strategies.kit.dispatch import legal_for
+    from ttrsim.strategies.kit.memory import reset_memory
 
     b, s, m, legal = _table()
     log, i, flag = allocate_log(1, 1), 0, True
@@ -186,7 +186,7 @@ def compile_kernel(name: str) -> None:
     import numpy as np
 
     from ttrsim.strategies import MAX_PARAMS
-    from ttrsim.strategies.dispatch import KERNEL_MODULE
+    from ttrsim.strategies.kit.dispatch import KERNEL_MODULE
 
     b, s, m, legal = _table()
     args = (b, s, m, legal, 0, np.zeros((2, MAX_PARAMS)))
@@ -234,7 +234,7 @@ def stop_helper(helper) -> None:
 
 def compile_on_two_cores(kernels, helper=None) -> float:
     """Before a first run compiles the chunk loop with ``kernels``
-    (:class:`~ttrsim.strategies.dispatch.Kernels`): compile its parts in a
+    (:class:`~ttrsim.strategies.kit.dispatch.Kernels`): compile its parts in a
     helper process (``helper`` if started already: :func:`start_helper`) and
     this one at once (numba compiles one function at a time per process; the
     parts are cached on disk one function at a time), so that the run's own
@@ -264,12 +264,12 @@ def compile_on_two_cores(kernels, helper=None) -> float:
 
 
 def experiment_kernels(file: str, backend: str | None, cache_dir: str | None = None):
-    """The :class:`~ttrsim.strategies.dispatch.Kernels` the local runner's
+    """The :class:`~ttrsim.strategies.kit.dispatch.Kernels` the local runner's
     loop needs for experiment ``file`` (with the command's ``backend`` and
     ``cache_dir``); None for a Dask run or a bad file (the runner reports it)."""
     from ttrsim.experiment.config import load_experiment
     from ttrsim.strategies import STRATEGY_IDS
-    from ttrsim.strategies.dispatch import kernels_for
+    from ttrsim.strategies.kit.dispatch import kernels_for
 
     try:
         exp = load_experiment(file, {"backend": backend, "cache_dir": cache_dir})     # (None: the file's)
@@ -305,7 +305,7 @@ def warm_up(progress: bool = True, echo=echo_err) -> dict:
     from ttrsim.play.loop import play_finals
     from ttrsim.play.pyplay import play
     from ttrsim.strategies import STRATEGY_NAMES, param_row
-    from ttrsim.strategies.dispatch import ALL_KERNELS
+    from ttrsim.strategies.kit.dispatch import ALL_KERNELS
 
     t0 = time.perf_counter()
     with compiling(progress, echo) as watch:

@@ -122,7 +122,7 @@ from .tunnels import pay_split, settle_tunnel, start_tunnel, tunnel_actions
 
 # RNG lanes of one game seed (ttrsim.core.rng.seed_into)
 LANE_GAME = 0       # the game's stream, s.rng
-LANE_STRATEGY = 1   # + seat: the seat's strategy stream (ttrsim.strategies.memory.reset_memory)
+LANE_STRATEGY = 1   # + seat: the seat's strategy stream (ttrsim.strategies.kit.memory.reset_memory)
 LANE_INTERVENTION = LANE_STRATEGY + 5   # after the five seats': the study interventions' stream (R9.1)
 
 

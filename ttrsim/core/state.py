@@ -4,7 +4,7 @@ Scalars live in ``meta`` (``int32``) under the ``M_*`` indices. Card kinds are
 the ids of :mod:`ttrsim.data.ids` (colours 0..7, locomotive 8). The state holds
 the game only, with its own random stream ``rng``, so a game is replayable
 from its seed; what strategies keep (their streams and memory) is the game
-loop's (:mod:`ttrsim.strategies.memory`).
+loop's (:mod:`ttrsim.strategies.kit.memory`).
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board

@@ -45,8 +45,8 @@ from gymnasium.vector.utils import batch_space
 from numba.typed import List
 
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.dispatch import kernels_for
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.dispatch import kernels_for
+from ttrsim.strategies.kit.memory import allocate_memory
 
 from . import checks
 from .single import check_options, observation_spaces

@@ -25,8 +25,8 @@ import numpy as np
 from ttrsim.core.engine import apply_action
 from ttrsim.play.game import Game
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.dispatch import kernels_for
-from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies.kit.dispatch import kernels_for
+from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
 from . import checks
 from .encoding import encode_obs, to_engine, write_mask

@@ -37,8 +37,8 @@ from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.state import F_TOTAL, F_WINNER, M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
 from ttrsim.data.rules import RuleSet, get_rules
 from ttrsim.jit import kernel
-from ttrsim.strategies.dispatch import checked_pick, legal_for
-from ttrsim.strategies.memory import reset_memory
+from ttrsim.strategies.kit.dispatch import checked_pick, legal_for
+from ttrsim.strategies.kit.memory import reset_memory
 
 from . import checks
 from .encoding import Layout, encode_obs, to_engine, write_mask
@@ -131,7 +131,7 @@ def vec_step(b, states, lay, route_act, act_engine, legal, actions, seeds, mode,
 @kernel
 def play_others(kernels, b, s, m, seat, strategy_ids, params, legal):
     """Let the compiled strategies play until seat ``seat`` is to act or the
-    game is over (``kernels``: :func:`~ttrsim.strategies.dispatch.kernels_for` of ``strategy_ids``)."""
+    game is over (``kernels``: :func:`~ttrsim.strategies.kit.dispatch.kernels_for` of ``strategy_ids``)."""
     while s.meta[M_PHASE] != PH_OVER and s.meta[M_PLAYER] != seat:
         sid = strategy_ids[s.meta[M_PLAYER]]
         n = legal_for(sid, b, s, legal)

@@ -48,8 +48,8 @@ from ttrsim.results.folder import part_tag
 from ttrsim.results.store import store_parts
 from ttrsim.results.tables import from_parquet_bytes, to_parquet_bytes
 from ttrsim.strategies import MAX_PARAMS, param_row, strategy_id
-from ttrsim.strategies.dispatch import kernels_for
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.dispatch import kernels_for
+from ttrsim.strategies.kit.memory import allocate_memory
 
 from .chunk_tables import (
     ChunkContext,

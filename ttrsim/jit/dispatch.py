@@ -4,7 +4,7 @@ itself carries nothing), so a function taking one is compiled (and cached)
 once per set, and :func:`by_kernel_set` makes a Python function of the set
 compile as code made for its names, inlined into the caller.
 
-The strategy dispatch (:mod:`ttrsim.strategies.dispatch`) is built on it:
+The strategy dispatch (:mod:`ttrsim.strategies.kit.dispatch`) is built on it:
 which kernels a set may hold and the code calling them are the strategies'.
 
 >>> KernelSet(["b", "a"])

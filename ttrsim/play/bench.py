@@ -42,7 +42,7 @@ from ttrsim.core.state import N_FINAL, allocate_state
 from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.jit.cache import cache_base
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.memory import allocate_memory
+from ttrsim.strategies.kit.memory import allocate_memory
 
 from .loop import play_many
 

@@ -49,7 +49,7 @@ def play_chunk(kernels, b, s, m, start, seeds, seating, strategy_ids, params, le
     """Play games ``start, start+1, ...`` of ``seeds`` while the log has room;
     game i uses seating ``seating[i]``: ``strategy_ids[seating[i]]`` (one id per
     seat) and ``params[seating[i]]`` (a float64 row per seat); ``kernels``
-    (:func:`~ttrsim.strategies.dispatch.kernels_for` of ``strategy_ids``) are
+    (:func:`~ttrsim.strategies.kit.dispatch.kernels_for` of ``strategy_ids``) are
     the strategy kernels the loop is compiled with, ``m`` the table's
     strategy memory (reset at every game start). The log's game
     column holds the index i. Returns the index after the last game played

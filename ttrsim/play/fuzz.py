@@ -16,7 +16,7 @@ and was in the generated legal list. At the end: the game ended (normal,
 stalled or capped) within the action bound, and the total equals the sum of its
 components (unbuilt stations included, R8.5).
 
->>> rows = run_fuzz(["usa"], [3], games=20, progress=False)
+>>> rows = run_fuzz(["usa"], [3], games=20, progress=False, workers=1)
 >>> rows[0]["games"], rows[0]["distinct_deals"], rows[0]["violations"]
 (20, 20, 0)
 """
@@ -57,7 +57,7 @@ from ttrsim.core.state import (
 from ttrsim.data.ids import LOCO
 from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.jit import kernel
-from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 from ttrsim.strategies.random_strategy import choose
 
 # violation codes

@@ -1,7 +1,7 @@
 """Compiled game loops: play whole games with compiled strategies.
 
 A table is a board ``b``, a game state ``s`` (:func:`ttrsim.core.state.allocate_state`),
-the strategies' memory ``m`` (:func:`ttrsim.strategies.memory.allocate_memory`)
+the strategies' memory ``m`` (:func:`ttrsim.strategies.kit.memory.allocate_memory`)
 and a legal-action buffer (:func:`ttrsim.core.actions.legal_buffer`), all
 allocated once and reused for every game; each game resets ``s`` and ``m``
 from its seed, so a game is a function of its seed alone.
@@ -22,8 +22,8 @@ from ttrsim.core.engine import apply_action, reset_game
 from ttrsim.core.state import M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
 from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed
-from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
-from ttrsim.strategies.memory import allocate_memory, reset_memory
+from ttrsim.strategies.kit.dispatch import kernels_for, legal_for, pick
+from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
 
 @kernel
@@ -49,7 +49,7 @@ def play_game(b, s, m, seed: int, strategy_ids: np.ndarray, params: np.ndarray, 
     """Play game ``seed`` to the end; seat ``p`` uses ``strategy_ids[p]`` with
     ``params[p]`` (a float64 row per seat) and its rows of the strategy
     memory ``m``. The final breakdown is in ``s.final``. (The loop is compiled
-    with the seated strategies' kernels only: :func:`~ttrsim.strategies.dispatch.kernels_for`.)"""
+    with the seated strategies' kernels only: :func:`~ttrsim.strategies.kit.dispatch.kernels_for`.)"""
     _play_game(kernels_for(strategy_ids), b, s, m, seed, strategy_ids, params, legal)
 
 

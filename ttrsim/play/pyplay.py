@@ -79,8 +79,8 @@ def play(rules, n_players: int, seed: int, seats: Sequence, params: np.ndarray |
     ``on_step(before, action, after)`` every action with state snapshots (the
     narrator uses both)."""
     from ttrsim.strategies import param_row, strategy_id
-    from ttrsim.strategies.dispatch import choose, legal_for
-    from ttrsim.strategies.memory import allocate_memory, reset_memory
+    from ttrsim.strategies.kit.dispatch import choose, legal_for
+    from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
     g = Game(rules, n_players, seed, overrides)
     seats = seat_list(seats, n_players)
@@ -299,8 +299,8 @@ def _decisions(game: Game, seed: int, seats: Sequence, strategy_ids: np.ndarray,
                labels: Sequence[str], time_limit: float):
     """Deal the game of ``seed`` and yield the action of every decision (the
     caller applies it before asking for the next)."""
-    from ttrsim.strategies.dispatch import choose, legal_for
-    from ttrsim.strategies.memory import allocate_memory, reset_memory
+    from ttrsim.strategies.kit.dispatch import choose, legal_for
+    from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
     b, s, buf = game.board, game.state, game._buf
     m = allocate_memory(b, s.hand.shape[0])

@@ -13,7 +13,7 @@ same two, so both loops write identical rows for the same decisions.
 >>> from ttrsim.core.board import build_board
 >>> from ttrsim.core.state import allocate_state
 >>> from ttrsim.core.actions import legal_buffer
->>> from ttrsim.strategies.memory import allocate_memory
+>>> from ttrsim.strategies.kit.memory import allocate_memory
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); m = allocate_memory(b, 2)
 >>> log = allocate_log(2000, 9000)
 >>> results = np.zeros((1, 2, N_FINAL), np.int32); meta = np.zeros((1, N_GAME_COLS), np.int32)
@@ -58,8 +58,8 @@ from ttrsim.core.state import (
 from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed, define_record
-from ttrsim.strategies.dispatch import kernels_for, legal_for, pick
-from ttrsim.strategies.memory import reset_memory
+from ttrsim.strategies.kit.dispatch import kernels_for, legal_for, pick
+from ttrsim.strategies.kit.memory import reset_memory
 
 # turn kinds
 K_CARDS, K_CLAIM, K_TICKETS, K_PASS, K_STATION = range(5)          # their names: KIND_NAMES (ttrsim.data.ids)
@@ -277,7 +277,7 @@ def play_logged(kernels, b, s, m, game, seed, strategy_ids, params, legal, log, 
                 pass_before):
     """Play one game recording turns (if ``with_turns``) and ticket offers;
     ``m`` is the table's strategy memory, ``kernels`` the
-    :class:`~ttrsim.strategies.dispatch.Kernels` of the seated strategies."""
+    :class:`~ttrsim.strategies.kit.dispatch.Kernels` of the seated strategies."""
     legal, params = borrowed(legal), borrowed(params)     # passed to every call: not counted each time
     reset_game(b, s, seed)
     reset_memory(m, seed)

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from ttrsim.results.summary import design_text
-from ttrsim.strategies.published import PUBLISHED
+from ttrsim.strategies.published.shared import PUBLISHED
 
 from ..context import Context
 

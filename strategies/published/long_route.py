@@ -2,7 +2,7 @@
 (FDG 2017), as defined in issue 3.
 
 Its plan is a network joining the cities of its unfinished tickets
-(:func:`ttrsim.strategies.network_plans.plan_network`, cost = trains) over routes of length
+(:func:`ttrsim.strategies.kit.network_plans.plan_network`, cost = trains) over routes of length
 ``min_len`` (3) or more only, plus its own routes (free).
 
 * Tickets: keeps the fewest tickets allowed, the cheapest: the keep set whose
@@ -25,19 +25,19 @@ plan choosing which long routes to take first (``plan_first``); with
 ``plan_first`` = 0 the plan only breaks ties between equally long routes.
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.piles import popcount
 from ttrsim.core.state import PH_KEEP, PH_MAIN, PH_SETUP_KEEP
+from ttrsim.jit import kernel
 
-from .action_picks import draw_colour_action, fallback_action, min_keep_count, pay_action, route_draw_colour
-from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_TRAINS, INF, new_work
-from .memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
-from .network_plans import plan_network
-from .published import PUBLISHED_NOTE, agent_choose
-from .spec import BOOL, LONG_TICKETS, ROUTE_LENGTH, Param, StrategySpec
+from ..kit.action_picks import draw_colour_action, fallback_action, min_keep_count, pay_action, route_draw_colour
+from ..kit.connectivity import own_components, unfinished_tickets
+from ..kit.graph_search import COST_TRAINS, INF, new_work
+from ..kit.memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
+from ..kit.network_plans import plan_network
+from ..spec import BOOL, LONG_TICKETS, ROUTE_LENGTH, Param, StrategySpec
+from .shared import PUBLISHED_NOTE, agent_choose
 
 SPEC = StrategySpec(
     "long_route",
@@ -56,7 +56,7 @@ P_PLAN_FIRST = SPEC.index("plan_first")
 P_SETUP_LONG = SPEC.index("setup_long")
 
 
-@njit(cache=True)
+@kernel
 def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     min_len = np.int64(params[me, P_MIN_LEN])
@@ -140,12 +140,12 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     return draw_colour_action(s, legal, n_legal, route_draw_colour(b, s, me, tgt_r), False)
 
 
-@njit(cache=True)
+@kernel
 def choose(b, s, m, legal, n_legal, params):
     return agent_choose(b, s, m, legal, n_legal, params, _decide, P_SETUP_LONG, False)
 
 
-@njit(cache=True)
+@kernel
 def _better(route_len, plan, r, than):
     """Longer, then planned (lower id already wins ties by scan order)."""
     if route_len[r] != route_len[than]:
@@ -153,7 +153,7 @@ def _better(route_len, plan, r, than):
     return plan[r] != 0 and plan[than] == 0
 
 
-@njit(cache=True)
+@kernel
 def _plan_work(b, claimable, min_len):
     """The plan's graph (long routes and own routes, from ``claimable``) and
     scratch: (cost, in_plan, tickets, locs, parent, dist, prev, done)."""

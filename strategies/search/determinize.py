@@ -29,18 +29,19 @@ from its dealt offer.
 (True, True)
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_KEEP
 from ttrsim.core.engine import first_seat
 from ttrsim.core.rng import next_u64, shuffle_range
 from ttrsim.core.state import M_DECK_N, M_NPLAYERS, M_PHASE, M_PLAYER, PH_SETUP_KEEP, PH_TUNNEL, copy_state_into
 from ttrsim.data.ids import LOCO
+from ttrsim.jit import kernel
 
-from .rollout import POLICY_LISTS_CLAIMS, legal_list, policy_choose
+from ..kit.action_picks import legal_list
+from .rollout import POLICY_LISTS_CLAIMS, policy_choose
 
 
-@njit(cache=True)
+@kernel
 def _in_offer(s, me, t):
     for i in range(s.offer_n[me]):
         if s.offer[me, i] == t:
@@ -48,7 +49,7 @@ def _in_offer(s, me, t):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _deal_cards(b, s, me, d, stream):
     """Other hands and the deck from the cards ``me`` cannot see."""
     pool = np.empty(s.deck.shape[0], np.int8)
@@ -82,7 +83,7 @@ def _deal_cards(b, s, me, d, stream):
     d.meta[M_DECK_N] = n - j
 
 
-@njit(cache=True)
+@kernel
 def _touches(b, touched, loc):
     """Whether some node of location ``loc`` is marked in ``touched``."""
     for i in range(b.loc_node_start[loc], b.loc_node_start[loc + 1]):
@@ -91,7 +92,7 @@ def _touches(b, touched, loc):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _mark_touched(b, s, q, touched):
     """``touched[v]``: a route of seat ``q`` ends at node ``v``."""
     touched[:] = False
@@ -101,7 +102,7 @@ def _mark_touched(b, s, q, touched):
             touched[b.route_b[r]] = True
 
 
-@njit(cache=True)
+@kernel
 def _weighted_pick(b, pool, j, n, infer, touched, weight, stream):
     """Move to ``pool[j]`` a ticket of ``pool[j:n]`` drawn with weight
     ``exp(infer x ends)``, ends being how many of its two ends the seat's
@@ -121,7 +122,7 @@ def _weighted_pick(b, pool, j, n, infer, touched, weight, stream):
     pool[i], pool[j] = pool[j], pool[i]
 
 
-@njit(cache=True)
+@kernel
 def _deal_tickets(b, s, me, d, stream, infer):
     """Other seats' tickets and offers and the ticket piles from the tickets
     ``me`` cannot see, pile by pile; Europe's long tickets (R8.1, in no pile:
@@ -170,7 +171,7 @@ def _deal_tickets(b, s, me, d, stream, infer):
                 d.tk_buf[pile, i] = pool[j + i]
 
 
-@njit(cache=True)
+@kernel
 def determinize(b, s, me, d, stream, infer=0.0):
     """Write into ``d`` (a state of the same table built in Python, e.g. one
     of the memory's ``scratch`` states) a game consistent with what seat
@@ -184,7 +185,7 @@ def determinize(b, s, me, d, stream, infer=0.0):
     d.rng[0] = next_u64(stream, 0)
 
 
-@njit(cache=True)
+@kernel
 def setup_keeps(b, d, me, policies, m, params, legal):
     """In setup (``PH_SETUP_KEEP``), give every seat ``q`` that chose before
     ``me`` the keep set policy ``policies[q]`` picks from its offer in ``d``

@@ -78,7 +78,7 @@ route was claimed since the last check.
 
 Route costs
 -----------
-A seat's route costs (:func:`ttrsim.strategies.graph_search.route_cost_for`)
+A seat's route costs (:func:`ttrsim.strategies.kit.graph_search.route_cost_for`)
 change only when a route is claimed: :func:`seat_costs` keeps them in
 ``costs[p]`` under :func:`claims_key` (in ``numbers[p, COST_KEY]``) and
 computes them again only when a route was claimed since.
@@ -92,11 +92,11 @@ computes them again only when a route was claimed since.
 True
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.engine import LANE_STRATEGY
 from ttrsim.core.rng import seed_into
 from ttrsim.core.state import allocate_state, copy_state
+from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed, define_record
 
 from .graph_search import route_cost_for
@@ -122,13 +122,13 @@ PLAN_ROUTES = 0           # route_numbers[p, PLAN_ROUTES, r]: the plan's number 
 COST_KEY = MEM_NUMBERS - 1  # numbers[p, COST_KEY]: the claims_key costs[p] were computed under
 
 
-@njit(cache=True)
+@kernel
 def route_set_words(n_routes):
     """int32 words of a set of routes (one bit per route)."""
     return (n_routes + ROUTE_SET_BITS - 1) // ROUTE_SET_BITS
 
 
-@njit(cache=True)
+@kernel
 def memory_arrays(n_players, n_routes):
     """The zeroed arrays of a :class:`StrategyMemory`, in field order."""
     return (np.zeros(n_players, np.uint64), np.zeros((n_players, MEM_NUMBERS), np.int32),
@@ -144,7 +144,7 @@ def work_width(b) -> int:
     return max(b.n_nodes, b.route_len.shape[0] + 32, 2 * b.ticket_a.shape[0] + 16)
 
 
-@njit(cache=True)
+@kernel
 def work_arrays(width):
     """The work rows of a :class:`StrategyMemory` (``ints``, ``floats``, ``flags``)."""
     return (np.zeros((N_WORK_INTS, width), np.int64), np.zeros((N_WORK_FLOATS, width), np.float64),
@@ -163,7 +163,7 @@ def copy_memory(m: StrategyMemory) -> StrategyMemory:
                           *(getattr(m, f).copy() for f in WORK_FIELDS))
 
 
-@njit(cache=True)
+@kernel
 def new_memory(m):
     """A zeroed memory of ``m``'s table inside compiled code (a search's
     rollouts), sharing ``m``'s scratch states (it must not outlive ``m``),
@@ -174,7 +174,7 @@ def new_memory(m):
     return StrategyMemory(rng, numbers, route_numbers, route_sets, costs, m.scratch, ints, floats, flags)
 
 
-@njit(cache=True)
+@kernel
 def clear_seats(m):
     """Forget what every seat keeps between its decisions: zero ``numbers``,
     ``route_numbers`` and ``route_sets`` (the kept route costs then count as
@@ -185,7 +185,7 @@ def clear_seats(m):
     m.route_sets[:, :, :] = 0
 
 
-@njit(cache=True)
+@kernel
 def reset_memory(m, seed):
     """Start game ``seed``: seed every seat's stream (lane ``LANE_STRATEGY +
     seat``) and zero the rest."""
@@ -195,10 +195,10 @@ def reset_memory(m, seed):
     m.costs[:, :] = 0.0
 
 
-@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+@kernel(inline="always")   # (no call: the record is not counted again)
 def plan_work(b, m):
-    """The work arrays of :func:`~ttrsim.strategies.network_plans.plan_network`
-    and :func:`~ttrsim.strategies.network_plans.plan_tickets` from the work rows:
+    """The work arrays of :func:`~ttrsim.strategies.kit.network_plans.plan_network`
+    and :func:`~ttrsim.strategies.kit.network_plans.plan_tickets` from the work rows:
     ``(front, term, in_tree, cost_work)``, uncounted views
     (``record.borrowed``: the caller holds ``m`` while it uses them)."""
     N, R = b.n_nodes, b.route_len.shape[0]
@@ -208,7 +208,7 @@ def plan_work(b, m):
 
 # --- plan memory ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def tickets_held(b, s, me):
     """How many tickets seat ``me`` holds."""
     holder = s.ticket_holder
@@ -219,7 +219,7 @@ def tickets_held(b, s, me):
     return n
 
 
-@njit(cache=True)
+@kernel
 def passengers_collected(s):
     """How many passengers all seats have collected (Germany)."""
     pass_player = s.pass_player
@@ -230,7 +230,7 @@ def passengers_collected(s):
     return n
 
 
-@njit(cache=True)
+@kernel
 def claims_key(s):
     """A number that changes with every claim at the table: the trains left
     at it, plus 1 (a zeroed memory never matches). Claims only add owners
@@ -243,7 +243,7 @@ def claims_key(s):
     return n
 
 
-@njit(cache=True)
+@kernel
 def plan_key(b, s, me, mine, extra, key):
     """Fill ``key`` (int64[N_PLAN_KEY]) with what a plan of seat ``me`` depends
     on: ``mine`` (the caller's measure of its own position, e.g. its trains),
@@ -256,7 +256,7 @@ def plan_key(b, s, me, mine, extra, key):
     key[KEY_EXTRA] = extra
 
 
-@njit(cache=True)
+@kernel
 def store_own_plan(b, s, m, me):
     """Mark seat ``me``'s plan (``route_numbers[me, PLAN_ROUTES]`` and its own
     numbers) as made now from its trains, its tickets and searches over the
@@ -271,7 +271,7 @@ def store_own_plan(b, s, m, me):
     numbers[me, KEY_EXTRA] = claims_key(s)
 
 
-@njit(cache=True)
+@kernel
 def own_plan_valid(b, s, m, me, cost):
     """Seat ``me``'s plan stored by :func:`store_own_plan` still holds: made
     under its trains and tickets of now (and the passengers collected), and
@@ -290,7 +290,7 @@ def own_plan_valid(b, s, m, me, cost):
     return True
 
 
-@njit(cache=True)
+@kernel
 def plan_open(cost, on_plan):
     """Every route marked in ``on_plan`` (a flag or a positive number per
     route) is still the seat's own or claimable by it (``cost >= 0``).
@@ -306,7 +306,7 @@ def plan_open(cost, on_plan):
     return True
 
 
-@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+@kernel(inline="always")   # (no call: the record is not counted again)
 def recall_key(m, me, key):
     """Seat ``me``'s memory was stored under ``key``."""
     numbers = borrowed(m.numbers)
@@ -316,7 +316,7 @@ def recall_key(m, me, key):
     return True
 
 
-@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+@kernel(inline="always")   # (no call: the record is not counted again)
 def store_key(m, me, key):
     """Mark seat ``me``'s memory as made under ``key``."""
     numbers = borrowed(m.numbers)
@@ -324,7 +324,7 @@ def store_key(m, me, key):
         numbers[me, i] = key[i]
 
 
-@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+@kernel(inline="always")   # (no call: the record is not counted again)
 def recall_plan(m, me, key, in_plan):
     """If seat ``me`` remembers a plan made under ``key``, copy it into
     ``in_plan`` and return True; else False (``in_plan`` untouched)."""
@@ -336,7 +336,7 @@ def recall_plan(m, me, key, in_plan):
     return True
 
 
-@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+@kernel(inline="always")   # (no call: the record is not counted again)
 def remember_plan(m, me, key, in_plan):
     """Store ``in_plan`` under ``key`` in seat ``me``'s memory."""
     store_key(m, me, key)
@@ -347,10 +347,10 @@ def remember_plan(m, me, key, in_plan):
 
 # --- route costs ---------------------------------------------------------------------------------
 
-@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+@kernel(inline="always")   # (no call: the record is not counted again)
 def seat_costs(b, s, m, me, cost_mode):
     """Seat ``me``'s route costs, ``route_cost_for(b, s, me, cost_mode, ...)``
-    (:mod:`ttrsim.strategies.graph_search`), kept in ``m.costs[me]`` (returned)
+    (:mod:`ttrsim.strategies.kit.graph_search`), kept in ``m.costs[me]`` (returned)
     and computed again only when a route was claimed since (:func:`claims_key`:
     the costs depend only on the owners and the seat's trains). A seat keeps
     one ``cost_mode``; callers do not write into the costs. The row is an

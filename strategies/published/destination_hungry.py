@@ -3,7 +3,7 @@ Lee, Togelius and Nealen, "AI-based Playtesting of Contemporary Board Games"
 (FDG 2017), as defined in issue 3.
 
 Its *plan* is a network joining every city of its unfinished tickets by
-shortest paths, cost = trains (:func:`ttrsim.strategies.network_plans.plan_network`; own
+shortest paths, cost = trains (:func:`ttrsim.strategies.kit.network_plans.plan_network`; own
 routes cost 0, other players' routes and tracks closed by R4.5 are impassable,
 routes longer than its trains left too). Tickets no path can reach any more are
 left out of the plan.
@@ -24,11 +24,11 @@ left out of the plan.
   from the long pile; a passenger is taken in the colour it holds most of.
 * Claims pay with the fewest locomotives, a gray route in the colour held most.
 
-The plan is remembered in the seat's strategy memory (:mod:`ttrsim.strategies.memory`) and
+The plan is remembered in the seat's strategy memory (:mod:`ttrsim.strategies.kit.memory`) and
 made again only when its trains or tickets change or a route of the plan is
 taken: other claims only make other paths dearer, so the remembered plan is
 still one the shortest-path searches make now (see
-:func:`ttrsim.strategies.memory.plan_open`; only ties may go another way).
+:func:`ttrsim.strategies.kit.memory.plan_open`; only ties may go another way).
 A decision's arrays are the memory's work rows (nothing is allocated).
 
 Interpretations: the ratio counts the points of the held unfinished tickets
@@ -36,16 +36,16 @@ too (the plan covers them), and ``(ticket + route points) / max(trains, 1)``;
 ties between routes go to the lowest route id.
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.state import PH_KEEP, PH_MAIN, PH_SETUP_KEEP
 from ttrsim.data.ids import GRAY, N_COLOURS
+from ttrsim.jit import kernel
 
-from .action_picks import draw_colour_action, fallback_action, most_held_colour, pay_action, ticket_mix_action
-from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_TRAINS, INF
-from .memory import (
+from ..kit.action_picks import draw_colour_action, fallback_action, most_held_colour, pay_action, ticket_mix_action
+from ..kit.connectivity import own_components, unfinished_tickets
+from ..kit.graph_search import COST_TRAINS, INF
+from ..kit.memory import (
     PLAN_ROUTES,
     WB_DONE,
     WB_PLAN,
@@ -63,9 +63,9 @@ from .memory import (
     seat_costs,
     store_own_plan,
 )
-from .network_plans import plan_network, plan_tickets
-from .published import PUBLISHED_NOTE, agent_choose
-from .spec import BOOL, LONG_TICKETS, WHOLE_MARGIN, Param, StrategySpec
+from ..kit.network_plans import plan_network, plan_tickets
+from ..spec import BOOL, LONG_TICKETS, WHOLE_MARGIN, Param, StrategySpec
+from .shared import PUBLISHED_NOTE, agent_choose
 
 SPEC = StrategySpec(
     "destination_hungry",
@@ -90,7 +90,7 @@ P_DRAW_LONG = SPEC.index("draw_long")
 P_FOREST = SPEC.index("forest")
 
 
-@njit(cache=True)
+@kernel
 def _plan(b, m, cost, tickets, n_t, forest, in_plan):
     """Plan the network of ``tickets[:n_t]`` into ``in_plan``; returns (trains,
     unreached), in the memory's work rows."""
@@ -111,7 +111,7 @@ def _plan(b, m, cost, tickets, n_t, forest, in_plan):
     return plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done, front, term, in_tree)
 
 
-@njit(cache=True)
+@kernel
 def _unfinished(b, s, m, me, tickets):
     """Write ``me``'s unfinished tickets into ``tickets``; return their count
     (its components in a work row)."""
@@ -120,7 +120,7 @@ def _unfinished(b, s, m, me, tickets):
     return unfinished_tickets(b, s, me, parent, tickets)
 
 
-@njit(cache=True)
+@kernel
 def _decide(b, s, m, me, phase, legal, n_legal, params):
     cost = seat_costs(b, s, m, me, COST_TRAINS)
     if phase == PH_SETUP_KEEP or phase == PH_KEEP:
@@ -128,12 +128,12 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     return _play_choice(b, s, m, me, phase, cost, legal, n_legal, params)
 
 
-@njit(cache=True)
+@kernel
 def choose(b, s, m, legal, n_legal, params):
     return agent_choose(b, s, m, legal, n_legal, params, _decide, P_SETUP_LONG, False)
 
 
-@njit(cache=True)
+@kernel
 def _keep_choice(b, s, m, me, cost, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     forest = params[me, P_FOREST] != 0
@@ -180,7 +180,7 @@ def _keep_choice(b, s, m, me, cost, legal, n_legal, params):
     return best_a if best_a >= 0 else small_a
 
 
-@njit(cache=True)
+@kernel
 def _play_choice(b, s, m, me, phase, cost, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     trains = s.trains[me]

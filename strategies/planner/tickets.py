@@ -46,17 +46,17 @@ loses if not, both under the rules: R6.3, :func:`ticket_ev`) less
   set without the bonus, or with it at 0 points, adds nothing.
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.board import RP_DRAW_KEEP, RP_DRAW_N, RP_GLOBE_PTS, RP_LP_PTS, RP_PASSENGERS, RP_SETUP_KEEP
 from ttrsim.core.scoring import player_longest
 from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_TURN, PH_KEEP, PH_MAIN, PH_SETUP_MIX
 from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.jit import kernel
 
-from .action_picks import ticket_mix_action
-from .connectivity import own_components, ticket_joined, unfinished_tickets
-from .graph_search import (
+from ..kit.action_picks import ticket_mix_action
+from ..kit.connectivity import own_components, ticket_joined, unfinished_tickets
+from ..kit.graph_search import (
     COST_TRAINS,
     INF,
     all_pairs_distances,
@@ -65,7 +65,7 @@ from .graph_search import (
     location_to_routes,
     route_cost_for,
 )
-from .planner_params import (
+from .params import (
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
     P_DRAW_VALUE0,
@@ -91,11 +91,20 @@ from .planner_params import (
     P_TK_TURNS_PER_TRAIN,
     P_TURN_VALUE,
 )
-from .planner_passengers import BIG, colour_scores
-from .planner_plan import keep_reachable, make_plan, needs_array, plan_trains, plan_turns, search_costs, turns_left
+from .passengers import BIG, colour_scores
+from .plan import (
+    PlanWork,
+    keep_reachable,
+    make_plan,
+    needs_array,
+    plan_trains,
+    plan_turns,
+    search_costs,
+    turns_left,
+)
 
 
-@njit(cache=True)
+@kernel
 def mix_choice(b, s, legal, n_legal, params, me):
     if s.meta[M_PHASE] == PH_SETUP_MIX:
         n_long = int(params[me, P_SETUP_LONG])
@@ -104,7 +113,7 @@ def mix_choice(b, s, legal, n_legal, params, me):
     return ticket_mix_action(b, s, legal, n_legal, n_long)
 
 
-@njit(cache=True)
+@kernel
 def keep_choice(b, s, legal, n_legal, params, me):
     """Keep the legal ticket set that fits best (see the module doc)."""
     R = b.route_len.shape[0]
@@ -123,17 +132,13 @@ def keep_choice(b, s, legal, n_legal, params, me):
     nt = unfinished_tickets(b, s, me, parent, tks)
     n_held = keep_reachable(b, cost, tks, nt)     # held tickets still reachable
     in_plan = np.zeros(R, np.bool_)
-    tmp_plan = np.zeros(R, np.bool_)
-    ta = np.empty(T + 8, np.int64)
-    tb = np.empty(T + 8, np.int64)
-    locs = np.empty(2 * T + 16, np.int64)
-    rw = np.empty(R, np.int64)
-    dist = np.empty(N)
-    prev = np.empty(N, np.int64)
-    done = np.empty(N, np.bool_)
+    w = PlanWork(np.zeros(R, np.bool_), np.empty(T + 8, np.int64), np.empty(T + 8, np.int64),
+                 np.empty(2 * T + 16, np.int64), np.empty(R, np.int64), np.empty(N), np.empty(N, np.int64),
+                 np.empty(N, np.bool_), np.empty(N, np.int64), np.empty(N, np.int64), np.empty(N, np.bool_),
+                 np.empty(R, np.float64))
     want = np.zeros(N_COLOURS + 1)
     needs = needs_array(b)
-    make_plan(b, s, me, tks, n_held, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+    make_plan(b, s, me, tks, n_held, pcost, in_plan, w)
     budget = s.trains[me] - params[me, P_KEEP_MARGIN]
     t_left = turns_left(b, s, me, params[me, P_PACE])
     tv = params[me, P_TURN_VALUE]
@@ -161,7 +166,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
                 tks[n] = t
                 n += 1
                 pts += b.ticket_points[t]
-        miss = make_plan(b, s, me, tks, n, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done)
+        miss = make_plan(b, s, me, tks, n, pcost, in_plan, w)
         trains, _ = plan_trains(b, s, me, in_plan)
         turns = plan_turns(b, s, me, in_plan, want, needs)
         if by_value:
@@ -200,7 +205,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
     return best_a
 
 
-@njit(cache=True)
+@kernel
 def completion_probability(params, me, slack, remaining, own_turn):
     """The probability a kept ticket is completed (the logistic fit of the
     module doc); ``remaining`` INF (no path) gives 0."""
@@ -211,7 +216,7 @@ def completion_probability(params, me, slack, remaining, own_turn):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-@njit(cache=True)
+@kernel
 def ticket_ev(b, t, p):
     """The points ticket ``t`` brings when completed with probability ``p``
     (R6.3): ``p x points - (1 - p) x penalty``, written as ``(2p - 1) x
@@ -220,7 +225,7 @@ def ticket_ev(b, t, p):
     return (2.0 * p - 1.0) * b.ticket_penalty[t] + p * (b.ticket_points[t] - b.ticket_penalty[t])
 
 
-@njit(cache=True)
+@kernel
 def most_chance(c, others, spread):
     """The chance that a seat's count ``c`` is at least each of ``others``
     (ties count: R6.5 and R6.6 award every seat with the most), each
@@ -236,7 +241,7 @@ def most_chance(c, others, spread):
     return pr
 
 
-@njit(cache=True)
+@kernel
 def globe_field(b, s, params, me, others):
     """The Globetrotter (R6.6) as ``me`` can see it: fills ``others`` (one
     per opponent) with each opponent's expected completed tickets,
@@ -264,7 +269,7 @@ def globe_field(b, s, params, me, others):
     return done, held[me]
 
 
-@njit(cache=True)
+@kernel
 def globe_points(b, params, me, count, others):
     """The Globetrotter's points (R6.6) ``me`` expects with ``count``
     completed tickets expected: ``tk_globe x`` the bonus x the chance of the
@@ -275,7 +280,7 @@ def globe_points(b, params, me, count, others):
                                                                       params[me, P_TK_GLOBE_SPREAD])
 
 
-@njit(cache=True)
+@kernel
 def longest_per_train(b, s, params, me):
     """The longest-path bonus (R6.5) one more train of ``me``'s path moves,
     in points: ``tk_longest x`` the bonus x the rise in the chance of the
@@ -301,7 +306,7 @@ def longest_per_train(b, s, params, me):
     return params[me, P_TK_LONGEST] * b.rp[RP_LP_PTS] * rise
 
 
-@njit(cache=True)
+@kernel
 def comb(n, k):
     """The binomial coefficient C(n, k) as a float (0 outside 0 <= k <= n)."""
     if k < 0 or k > n:
@@ -312,7 +317,7 @@ def comb(n, k):
     return c
 
 
-@njit(cache=True)
+@kernel
 def expected_best_keep(values, k):
     """The expected value of the best keep (every offered ticket worth more
     than 0, else the single best one) of a uniformly random ``k``-ticket offer
@@ -339,7 +344,7 @@ def expected_best_keep(values, k):
     return e
 
 
-@njit(cache=True)
+@kernel
 def draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done):
     """The value (margin points, see the module doc) of drawing tickets now
     from the first pile, given the plan ``in_plan`` and ``slack`` turns of it;

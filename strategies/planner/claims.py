@@ -3,16 +3,18 @@ at risk: its detour if lost, its exposure to the others, its length), how to
 pay it (the payment the rest of the plan misses least), what a payment costs
 the rest of the plan, and which claim completes a ticket.
 """
-from numba import njit
+from collections import namedtuple
 
 from ttrsim.core.actions import PAY_LOCOS_ONLY, decode_claim
+from ttrsim.core.board import RP_PASSENGERS
 from ttrsim.core.engine import locks_all_tracks, payments
 from ttrsim.core.scoring import uf_find
 from ttrsim.data.ids import GRAY, LOCO
+from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed
 
-from .graph_search import other_end, path_end_within
-from .memory import (
+from ..kit.graph_search import other_end, path_end_within
+from ..kit.memory import (
     ROUTE_SET_BITS,
     WB_CAND_PAR,
     WF_SAVED,
@@ -23,7 +25,7 @@ from .memory import (
     WI_FRONT,
     route_set_words,
 )
-from .planner_params import (
+from .params import (
     P_DETOUR_CAP,
     P_DOUBLE_FACTOR,
     P_KEEP_MARGIN,
@@ -34,11 +36,11 @@ from .planner_params import (
     P_W_LONG,
     P_W_SINGLE,
 )
-from .planner_passengers import BIG, route_pass_value
-from .planner_plan import NEED_SHORT, SM_DETOUR, SM_DETOUR_TRAINS, card_needs
+from .passengers import BIG, route_pass_value
+from .plan import NEED_SHORT, SM_DETOUR, SM_DETOUR_TRAINS, card_needs
 
 
-@njit(cache=True)
+@kernel
 def loc_in_comp(b, parent, loc, root):
     for i in range(b.loc_node_start[loc], b.loc_node_start[loc + 1]):
         if uf_find(parent, b.loc_nodes[i]) == root:
@@ -46,7 +48,7 @@ def loc_in_comp(b, parent, loc, root):
     return False
 
 
-@njit(cache=True)
+@kernel
 def claim_completes(b, parent, t, r):
     """Whether claiming route ``r`` joins ticket ``t``'s ends in the own
     components ``parent`` (``t`` not complete yet)."""
@@ -58,7 +60,7 @@ def claim_completes(b, parent, t, r):
             or (loc_in_comp(b, parent, la, rv) and loc_in_comp(b, parent, lb, ru)))
 
 
-@njit(cache=True)
+@kernel
 def pay_choice(b, s, me, r, need, in_plan, loco_pay, options):
     """The payment of claimable route ``r`` costing least: ``loco_pay`` per
     locomotive plus the cards of colours the rest of the plan lacks afterwards;
@@ -84,7 +86,7 @@ def pay_choice(b, s, me, r, need, in_plan, loco_pay, options):
     return best
 
 
-@njit(cache=True)
+@kernel
 def pay_harm(b, s, me, a, in_plan, want, needs, short0):
     """Cards the plan ``in_plan`` would lack additionally after claim ``a``
     (``short0``: what it lacks now), counted on a copy of the seat's hand
@@ -98,7 +100,7 @@ def pay_harm(b, s, me, a, in_plan, want, needs, short0):
     return needs[NEED_SHORT] - short0
 
 
-@njit(cache=True)
+@kernel
 def blocked_routes(cost, out):
     """The set of routes with ``cost < 0`` (impassable) into ``out``
     (int64[route_set_words(R)], bit r % ROUTE_SET_BITS of word r // ROUTE_SET_BITS)."""
@@ -109,28 +111,36 @@ def blocked_routes(cost, out):
             out[r // ROUTE_SET_BITS] |= 1 << (r % ROUTE_SET_BITS)
 
 
-@njit(cache=True)
-def route_detour(b, s, numbers, words, saved, front, me, r, cost, cap, blocked, dist, prev, done):
+# route_detour's arrays: the memory's route_numbers and route_sets, saved
+# (float64[group width]) and front (int64[n_nodes]) work, the seat's
+# impassable routes (blocked_routes) and the search's labels
+DetourWork = namedtuple("DetourWork", ("numbers", "words", "saved", "front", "blocked", "dist", "prev", "done"))
+
+
+@kernel
+def route_detour(b, s, me, r, cost, cap, w):
     """Trains a path between the ends of route ``r`` costs beyond the route if
     every track of its group is closed, at most ``cap`` (``cap`` when there is
     no such path; the search stops there). ``cost`` is the seat's
-    ``route_cost_for(COST_TRAINS)`` and ``blocked`` its impassable routes
-    (:func:`blocked_routes`); ``numbers`` and ``words`` are the memory's
-    ``route_numbers`` and ``route_sets``, ``saved`` (float64[group width]) and
-    ``front`` (int64[n_nodes]) work (the caller passes arrays, not the memory:
-    a call taking the counted record counts it).
+    ``route_cost_for(COST_TRAINS)``; ``w`` (:data:`DetourWork`) holds
+    ``blocked``, its impassable routes (:func:`blocked_routes`), ``numbers``
+    and ``words``, the memory's ``route_numbers`` and ``route_sets``, and
+    work arrays (the caller passes arrays, not the memory: a call taking the
+    counted record counts it).
 
     The result is remembered in the seat's strategy memory with the routes of
     the path found: while its trains are the same, no route got cheaper (only
     its own claims do that) and the search would find the same path cost as
     long as no route of that path was taken or closed; no path stays no path."""
+    numbers, words, blocked, saved = w.numbers, w.words, w.blocked, w.saved
+    dist, prev = w.dist, w.prev
     W = blocked.shape[0]
     length = b.route_len[r]
     found = numbers[me, SM_DETOUR, r]
     if found > 0 and numbers[me, SM_DETOUR_TRAINS, r] == s.trains[me]:
         valid = True
-        for w in range(W):
-            if words[me, r, w] & blocked[w] != 0:
+        for k in range(W):
+            if words[me, r, k] & blocked[k] != 0:
                 valid = False
         if valid:
             if found == 1:
@@ -143,13 +153,13 @@ def route_detour(b, s, numbers, words, saved, front, me, r, cost, cap, blocked, 
         if o >= 0:
             saved[j] = cost[o]
             cost[o] = -1.0
-    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, done, front)
+    v = path_end_within(b, cost, b.route_loc_a[r], b.route_loc_b[r], length + cap, dist, prev, w.done, w.front)
     for j in range(width):
         o = b.group_routes[g, j]
         if o >= 0:
             cost[o] = saved[j]
-    for w in range(W):
-        words[me, r, w] = 0
+    for k in range(W):
+        words[me, r, k] = 0
     numbers[me, SM_DETOUR_TRAINS, r] = s.trains[me]
     if v < 0:
         numbers[me, SM_DETOUR, r] = 1
@@ -163,7 +173,7 @@ def route_detour(b, s, numbers, words, saved, front, me, r, cost, cap, blocked, 
     return min(cap, d - length)
 
 
-@njit(cache=True)
+@kernel
 def route_exposure(b, s, me, r):
     """``(adj, open_par)`` of route ``r``: the other players' routes touching
     its ends, and whether a parallel track stays open to the others."""
@@ -188,7 +198,7 @@ def route_exposure(b, s, me, r):
     return adj, open_par
 
 
-@njit(cache=True)
+@kernel
 def exposure_risk(b, me, r, detour, adj, open_par, params):
     """Claim priority of plan route ``r`` given its ``detour`` and
     :func:`route_exposure` (see the module doc); it grows with the detour when
@@ -202,14 +212,17 @@ def exposure_risk(b, me, r, detour, adj, open_par, params):
     return risk + params[me, P_W_LONG] * b.route_len[r]
 
 
-@njit(cache=True)
-def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore, passengers, dist, prev, done):
-    """The payable route to claim (see the module doc: the plan's route most at
+@kernel
+def claim_pick(b, s, m, me, params, plan, payable):
+    """The route of ``payable`` to claim (see the module doc: the plan's route most at
     risk, or an off-plan route for its passengers) and its priority; ``-1`` if
-    none. The detour search runs only for routes whose priority with the
-    largest detour could still beat the best found (same pick as searching
-    every route)."""
+    none. ``plan`` is the decision's :data:`~.plan.MainPlan`. The detour search
+    runs only for routes whose priority with the largest detour could still
+    beat the best found (same pick as searching every route)."""
     R = b.route_len.shape[0]
+    in_plan, need_trains, cost, cscore = plan.in_plan, plan.need_trains, plan.cost, plan.cscore
+    dist, prev, done = plan.dist, plan.prev, plan.done
+    passengers = b.rp[RP_PASSENGERS] != 0
     pw = params[me, P_PASS_WEIGHT]
     cap = params[me, P_DETOUR_CAP]
     bounded = params[me, P_W_DETOUR] >= 0 and params[me, P_DOUBLE_FACTOR] >= 0
@@ -241,8 +254,8 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
     best_r = -1
     best_v = -BIG
     blocked = ints[WI_BLOCKED, :route_set_words(R)]
-    route_numbers, route_sets = borrowed(m.route_numbers), borrowed(m.route_sets)    # route_detour's
     saved, front = floats[WF_SAVED, :b.group_routes.shape[1]], ints[WI_FRONT, :b.n_nodes]
+    detour_work = DetourWork(borrowed(m.route_numbers), borrowed(m.route_sets), saved, front, blocked, dist, prev, done)
     have_blocked = False
     for _ in range(nc):
         i = 0                           # the candidate with the highest bound (lowest route on ties)
@@ -260,8 +273,7 @@ def claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore,
             if not have_blocked:
                 blocked_routes(cost, blocked)
                 have_blocked = True
-            detour = route_detour(b, s, route_numbers, route_sets, saved, front, me, r, cost, cap, blocked, dist,
-                                  prev, done)
+            detour = route_detour(b, s, me, r, cost, cap, detour_work)
             v = exposure_risk(b, me, r, detour, cand_adj[i], cand_par[i], params)
             if passengers:
                 v += pw * route_pass_value(b, s, r, cscore)

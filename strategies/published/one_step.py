@@ -20,16 +20,16 @@
   passenger in the colour it holds most of.
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.state import M_NPLAYERS, PH_KEEP, PH_MAIN
+from ttrsim.jit import kernel
 
-from .action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
-from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_TRAINS, new_work, path_between
-from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
-from .published import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
-from .spec import LONG_TICKETS, WHOLE_TRAINS, Param, StrategySpec
+from ..kit.action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
+from ..kit.connectivity import own_components, unfinished_tickets
+from ..kit.graph_search import COST_TRAINS, new_work, path_between
+from ..kit.memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
+from ..spec import LONG_TICKETS, WHOLE_TRAINS, Param, StrategySpec
+from .shared import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
 
 SPEC = StrategySpec(
     "one_step",
@@ -49,16 +49,16 @@ P_DRAW_LONG = SPEC.index("draw_long")
 TARGET = FREE_NUMBER              # memory: the target route (-1 none)
 
 
-@njit(cache=True)
+@kernel
 def choose(b, s, m, legal, n_legal, params):
     return agent_choose(b, s, m, legal, n_legal, params, _decide, P_SETUP_LONG, True)
 
 
-@njit(cache=True)
+@kernel
 def _target(b, s, m, me, cost, routes, dist, prev, done):
     """The next free route on the cheapest path of the most valuable reachable
     unfinished ticket; -1 if none. The routes of that path are flagged in the
-    seat's memory (for :func:`ttrsim.strategies.memory.plan_open`)."""
+    seat's memory (for :func:`ttrsim.strategies.kit.memory.plan_open`)."""
     parent = np.empty(b.n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
     tried = np.zeros(b.ticket_a.shape[0], np.bool_)
@@ -88,7 +88,7 @@ def _target(b, s, m, me, cost, routes, dist, prev, done):
     return target
 
 
-@njit(cache=True)
+@kernel
 def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)

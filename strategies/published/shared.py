@@ -3,16 +3,16 @@ share: the routine phases, the minimum keep by cheapest paths and their
 common ``choose`` frame (:func:`agent_choose`).
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.engine import is_legal
 from ttrsim.core.piles import popcount
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_PASSENGER, PH_SETUP_KEEP, PH_SETUP_MIX, PH_TUNNEL
+from ttrsim.jit import kernel
 
-from .action_picks import fallback_action, keep_all_action, min_keep_count, passenger_action, ticket_mix_action
-from .europe_moves import tunnel_choice
-from .graph_search import path_between
+from ..kit.action_picks import fallback_action, keep_all_action, min_keep_count, passenger_action, ticket_mix_action
+from ..kit.europe_moves import tunnel_choice
+from ..kit.graph_search import path_between
 
 # the four agents, and what ``ttrsim strategies`` and the report say of each
 PUBLISHED = ("destination_hungry", "route_focus", "one_step", "long_route")
@@ -20,7 +20,7 @@ PUBLISHED_NOTE = ("; follows the paper's description of the agent, so its streng
                   "need not match the paper's tables")
 
 
-@njit(cache=True)
+@kernel
 def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done):
     """The keep action that keeps the minimum number of offered tickets, choosing
     those with the cheapest paths under ``cost`` (unreachable ones last; ties to
@@ -45,11 +45,11 @@ def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, do
     return best_a
 
 
-@njit(cache=True)
+@kernel
 def routine_action(b, s, me, phase, legal, n_legal, n_long, keep_all_at_setup):
     """The published agents' shared handling of the routine phases: the
     Germany setup mix (``n_long`` from the long pile), passenger colours, a
-    tunnel's extra cards (Europe, :func:`~ttrsim.strategies.europe_moves.tunnel_choice`), and
+    tunnel's extra cards (Europe, :func:`~ttrsim.strategies.kit.europe_moves.tunnel_choice`), and
     with ``keep_all_at_setup`` keeping every setup ticket. Returns
     ``(handled, action)``; the agent decides itself when not handled."""
     if phase == PH_SETUP_MIX:
@@ -63,7 +63,7 @@ def routine_action(b, s, me, phase, legal, n_legal, n_long, keep_all_at_setup):
     return False, -1
 
 
-@njit(cache=True)
+@kernel
 def legal_or_fallback(b, s, a, legal, n_legal):
     """``a`` if it is legal (:func:`ttrsim.core.engine.is_legal`: the list may leave
     claims out), else :func:`fallback_action`."""
@@ -72,7 +72,7 @@ def legal_or_fallback(b, s, a, legal, n_legal):
     return a
 
 
-@njit(cache=True, inline='always')   # inlined: a dispatcher passed as a value cannot be cached
+@kernel(inline="always")   # inlined: a dispatcher passed as a value cannot be cached
 def agent_choose(b, s, m, legal, n_legal, params, decide, setup_long, keep_all_at_setup):
     """The ``choose`` of a published agent: :func:`routine_action` handles the
     routine phases (the Germany mix takes ``params[me, setup_long]`` long

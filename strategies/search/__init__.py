@@ -7,9 +7,9 @@ actions of the last turns; in the middle game, as a parameter, one of the
 planner's best claims)
 it lists a few candidates, the policy's own pick first, and plays each out to
 the end of the game from *determinizations*
-(:mod:`ttrsim.strategies.determinize`: the hidden cards and tickets dealt
+(:mod:`ttrsim.strategies.search.determinize`: the hidden cards and tickets dealt
 anew, consistent with what the seat sees), with the rollout policy
-(:mod:`ttrsim.strategies.rollout`) at every seat. Every other decision is the
+(:mod:`ttrsim.strategies.search.rollout`) at every seat. Every other decision is the
 policy's pick, at no cost.
 
 * Paired rollouts: on every deal each remaining candidate is played out from
@@ -46,7 +46,7 @@ policy's pick, at no cost.
   total; clipped to +-``clip``, plus ``win_points`` for a win), 1 a win
   (shared wins count a share).
 * Rollouts seat the policy ``rollout`` (a policy id of
-  :data:`ttrsim.strategies.rollout.POLICY_NAMES`, 0 = ``planner``) with its
+  :data:`ttrsim.strategies.search.rollout.POLICY_NAMES`, 0 = ``planner``) with its
   default parameters at every seat (``opp_rollout`` >= 0: that policy at the
   other seats), each seat with a fresh memory; the planner (and the
   candidates it ranks) with the ``rollout_<key>`` values (:data:`ROLLOUT_KEYS`),
@@ -60,7 +60,7 @@ policy's pick, at no cost.
   route is contested).
 * Determinizations: ``infer`` > 0 deals the other seats' tickets weighted
   towards those their routes touch
-  (:func:`ttrsim.strategies.determinize.determinize`); by default 1 in
+  (:func:`ttrsim.strategies.search.determinize.determinize`); by default 1 in
   2-player games, 0 with more (:data:`BY_PLAYERS`: a parameter left at -1
   takes its value for the player count, an explicit value wins).
 * Europe (R8): the same decisions are searched; a tunnel's pay or give-up
@@ -79,7 +79,7 @@ are played on the memory's scratch states (``m.scratch``).
 >>> from ttrsim.play.game import Game
 >>> from ttrsim.core.actions import legal_buffer
 >>> from ttrsim.strategies import param_row
->>> from ttrsim.strategies.memory import allocate_memory, reset_memory
+>>> from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 >>> g = Game("usa", 2, seed=1); m = allocate_memory(g.board, 2); reset_memory(m, 1)
 >>> params = np.tile(param_row("search", {"budget": 8}), (2, 1)); buf = legal_buffer(g.board)
 >>> n = legal_list(False, g.board, g.state, buf)
@@ -89,7 +89,6 @@ True
 from dataclasses import replace
 
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER, A_TICKETS, decode_claim
 from ttrsim.core.engine import apply_action
@@ -105,34 +104,35 @@ from ttrsim.core.state import (
     PH_MAIN,
     PH_SETUP_KEEP,
 )
+from ttrsim.jit import kernel
 
-from . import planner
+from .. import planner
+from ..fitted import fitted_keys
+from ..kit.action_picks import legal_list
+from ..kit.memory import clear_seats, new_memory
+from ..planner import main_phase_plan, ranked_claims, ticket_draw_value
+from ..planner.claims import locks_all_tracks, route_exposure
+from ..planner.plan import min_trains_any
+from ..planner.tickets import keep_choice, mix_choice
+from ..spec import BOOL, COUNT, DEALS, ROLLOUTS, TRAINS, Param, StrategySpec
 from .determinize import copy_state_into, determinize, setup_keeps
-from .fitted import fitted_keys
-from .memory import clear_seats, new_memory
-from .planner import main_phase_plan, ranked_claims, ticket_draw_value
-from .planner_claims import locks_all_tracks, route_exposure
-from .planner_plan import min_trains_any
-from .planner_tickets import keep_choice, mix_choice
 from .rollout import (
     PLANNER,
     PLANNER_CLASSIC,
     POLICY_LISTS_CLAIMS,
     POLICY_NAMES,
-    legal_list,
     play_out,
     policies_params,
     policy_choose,
     seat_policies,
 )
-from .spec import BOOL, COUNT, DEALS, ROLLOUTS, TRAINS, Param, StrategySpec
 
 # the planner parameters a fitted set may set: the search's rollouts play them (parameters rollout_<key>)
 ROLLOUT_KEYS = fitted_keys("planner")
 _PLANNER = {p.name: p for p in planner.SPEC.params}
 # standard errors (z, middle_z: below 0 any positive mean gain will do)
 Z_RANGE = ("float", -100, 100)
-POLICY = ("int", 0, len(POLICY_NAMES) - 1)      # a rollout policy id (ttrsim.strategies.rollout)
+POLICY = ("int", 0, len(POLICY_NAMES) - 1)      # a rollout policy id (ttrsim.strategies.search.rollout)
 SPEC = StrategySpec(
     "search",
     "determinized Monte Carlo search: at ticket keeps and the last turns, plays the rollout policy's pick and "
@@ -141,7 +141,7 @@ SPEC = StrategySpec(
         Param("budget", 64.0, "rollouts (games played out) per searched decision", *ROLLOUTS),
         Param("claims", 2.0, "the planner's best claims among the main-phase candidates", *COUNT),
         Param("rollout", 0.0, "rollout policy: 0 planner, 1 planner_classic, 2 greedy, 3 random "
-                              "(ttrsim.strategies.rollout)", *POLICY),
+                              "(ttrsim.strategies.search.rollout)", *POLICY),
         Param("outcome", 0.0, "what a rollout scores: 0 own total minus the best other total, 1 a win", "int", 0, 1),
         Param("z", 1.0, "an alternative replaces the policy's pick if its mean paired gain exceeds z standard errors",
               *Z_RANGE),
@@ -226,7 +226,7 @@ _BY_PLAYERS_P = np.array([SPEC.index(k) for k in BY_PLAYERS], np.int64)
 _BY_PLAYERS_V = np.array(list(BY_PLAYERS.values()), np.float64)
 
 
-@njit(cache=True)
+@kernel
 def by_players(params, me, n_players):
     """A copy of the parameter table ``params`` with seat ``me``'s negative
     :data:`BY_PLAYERS` parameters set to their value for ``n_players``."""
@@ -238,7 +238,7 @@ def by_players(params, me, n_players):
     return out
 
 
-@njit(cache=True)
+@kernel
 def rollout_params(policies, params, me):
     """A parameter table seating ``policies[p]`` with its defaults at seat
     ``p``, the planner with seat ``me``'s ``rollout_`` values (its fitted set
@@ -251,7 +251,7 @@ def rollout_params(policies, params, me):
     return out
 
 
-@njit(cache=True)
+@kernel
 def _add(cands, n, a):
     """Append action ``a`` to ``cands[:n]`` unless it is there; the new count."""
     if a < 0:
@@ -263,7 +263,7 @@ def _add(cands, n, a):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def _ticket_draw(b, s, legal, n_legal, pparams, me):
     """The planner's ticket-draw action (Germany: its short/long mix), -1 if none is legal."""
     for i in range(n_legal):
@@ -272,24 +272,24 @@ def _ticket_draw(b, s, legal, n_legal, pparams, me):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def trains_within(s, trains):
     """The last round has begun (R6.1) or some seat has at most ``trains`` trains."""
     return s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= trains
 
 
-@njit(cache=True)
+@kernel
 def in_end_game(s, params, me):
     """Whether the main phase is searched as the end game: some seat has at
     most ``end_trains`` trains, or the last round has begun."""
     return trains_within(s, params[me, P_END_TRAINS])
 
 
-@njit(cache=True)
+@kernel
 def _contested(b, s, me, claims, n_claims):
     """Whether the route of one of ``claims[:n_claims]`` is contested: another
     seat's route touches one of its ends and no parallel track stays open
-    (:func:`ttrsim.strategies.planner_claims.route_exposure`)."""
+    (:func:`ttrsim.strategies.planner.claims.route_exposure`)."""
     for i in range(n_claims):
         adj, open_par = route_exposure(b, s, me, decode_claim(claims[i])[0])
         if adj > 0 and not open_par:
@@ -297,10 +297,10 @@ def _contested(b, s, me, claims, n_claims):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
     """Append to ``cands[:n]`` the planner's ``k`` best keep sets, best first
-    (its :func:`~ttrsim.strategies.planner_tickets.keep_choice` over the keep
+    (its :func:`~ttrsim.strategies.planner.tickets.keep_choice` over the keep
     sets not yet ranked); the new count."""
     left = np.empty(n_legal, np.int64)
     n_left = 0
@@ -319,7 +319,7 @@ def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
     return n
 
 
-@njit(cache=True)
+@kernel
 def others_plans(b, s, m, me, params, pparams, deals, need):
     """Into ``need`` (float[R]): on how many of ``deals`` determinizations
     (drawn like the search's, from the seat's own stream) some other seat's
@@ -347,7 +347,7 @@ def others_plans(b, s, m, me, params, pparams, deals, need):
             need[r] += hit[r]
 
 
-@njit(cache=True)
+@kernel
 def block_value(b, s, need, r):
     """What claiming route ``r`` takes from the other seats' plans: ``need``
     of ``r``, plus that of its parallel tracks when a claim closes them (R4.5)."""
@@ -361,7 +361,7 @@ def block_value(b, s, need, r):
     return v
 
 
-@njit(cache=True)
+@kernel
 def _blocks(b, s, m, me, params, pparams, claims, n_claims, cands, n):
     """Append to ``cands[:n]`` up to ``block`` more of ``claims[:n_claims]``
     (the planner's payable claims, ranked), those with the largest
@@ -391,7 +391,7 @@ def _blocks(b, s, m, me, params, pparams, claims, n_claims, cands, n):
     return n
 
 
-@njit(cache=True)
+@kernel
 def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     """The candidate actions into ``cands``, the policy's own pick first; their
     count (1: the decision is not searched)."""
@@ -439,7 +439,7 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     return n
 
 
-@njit(cache=True)
+@kernel
 def outcome(s, me, win, clip=0.0, win_points=0.0):
     """A finished game's value for seat ``me``: its share of the win
     (``win``), or its total minus the best other total, clipped to
@@ -461,7 +461,7 @@ def outcome(s, me, win, clip=0.0, win_points=0.0):
     return margin + win_points * share
 
 
-@njit(cache=True)
+@kernel
 def _gain(vals, c, n):
     """Candidate ``c``'s mean paired gain over candidate 0 on the first ``n``
     deals, and its standard error."""
@@ -477,7 +477,7 @@ def _gain(vals, c, n):
     return mean, se
 
 
-@njit(cache=True)
+@kernel
 def _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm, legal, stream, vals, deal):
     """Draw one determinization and play the policy's pick and the
     alternatives ``alive[:n_alive]`` out from it with the same streams;
@@ -499,7 +499,7 @@ def _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm
         vals[c, deal] = outcome(work, me, win, params[me, P_CLIP], params[me, P_WIN_POINTS])
 
 
-@njit(cache=True)
+@kernel
 def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params, z, buf):
     """Successive halving or racing (``race``) with paired rollouts over
     ``cands[:n_cands]`` (see the module doc); the index of the chosen
@@ -566,7 +566,7 @@ def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params
     return best
 
 
-@njit(cache=True)
+@kernel
 def choose(b, s, m, legal, n_legal, params):
     """The search's pick for the seat to act (see the module doc)."""
     me = s.meta[M_PLAYER]

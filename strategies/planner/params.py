@@ -4,7 +4,7 @@ in a row, ``P_<NAME> = SPEC.index("name")`` (derived from the table, so the
 two cannot drift; ``tests/strategies/test_strategy_api.py`` checks every module's
 ``P_*`` names against its spec).
 """
-from .spec import BOOL, FACTOR, LONG_TICKETS, MARGIN, TRAINS, WEIGHT, Param, StrategySpec
+from ..spec import BOOL, FACTOR, LONG_TICKETS, MARGIN, TRAINS, WEIGHT, Param, StrategySpec
 
 # (name, planner, passenger_hunter, planner_classic, doc); the row order is the params order. planner_classic
 # is the planner as it was before the ticket values (ticket_ev = 0) and the tuned defaults.

@@ -3,7 +3,7 @@ search costs, the cards and turns the plan still needs, and the plan kept in
 the seat's memory between decisions (see the module doc of
 :mod:`ttrsim.strategies.planner` for the design).
 
-Memory (:mod:`ttrsim.strategies.memory`) beside the plan key and flags:
+Memory (:mod:`ttrsim.strategies.kit.memory`) beside the plan key and flags:
 
 * ``numbers[me, SM_OWN_TRAINS]``, ``numbers[me, SM_OWN_TICKETS]``: its trains
   and 1 + its tickets held when it last counted its unfinished tickets,
@@ -13,20 +13,22 @@ Memory (:mod:`ttrsim.strategies.memory`) beside the plan key and flags:
   unknown, 1 no path below the cap, 2 + the detour path's cost),
   ``route_numbers[me, SM_DETOUR_TRAINS, r]`` the seat's trains when it was
   found, ``route_sets[me, r]`` the routes of that path
-  (:func:`ttrsim.strategies.planner_claims.route_detour`).
+  (:func:`ttrsim.strategies.planner.claims.route_detour`).
 """
+from collections import namedtuple
+
 import numpy as np
-from numba import njit
 
 from ttrsim.core.board import RP_END_TRAINS, RP_PASSENGERS, RP_TRAINS
 from ttrsim.core.scoring import locations_joined, ticket_stake
 from ttrsim.core.state import M_COUNTDOWN, M_NPLAYERS, M_TURN
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed
 
-from .connectivity import own_components, passable_components, unfinished_tickets
-from .europe_moves import europe_extra_cards
-from .memory import (
+from ..kit.connectivity import own_components, passable_components, unfinished_tickets
+from ..kit.europe_moves import europe_extra_cards
+from ..kit.memory import (
     FREE_NUMBER,
     N_PLAN_KEY,
     PLAN_ROUTES,
@@ -53,8 +55,8 @@ from .memory import (
     recall_plan,
     remember_plan,
 )
-from .network_plans import plan_network, plan_tickets
-from .planner_params import (
+from ..kit.network_plans import plan_network, plan_tickets
+from .params import (
     P_CARD_WEIGHT,
     P_CLAIM_TURN_COST,
     P_HOARD_CARDS,
@@ -63,7 +65,7 @@ from .planner_params import (
     P_PLAY_PACE,
     P_POINTS_WEIGHT,
 )
-from .planner_passengers import BIG, route_pass_value
+from .passengers import BIG, route_pass_value
 
 # card_needs' outputs in its ``needs`` array (needs_array)
 NEED_SHORT = 0                  # cards the plan misses after locomotives
@@ -77,7 +79,7 @@ SM_DETOUR = PLAN_ROUTES + 1
 SM_DETOUR_TRAINS = PLAN_ROUTES + 2
 
 
-@njit(cache=True)
+@kernel
 def turns_left(b, s, me, pace):
     """Estimated turns ``me`` still gets (this one included): the last round
     counts 1; otherwise each other seat is assumed to lay ``pace`` trains a
@@ -99,7 +101,7 @@ def turns_left(b, s, me, pace):
     return max(best, 1.0)
 
 
-@njit(cache=True)
+@kernel
 def hand_size(s, me):
     n = 0
     for k in range(LOCO + 1):
@@ -107,7 +109,7 @@ def hand_size(s, me):
     return n
 
 
-@njit(cache=True)
+@kernel
 def min_trains_any(s):
     m = 1 << 30
     for q in range(s.meta[M_NPLAYERS]):
@@ -115,7 +117,7 @@ def min_trains_any(s):
     return m
 
 
-@njit(cache=True)
+@kernel
 def min_trains_others(s, me):
     m = 1 << 30
     for q in range(s.meta[M_NPLAYERS]):
@@ -124,7 +126,7 @@ def min_trains_others(s, me):
     return m
 
 
-@njit(cache=True)
+@kernel
 def keep_reachable(b, cost, tks, nt, reach=None):
     """Compact ``tks[:nt]`` to the tickets a path over ``cost`` can still join;
     returns their count. ``reach`` (int64[n_nodes]) is optional work."""
@@ -140,7 +142,7 @@ def keep_reachable(b, cost, tks, nt, reach=None):
     return n
 
 
-@njit(cache=True)
+@kernel
 def search_costs(b, s, me, params, cost, pcost, cscore, unseen):
     """Plan search costs: a claimable route costs its length plus
     ``claim_turn_cost`` plus ``card_weight`` per card it misses with the
@@ -178,7 +180,7 @@ def search_costs(b, s, me, params, cost, pcost, cscore, unseen):
         pcost[r] = c
 
 
-@njit(cache=True)
+@kernel
 def plan_trains(b, s, me, in_plan):
     """(trains, routes) the plan ``in_plan`` still has to claim."""
     t = 0
@@ -190,13 +192,28 @@ def plan_trains(b, s, me, in_plan):
     return t, n
 
 
-@njit(cache=True)
-def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, front=None, term=None,
-              in_tree=None, cost_work=None):
+# make_plan's work arrays: the other heuristic's plan, the tickets' ends in
+# joining order and as locations, a route list, the searches' labels, and
+# plan_network's (front, term, in_tree) and plan_tickets' (cost_work) work
+PlanWork = namedtuple("PlanWork", ("tmp_plan", "ta", "tb", "locs", "rw", "dist", "prev", "done",
+                                   "front", "term", "in_tree", "cost_work"))
+# a planner decision's rows (decision_rows): the plan, the card wishes and
+# needs (card_needs), the passenger colour scores and the searches' labels
+PlanRows = namedtuple("PlanRows", ("in_plan", "want", "needs", "cscore", "dist", "prev", "done"))
+# what a main-phase decision starts from (the planner's main_phase_plan): the
+# search costs, the rows above, the plan's trains and routes still to claim,
+# its colour needs for payments and the routes payable now
+MainPlan = namedtuple("MainPlan", ("cost", "cscore", "in_plan", "need_trains", "n_plan", "want", "needs", "need",
+                                   "payable", "dist", "prev", "done"))
+
+
+@kernel
+def make_plan(b, s, me, tks, nt, cost, in_plan, w):
     """Plan a network for tickets ``tks[:nt]`` into ``in_plan``: the cheaper of
     the Steiner-tree and the Steiner-forest heuristics. Returns the number of
-    tickets (forest) / locations (tree) it could not join (0 = all). The
-    optional work arrays are :func:`plan_network`'s and :func:`plan_tickets`'."""
+    tickets (forest) / locations (tree) it could not join (0 = all). ``w``
+    (:data:`PlanWork`) holds the work arrays."""
+    ta, tb, locs = w.ta, w.tb, w.locs
     if nt == 0:
         for r in range(in_plan.shape[0]):
             in_plan[r] = False
@@ -213,27 +230,27 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, tmp_plan, ta, tb, locs, rw, dist
         tb[i] = b.ticket_b[tks[best]]
         locs[2 * i] = ta[i]
         locs[2 * i + 1] = tb[i]
-    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, rw, dist, prev, done, cost_work)
+    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, w.rw, w.dist, w.prev, w.done, w.cost_work)
     if nt == 1:
         return miss1
-    c2, miss2 = plan_network(b, cost, locs, 2 * nt, tmp_plan, dist, prev, done, front, term, in_tree)
+    c2, miss2 = plan_network(b, cost, locs, 2 * nt, w.tmp_plan, w.dist, w.prev, w.done, w.front, w.term, w.in_tree)
     if (miss2 > 0) == (miss1 > 0) and c2 < c1 - 1e-9 or (miss2 == 0 and miss1 > 0):
         for r in range(in_plan.shape[0]):
-            in_plan[r] = tmp_plan[r]
+            in_plan[r] = w.tmp_plan[r]
         return miss2
     return miss1
 
 
-@njit(cache=True)
+@kernel
 def needs_array(b):
     """The ``needs`` array of :func:`card_needs` for board ``b``."""
     return np.zeros(NEED_WORK + N_COLOURS + b.route_len.shape[0], np.int64)
 
 
-@njit(cache=True, inline='always')   # (no call: the record is not counted again)
+@kernel(inline="always")   # (no call: the record is not counted again)
 def decision_rows(b, m):
-    """A planner decision's arrays, from the memory's work rows:
-    ``(in_plan, want, needs, cscore, dist, prev, done)``, the plan, the card
+    """A planner decision's arrays, from the memory's work rows: a
+    :data:`PlanRows` ``(in_plan, want, needs, cscore, dist, prev, done)``, the plan, the card
     wishes and needs (:func:`card_needs`) and the passenger colour scores
     zeroed, the search's labels (:func:`current_plan`'s) as they are. They
     are uncounted views (``record.borrowed``: the caller holds ``m`` while it
@@ -248,10 +265,10 @@ def decision_rows(b, m):
     want[:] = 0.0
     needs[:] = 0
     cscore[:] = 0.0
-    return in_plan, want, needs, cscore, floats[WF_DIST, :N], ints[WI_PREV, :N], flags[WB_DONE, :N]
+    return PlanRows(in_plan, want, needs, cscore, floats[WF_DIST, :N], ints[WI_PREV, :N], flags[WB_DONE, :N])
 
 
-@njit(cache=True)
+@kernel
 def card_needs(b, s, hand, in_plan, want, needs):
     """Value of one more card of each colour for the routes the plan still
     claims with the cards ``hand`` (the seat's row of ``s.hand``, or a changed
@@ -318,7 +335,7 @@ def card_needs(b, s, hand, in_plan, want, needs):
         want[LOCO] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def unseen_kind(b, s, me, k):
     """Cards of kind ``k`` seat ``me`` cannot see (the deck and the others'
     hands: all minus the discard pile, its hand and the face-up row)."""
@@ -329,7 +346,7 @@ def unseen_kind(b, s, me, k):
     return max(u, 0)
 
 
-@njit(cache=True)
+@kernel
 def unseen_total(b, s, me):
     """The cards seat ``me`` cannot see, all kinds (:func:`unseen_kind`)."""
     tot = 0.0
@@ -338,7 +355,7 @@ def unseen_total(b, s, me):
     return tot
 
 
-@njit(cache=True)
+@kernel
 def unseen_cards(b, s, me, out):
     """:func:`unseen_kind` of each kind into ``out``; returns their total."""
     tot = 0.0
@@ -349,7 +366,7 @@ def unseen_cards(b, s, me, out):
     return tot
 
 
-@njit(cache=True)
+@kernel
 def plan_turns(b, s, me, in_plan, want, needs):
     """Turns the plan still needs: a claim per route plus the draws for the
     missing cards, two a turn, each useful as often as useful cards are among
@@ -367,9 +384,10 @@ def plan_turns(b, s, me, in_plan, want, needs):
     return n_routes + needs[NEED_SHORT] / (2.0 * max(rate, 0.25))
 
 
-@njit(cache=True)
-def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs):
-    """The seat's plan into ``in_plan``: the remembered one while it stays valid
+@kernel
+def current_plan(b, s, m, me, params, cost, rows):
+    """The seat's plan into ``rows.in_plan`` (``rows``: :func:`decision_rows`'
+    :data:`PlanRows`): the remembered one while it stays valid
     (the same unfinished tickets, tickets held, passengers collected and hand
     above or below ``hoard_cards``; every route still its own or claimable; its
     trains enough), else a new one, giving up tickets it cannot make in trains
@@ -377,6 +395,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
     R = b.route_len.shape[0]
     N = b.n_nodes
     T = b.ticket_a.shape[0]
+    in_plan, want, needs = rows.in_plan, rows.want, rows.needs
     hand = hand_size(s, me)
     ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)   # the work rows, uncounted
     tks = ints[WI_TICKETS]
@@ -405,14 +424,15 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
         own_components(b, s, me, parent)
         unfinished_tickets(b, s, me, parent, tks)
     pcost = floats[WF_PCOST, :R]
-    search_costs(b, s, me, params, cost, pcost, cscore, floats[WF_UNSEEN, :LOCO + 1])
+    search_costs(b, s, me, params, cost, pcost, rows.cscore, floats[WF_UNSEEN, :LOCO + 1])
     nt = keep_reachable(b, cost, tks, nt, ints[WI_PARENT, :N])
     tmp_plan = flags[WB_TMP_PLAN, :R]
     tmp_plan[:] = False
-    ta, tb, locs, rw = ints[WI_TA], ints[WI_TB], ints[WI_LOCS], ints[WI_ROUTES, :R]
-    work = plan_work(b, m)
+    front, term, in_tree, cost_work = plan_work(b, m)
+    w = PlanWork(tmp_plan, ints[WI_TA], ints[WI_TB], ints[WI_LOCS], ints[WI_ROUTES, :R], rows.dist, rows.prev,
+                 rows.done, front, term, in_tree, cost_work)
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
-    make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
+    make_plan(b, s, me, tks, nt, pcost, in_plan, w)
     while nt > 0:
         need_t, _ = plan_trains(b, s, me, in_plan)
         if need_t <= s.trains[me] and t_left >= BIG:
@@ -426,7 +446,7 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
             t = tks[i]
             tks[i] = tks[nt - 1]
             tks[nt - 1] = t
-            make_plan(b, s, me, tks, nt - 1, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
+            make_plan(b, s, me, tks, nt - 1, pcost, in_plan, w)
             nt2, _ = plan_trains(b, s, me, in_plan)
             turns2 = plan_turns(b, s, me, in_plan, want, needs)
             v = ((need_t - nt2) + 2.0 * (turns - turns2)) / max(1, ticket_stake(b, t))
@@ -439,11 +459,11 @@ def current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, w
         tks[best_i] = tks[nt - 1]
         tks[nt - 1] = t
         nt -= 1
-        make_plan(b, s, me, tks, nt, pcost, in_plan, tmp_plan, ta, tb, locs, rw, dist, prev, done, *work)
+        make_plan(b, s, me, tks, nt, pcost, in_plan, w)
     remember_plan(m, me, key, in_plan)
 
 
-@njit(cache=True)
+@kernel
 def free_target(b, s, me, cost, in_plan, cscore, pw, passengers):
     """With no plan: mark in ``in_plan`` the route worth collecting cards for,
     the best (points + passenger value) per turn it still needs."""

@@ -10,7 +10,6 @@ station that rescues a blocked ticket.
 0.709
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import X_STATION, claims_end, decode_station, tunnel_give_up_action
 from ttrsim.core.board import RP_STATION_PTS, RP_TUNNEL_CARDS
@@ -19,9 +18,10 @@ from ttrsim.core.scoring import locations_joined, player_components, ticket_stak
 from ttrsim.core.state import M_TUNNEL_EXTRA, M_TUNNEL_ROUTE
 from ttrsim.core.tunnels import expected_extra
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
+from ttrsim.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def tunnel_choice(b, s, legal, n_legal):
     """Pay a tunnel's extra cards with the fewest locomotives when the hand
     affords it and the extra cards are no more than the route's length (a
@@ -35,7 +35,7 @@ def tunnel_choice(b, s, legal, n_legal):
     return give_up
 
 
-@njit(cache=True)
+@kernel
 def tunnel_extra_estimate(b, unseen, colour):
     """Expected extra cards of a tunnel paid in ``colour`` (``PAY_LOCOS_ONLY``:
     locomotives only): the rule set's turned-over cards drawn from the cards
@@ -43,7 +43,7 @@ def tunnel_extra_estimate(b, unseen, colour):
     return expected_extra(unseen, colour, b.rp[RP_TUNNEL_CARDS])
 
 
-@njit(cache=True)
+@kernel
 def europe_extra_cards(b, s, me, r, unseen):
     """The cards route ``r`` may cost seat ``me`` beyond its length: a ferry's
     locomotives it lacks (R8.2); a tunnel's expected extra cards (R8.3),
@@ -60,7 +60,7 @@ def europe_extra_cards(b, s, me, r, unseen):
     return extra
 
 
-@njit(cache=True)
+@kernel
 def _reach(b, s, me, parent, usable):
     """Union-find ``parent`` over the routes seat ``me`` owns or may still claim."""
     player_components(b, s, me, parent)
@@ -71,7 +71,7 @@ def _reach(b, s, me, parent, usable):
                 parent[x] = y
 
 
-@njit(cache=True)
+@kernel
 def rescue_city(b, s, me, parent, t):
     """A city where a station would complete ticket ``t`` of seat ``me`` by
     borrowing another seat's route that joins the two sides the seat can
@@ -89,7 +89,7 @@ def rescue_city(b, s, me, parent, t):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def station_rescue(b, s, me, legal, n_legal):
     """A station build that rescues the blocked ticket most at stake of seat
     ``me``: a ticket no path of own and claimable routes can complete any

@@ -1,7 +1,7 @@
 """Route costs and shortest paths over the board's graph: the searches every
 built-in strategy plans with.
 
-Plain ``@njit(cache=True)`` functions over the board ``b``, the state ``s``
+Plain compiled functions (``@kernel``) over the board ``b``, the state ``s``
 and small arrays the caller allocates once per decision. They read only what
 the acting seat may see (route owners, its own hand, public counts).
 
@@ -47,10 +47,10 @@ decision, reuse for every search):
 True
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.engine import largest_colour_group, locks_all_tracks, parallel_closed
 from ttrsim.data.ids import GRAY, LOCO
+from ttrsim.jit import kernel
 
 INF = 1e18
 
@@ -60,14 +60,14 @@ COST_ROUTES = 1         # cost = 1 per route (fewest routes)
 COST_ROUTES_TRAINS = 2  # 1 + length / 10000: fewest routes, ties broken by fewest trains
 
 
-@njit(cache=True)
+@kernel
 def new_work(b):
     """The ``(dist, prev, done)`` scratch arrays of the searches, for board ``b``."""
     n = b.n_nodes
     return np.empty(n, np.float64), np.empty(n, np.int64), np.empty(n, np.bool_)
 
 
-@njit(cache=True, inline='always')   # called in loops: numba does not inline calls by itself
+@kernel(inline="always")   # called in loops: numba does not inline calls by itself
 def pop_nearest(front, n_front, dist):
     """Remove and return the frontier node with the smallest ``dist`` (the first
     such in frontier order); returns ``(node, its dist, new frontier size)``."""
@@ -88,7 +88,7 @@ def pop_nearest(front, n_front, dist):
 
 # --- costs ---------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
     """Fill ``cost_out[r]`` for seat ``me``: 0 for its own routes; for routes it
     may claim (free and not closed by a parallel track, R4.5, the rule of
@@ -124,7 +124,7 @@ def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
             cost_out[r] = 1.0 + length * 1e-4
 
 
-@njit(cache=True)
+@kernel
 def payable_routes(b, s, me, cost, out):
     """``out[r]``: seat ``me`` may claim route ``r`` now, for a ``cost`` of
     :func:`route_cost_for` (positive exactly for the free, open routes that fit
@@ -148,7 +148,7 @@ def payable_routes(b, s, me, cost, out):
 
 # --- shortest paths ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit, front, n_front):
     """Dijkstra from the labels in ``dist`` (finite = source or upper bound)
     whose unsettled reached nodes are ``front[:n_front]`` (in increasing
@@ -190,7 +190,7 @@ def _dijkstra_core(b, cost, dist, prev, done, stop_loc, limit, front, n_front):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def dijkstra_run(b, cost, dist, prev, done, stop_loc):
     """Dijkstra over the node graph from the sources already set up by the
     caller (``dist`` 0 for sources and ``INF`` elsewhere, ``prev`` -1,
@@ -208,14 +208,14 @@ def dijkstra_run(b, cost, dist, prev, done, stop_loc):
     return _dijkstra_core(b, cost, dist, prev, done, stop_loc, INF, front, n_front)
 
 
-@njit(cache=True)
+@kernel
 def _init_search(b, dist, prev, done):
     dist[:] = INF
     prev[:] = -1
     done[:] = False
 
 
-@njit(cache=True)
+@kernel
 def _seed_location(b, loc, dist, front):
     """Make location ``loc``'s nodes the sources (after :func:`_init_search`):
     they are the frontier ``front[:n]`` (in increasing node order, as the
@@ -229,7 +229,7 @@ def _seed_location(b, loc, dist, front):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _search_from(b, cost, loc_a, loc_b, limit, dist, prev, done, front):
     """A search from location ``loc_a`` that stops at ``loc_b`` or ``limit``
     (:func:`_dijkstra_core`), its frontier in ``front``."""
@@ -238,7 +238,7 @@ def _search_from(b, cost, loc_a, loc_b, limit, dist, prev, done, front):
     return _dijkstra_core(b, cost, dist, prev, done, loc_b, limit, front, n_front)
 
 
-@njit(cache=True)
+@kernel
 def dijkstra_from_location(b, cost, loc, dist_out, prev_route_out, done=None):
     """Shortest paths from every node of location ``loc`` (all border points of
     a country are sources) to every node: ``dist_out[v]`` the cost (``INF``
@@ -251,13 +251,13 @@ def dijkstra_from_location(b, cost, loc, dist_out, prev_route_out, done=None):
     _search_from(b, cost, loc, -1, INF, dist_out, prev_route_out, work, np.empty(b.n_nodes, np.int64))
 
 
-@njit(cache=True)
+@kernel
 def other_end(b, r, v):
     """The endpoint node of route ``r`` that is not node ``v``."""
     return b.route_b[r] if b.route_a[r] == v else b.route_a[r]
 
 
-@njit(cache=True)
+@kernel
 def path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done):
     """A cheapest path between locations ``loc_a`` and ``loc_b`` (any border
     point of a country will do). Writes its routes into ``routes_out`` in order
@@ -286,7 +286,7 @@ def path_between(b, cost, loc_a, loc_b, routes_out, dist, prev, done):
     return n, total
 
 
-@njit(cache=True)
+@kernel
 def path_end_within(b, cost, loc_a, loc_b, limit, dist, prev, done, front=None):
     """A cheapest path from location ``loc_a`` to ``loc_b`` if it costs less
     than ``limit``: returns the node of ``loc_b`` it ends at (its cost is
@@ -299,7 +299,7 @@ def path_end_within(b, cost, loc_a, loc_b, limit, dist, prev, done, front=None):
     return _search_from(b, cost, loc_a, loc_b, limit, dist, prev, done, front)
 
 
-@njit(cache=True)
+@kernel
 def all_pairs_distances(b, cost, D):
     """``D[u, v]``: the cheapest path between nodes ``u`` and ``v`` over
     ``cost`` (negative = impassable), INF if none (Floyd-Warshall; cheap on
@@ -331,7 +331,7 @@ def all_pairs_distances(b, cost, D):
                     D[j, i] = x
 
 
-@njit(cache=True)
+@kernel
 def location_distance(b, D, loc_a, loc_b):
     """The cheapest entry of ``D`` (:func:`all_pairs_distances`) between any
     node of location ``loc_a`` and any node of ``loc_b``."""
@@ -342,7 +342,7 @@ def location_distance(b, D, loc_a, loc_b):
     return d
 
 
-@njit(cache=True)
+@kernel
 def distance_to_routes(b, cost, in_set, dist, prev, done):
     """``dist[v]``: the cheapest path over ``cost`` from node ``v`` to an end of
     any route with ``in_set[r]``; returns False (and INF everywhere) when the
@@ -359,7 +359,7 @@ def distance_to_routes(b, cost, in_set, dist, prev, done):
     return any_route
 
 
-@njit(cache=True)
+@kernel
 def location_to_routes(b, dist, loc):
     """The nearest node of location ``loc`` in ``dist`` (:func:`distance_to_routes`)."""
     d = INF

@@ -8,7 +8,7 @@ this module calls the few kernels worth a rollout itself, each with its
 registered default parameters.
 
 >>> from ttrsim.play.game import Game
->>> from ttrsim.strategies.memory import allocate_memory, reset_memory
+>>> from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 >>> from ttrsim.core.state import F_TOTAL, copy_state
 >>> g = Game("usa", 2, seed=3); m = allocate_memory(g.board, 2); reset_memory(m, 3)
 >>> s = copy_state(g.state)
@@ -18,14 +18,15 @@ registered default parameters.
 True
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import legal_buffer  # noqa: F401  (the doctest's)
-from ttrsim.core.engine import apply_action, legal_actions, non_claim_actions
+from ttrsim.core.engine import apply_action
 from ttrsim.core.state import M_PHASE, M_PLAYER, PH_OVER
+from ttrsim.jit import kernel
 
-from . import greedy, planner, random_strategy
-from .spec import MAX_PARAMS
+from .. import greedy, planner, random_strategy
+from ..kit.action_picks import legal_list
+from ..spec import MAX_PARAMS
 
 # policy id -> (spec, module of its kernel); planner first: the default rollout policy
 _POLICIES = ((planner.SPEC, planner), (planner.CLASSIC_SPEC, planner), (greedy.SPEC, greedy),
@@ -44,21 +45,7 @@ GREEDY = POLICY_IDS["greedy"]
 RANDOM = POLICY_IDS["random"]
 
 
-@njit(cache=True)
-def legal_list(lists_claims, b, s, legal):
-    """The legal actions a kernel is given into ``legal``; their count. A
-    kernel that does not list claims gets
-    :func:`ttrsim.core.engine.non_claim_actions`, or the full list when claims
-    are all that is legal (so the list is never empty)."""
-    if lists_claims:
-        return legal_actions(b, s, legal)
-    n = non_claim_actions(b, s, legal)
-    if n == 0:
-        n = legal_actions(b, s, legal)
-    return n
-
-
-@njit(cache=True)
+@kernel
 def policy_choose(policy, b, s, m, legal, n_legal, params):
     """Policy ``policy``'s kernel ``choose(b, s, m, legal, n_legal, params)``."""
     if policy == PLANNER or policy == PLANNER_CLASSIC:     # one kernel, two parameter sets
@@ -70,7 +57,7 @@ def policy_choose(policy, b, s, m, legal, n_legal, params):
     raise ValueError("unknown rollout policy")
 
 
-@njit(cache=True)
+@kernel
 def policy_params(policy, n_players):
     """A parameter table seating policy ``policy`` with its defaults at every seat."""
     out = np.empty((n_players, MAX_PARAMS))
@@ -79,7 +66,7 @@ def policy_params(policy, n_players):
     return out
 
 
-@njit(cache=True)
+@kernel
 def seat_policies(policy, others, me, n_players):
     """The policy id of every seat: ``policy`` at seat ``me``, ``others`` at
     the other seats (``policy`` too if ``others`` < 0)."""
@@ -91,7 +78,7 @@ def seat_policies(policy, others, me, n_players):
     return out
 
 
-@njit(cache=True)
+@kernel
 def policies_params(policies):
     """A parameter table seating ``policies[p]`` with its defaults at seat ``p``."""
     out = np.empty((policies.shape[0], MAX_PARAMS))
@@ -100,7 +87,7 @@ def policies_params(policies):
     return out
 
 
-@njit(cache=True)
+@kernel
 def play_out(b, s, m, policies, params, legal):
     """Play the game in ``s`` to the end with policy ``policies[p]`` at seat
     ``p`` (parameter table ``params``, memory ``m``)."""

@@ -2,19 +2,18 @@
 draw for the colours its plan lacks, the draw of a turn, and the second card
 (with the plan remembered at the first).
 """
-from numba import njit
-
 from ttrsim.core.actions import A_BLIND, A_FACEUP
 from ttrsim.core.board import RP_PASSENGERS
 from ttrsim.data.ids import LOCO
+from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed
 
-from .action_picks import has_action
-from .graph_search import COST_TRAINS
-from .memory import KEY_EXTRA, N_PLAN_KEY, WI_RECALL, recall_plan, seat_costs
-from .planner_params import P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT
-from .planner_passengers import colour_scores
-from .planner_plan import (
+from ..kit.action_picks import has_action
+from ..kit.graph_search import COST_TRAINS
+from ..kit.memory import KEY_EXTRA, N_PLAN_KEY, WI_RECALL, recall_plan, seat_costs
+from .params import P_HOARD_CARDS, P_LOCO_VALUE, P_PASS_WEIGHT
+from .passengers import colour_scores
+from .plan import (
     card_needs,
     current_plan,
     decision_rows,
@@ -26,7 +25,7 @@ from .planner_plan import (
 )
 
 
-@njit(cache=True)
+@kernel
 def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
     """The best card draw by ``want`` (see the module doc): ``(action, value)``
     with the value of the whole turn's draw in cards; action -1 if no draw is
@@ -72,14 +71,15 @@ def draw_choice(b, s, legal, n_legal, params, me, want, first_draw):
     return -1, 0.0
 
 
-@njit(cache=True)
+@kernel
 def second_draw(b, s, m, legal, n_legal, params, me):
     """The second card of a turn. Since the seat's first draw only its hand
     and the face-up row changed, so the plan it remembered then still holds
     unless the hand crossed ``hoard_cards`` (then :func:`current_plan`
     decides, as in the main phase)."""
     passengers = b.rp[RP_PASSENGERS] != 0
-    in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
+    rows = decision_rows(b, m)
+    in_plan, want, needs, cscore = rows.in_plan, rows.want, rows.needs, rows.cscore
     key = borrowed(m.ints)[WI_RECALL, :N_PLAN_KEY]
     numbers = borrowed(m.numbers)
     for i in range(N_PLAN_KEY):
@@ -91,7 +91,7 @@ def second_draw(b, s, m, legal, n_legal, params, me):
         if passengers:
             colour_scores(b, s, me, params, cscore)
         costs_made = True
-        current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
+        current_plan(b, s, m, me, params, cost, rows)
     if plan_trains(b, s, me, in_plan)[1] == 0:
         cost = seat_costs(b, s, m, me, COST_TRAINS)
         if passengers and not costs_made:

@@ -1,13 +1,13 @@
 """Network plans: a cheap network joining locations (the shortest-path
 heuristic for Steiner trees, :func:`plan_network`) or serving tickets one by
 one (a Steiner forest, :func:`plan_tickets`), over the route costs and
-searches of :mod:`ttrsim.strategies.graph_search`.
+searches of :mod:`ttrsim.strategies.kit.graph_search`.
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
 >>> from ttrsim.core.state import allocate_state
 >>> from ttrsim.core.engine import reset_game
->>> from ttrsim.strategies.graph_search import COST_TRAINS, new_work, route_cost_for
+>>> from ttrsim.strategies.kit.graph_search import COST_TRAINS, new_work, route_cost_for
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); reset_game(b, s, 1)
 >>> cost = np.zeros(len(b.route_len)); route_cost_for(b, s, 0, COST_TRAINS, cost)
 >>> in_plan = np.zeros(len(b.route_len), np.bool_)
@@ -16,12 +16,13 @@ searches of :mod:`ttrsim.strategies.graph_search`.
 (0, True)
 """
 import numpy as np
-from numba import njit
+
+from ttrsim.jit import kernel
 
 from .graph_search import INF, path_between, pop_nearest
 
 
-@njit(cache=True)
+@kernel
 def _restart_from_tree(n_nodes, in_tree, dist, prev, done, front):
     """Search labels for growing a network: 0 on the network's nodes (the
     frontier, returned as its size), ``INF`` elsewhere, nothing settled."""
@@ -38,7 +39,7 @@ def _restart_from_tree(n_nodes, in_tree, dist, prev, done, front):
     return n_front
 
 
-@njit(cache=True)
+@kernel
 def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done, front=None, term=None, in_tree=None):
     """Join the locations ``locs[:n_locs]`` into one network, approximately
     minimising its cost (the shortest-path heuristic for Steiner trees):
@@ -153,7 +154,7 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done, front=Non
     return total, n_distinct - joined
 
 
-@njit(cache=True)
+@kernel
 def plan_tickets(b, cost, ta, tb, n, in_plan_out, routes_work, dist, prev, done, cost_work=None):
     """A network serving each ticket ``(ta[i], tb[i])``, i < n, on its own
     (a Steiner *forest* heuristic): tickets in the given order, each adds its

@@ -8,11 +8,11 @@ The *plan* is an approximate minimum Steiner network joining the endpoints of
 the seat's unfinished tickets over its own routes (cost 0) and the routes it
 may still claim (other players' routes, tracks closed by R4.5 and routes
 longer than its trains left are impassable). Two heuristics from
-:mod:`ttrsim.strategies.network_plans` run and the cheaper network is kept:
+:mod:`ttrsim.strategies.kit.network_plans` run and the cheaper network is kept:
 the Steiner-tree heuristic over all endpoints
-(:func:`~ttrsim.strategies.network_plans.plan_network`) and the Steiner-forest
+(:func:`~ttrsim.strategies.kit.network_plans.plan_network`) and the Steiner-forest
 one joining ticket by ticket, most valuable first
-(:func:`~ttrsim.strategies.network_plans.plan_tickets`).
+(:func:`~ttrsim.strategies.kit.network_plans.plan_tickets`).
 
 Search costs are not plain trains: a claimable route costs ``length +
 claim_turn_cost - points_weight x route points + card_weight x cards it still
@@ -26,8 +26,8 @@ steers towards routes it can pay. In Germany a route's cost is also lowered by
 always count real trains.
 
 The plan is remembered between the seat's decisions (in its rows of the
-strategy memory, :mod:`ttrsim.strategies.memory`; layout in
-:mod:`ttrsim.strategies.planner_plan`) and made again only when it may have
+strategy memory, :mod:`ttrsim.strategies.kit.memory`; layout in
+:mod:`ttrsim.strategies.planner.plan`) and made again only when it may have
 changed: a ticket
 was completed or added, passengers were collected, the hand crossed
 ``hoard_cards``, a route of the plan was taken or closed by another seat, or
@@ -36,7 +36,7 @@ and single card draws keep it (the search costs' small hand terms are those of
 the hand the plan was made with). The memory also keeps each claim
 candidate's detour with the routes of its path, reused while none of them is
 taken and the seat's trains are the same
-(:func:`~ttrsim.strategies.planner_claims.route_detour`: exact), and
+(:func:`~ttrsim.strategies.planner.claims.route_detour`: exact), and
 the number of unfinished tickets while its trains and tickets are the same.
 
 Tickets no path can reach any more are given up. While the plan needs more
@@ -111,17 +111,16 @@ The kernel is deterministic (no random draws).
 
 Modules
 -------
-One kernel in modules by subject: :mod:`~ttrsim.strategies.planner_params`
+One kernel in modules by subject: :mod:`~ttrsim.strategies.planner.params`
 (the parameter table of both sets and the ``P_*`` columns),
-:mod:`~ttrsim.strategies.planner_plan` (search costs, the plan, the cards and
-turns it needs, its memory), :mod:`~ttrsim.strategies.planner_tickets`
-(ticket mix and keep), :mod:`~ttrsim.strategies.planner_claims` (claim
-priority, detours, payments), :mod:`~ttrsim.strategies.planner_cards` (card
-draws, the second card), :mod:`~ttrsim.strategies.planner_passengers`
+:mod:`~ttrsim.strategies.planner.plan` (search costs, the plan, the cards and
+turns it needs, its memory), :mod:`~ttrsim.strategies.planner.tickets`
+(ticket mix and keep), :mod:`~ttrsim.strategies.planner.claims` (claim
+priority, detours, payments), :mod:`~ttrsim.strategies.planner.cards` (card
+draws, the second card), :mod:`~ttrsim.strategies.planner.passengers`
 (passenger values); this module: the main-phase decision and ``choose``.
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import CLAIMS_PER_ROUTE
 from ttrsim.core.board import RP_PASSENGERS, RP_STATIONS
@@ -140,16 +139,17 @@ from ttrsim.core.state import (
     PH_TUNNEL,
 )
 from ttrsim.data.ids import N_COLOURS
+from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed
 
-from .action_picks import fallback_action, ticket_mix_action
-from .connectivity import own_components
-from .europe_moves import station_rescue, tunnel_choice
-from .graph_search import COST_TRAINS, payable_routes
-from .memory import WB_PAYABLE, WI_NEED, WI_PAY, seat_costs
-from .planner_cards import draw_choice, second_draw
-from .planner_claims import claim_completes, claim_pick, pay_choice, pay_harm
-from .planner_params import (  # noqa: F401  (the registry's entries)
+from ..kit.action_picks import fallback_action, ticket_mix_action
+from ..kit.connectivity import own_components
+from ..kit.europe_moves import station_rescue, tunnel_choice
+from ..kit.graph_search import COST_TRAINS, payable_routes
+from ..kit.memory import WB_PAYABLE, WI_NEED, WI_PAY, seat_costs
+from .cards import draw_choice, second_draw
+from .claims import claim_completes, claim_pick, pay_choice, pay_harm
+from .params import (  # noqa: F401  (the registry's entries)
     CLASSIC_SPEC,
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
@@ -174,10 +174,11 @@ from .planner_params import (  # noqa: F401  (the registry's entries)
     SPEC,
     STYLE_SPECS,
 )
-from .planner_passengers import BIG, colour_scores, passenger_choice, route_pass_value
-from .planner_plan import (
+from .passengers import BIG, colour_scores, passenger_choice, route_pass_value
+from .plan import (
     NEED_COLOUR,
     NEED_SHORT,
+    MainPlan,
     card_needs,
     current_plan,
     decision_rows,
@@ -188,51 +189,55 @@ from .planner_plan import (
     plan_turns,
     turns_left,
 )
-from .planner_tickets import draw_value, keep_choice, mix_choice
+from .tickets import draw_value, keep_choice, mix_choice
 
 
-@njit(cache=True)
+@kernel
 def main_phase_plan(b, s, m, params, me):
-    """What a main-phase decision of seat ``me`` starts from: the search
-    costs, passenger colour scores, the remembered (or new) plan with its
-    trains and routes, the cards it needs (``want``, ``needs`` and the colour
-    needs ``need``), the payable routes and the search's scratch arrays.
-    Returns ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need,
-    payable, dist, prev, done)``, in the memory's work rows (uncounted views,
-    :func:`~ttrsim.strategies.planner_plan.decision_rows`)."""
+    """What a main-phase decision of seat ``me`` starts from: a
+    :data:`~ttrsim.strategies.planner.plan.MainPlan`, the search costs,
+    passenger colour scores, the remembered (or new) plan with its trains and
+    routes, the cards it needs (``want``, ``needs`` and the colour needs
+    ``need``), the payable routes and the search's scratch arrays
+    ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable,
+    dist, prev, done)``, in the memory's work rows (uncounted views,
+    :func:`~ttrsim.strategies.planner.plan.decision_rows`)."""
     R = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
-    in_plan, want, needs, cscore, dist, prev, done = decision_rows(b, m)
+    rows = decision_rows(b, m)
+    in_plan, want, needs = rows.in_plan, rows.want, rows.needs
     if b.rp[RP_PASSENGERS] != 0:
-        colour_scores(b, s, me, params, cscore)
-    current_plan(b, s, m, me, params, cost, cscore, in_plan, dist, prev, done, want, needs)
+        colour_scores(b, s, me, params, rows.cscore)
+    current_plan(b, s, m, me, params, cost, rows)
     need_trains, n_plan = plan_trains(b, s, me, in_plan)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
     need = borrowed(m.ints)[WI_NEED, :N_COLOURS]       # the plan's colour needs (for payments)
     need[:] = needs[NEED_COLOUR:NEED_COLOUR + N_COLOURS]
     payable = borrowed(m.flags)[WB_PAYABLE, :R]         # routes it can claim now
     payable_routes(b, s, me, cost, payable)
-    return cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done
+    return MainPlan(cost, rows.cscore, in_plan, need_trains, n_plan, want, needs, need, payable, rows.dist,
+                    rows.prev, rows.done)
 
 
-@njit(cache=True)
-def draw_value_now(b, s, legal, n_legal, params, me, floor, cost, in_plan, n_plan, want, needs, dist, prev, done):
-    """The value (margin points, :func:`~ttrsim.strategies.planner_tickets.draw_value`)
-    of a ticket draw now, given the plan ``in_plan`` (:func:`main_phase_plan`'s
-    rows); ``-BIG`` when no draw is legal or its value cannot exceed ``floor``
-    whatever the offer (a draw is taken above 0)."""
+@kernel
+def draw_value_now(b, s, legal, n_legal, params, me, floor, plan):
+    """The value (margin points, :func:`~ttrsim.strategies.planner.tickets.draw_value`)
+    of a ticket draw now, given the plan of ``plan`` (:func:`main_phase_plan`'s
+    :data:`~ttrsim.strategies.planner.plan.MainPlan`); ``-BIG`` when no draw is
+    legal or its value cannot exceed ``floor`` whatever the offer (a draw is
+    taken above 0)."""
     if s.tk_len[0] == 0 or ticket_mix_action(b, s, legal, n_legal, 0) < 0:
         return -BIG
     slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
-    if n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
-        slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, in_plan, want, needs)
+    if plan.n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
+        slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, plan.in_plan, plan.want, plan.needs)
     # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
     if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 <= floor:
         return -BIG
-    return draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done)
+    return draw_value(b, s, me, params, plan.cost, plan.in_plan, slack, plan.dist, plan.prev, plan.done)
 
 
-@njit(cache=True)
+@kernel
 def ticket_draw_value(b, s, m, legal, n_legal, params, me, floor):
     """What the planner (``params``) values a ticket draw at now, in margin
     points (:func:`draw_value_now`; it draws above 0); ``-BIG`` near the end
@@ -240,110 +245,120 @@ def ticket_draw_value(b, s, m, legal, n_legal, params, me, floor):
     (``ticket_ev`` 0). For a search over whether to draw."""
     if params[me, P_TICKET_EV] <= 0 or s.meta[M_COUNTDOWN] >= 0 or min_trains_any(s) <= params[me, P_END_TRAINS]:
         return -BIG
-    cost, _, in_plan, _, n_plan, want, needs, _, _, dist, prev, done = main_phase_plan(b, s, m, params, me)
-    return draw_value_now(b, s, legal, n_legal, params, me, floor, cost, in_plan, n_plan, want, needs,
-                          dist, prev, done)
+    return draw_value_now(b, s, legal, n_legal, params, me, floor, main_phase_plan(b, s, m, params, me))
 
 
-@njit(cache=True)
-def play_choice(b, s, m, legal, n_legal, params, me):
+@kernel(inline="always")   # (no call: the record is not counted again)
+def pay_work(m):
+    """:func:`pay_choice`'s work row (an uncounted view)."""
+    return borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]
+
+
+@kernel
+def last_turn_choice(b, s, legal, n_legal, params, me, plan, pay):
+    """The very last turn: the claim worth most now (its points, the tickets
+    it completes, its passengers), else a card draw. (``pay``: :func:`pay_work`;
+    the steps of :func:`play_choice` take arrays, not the memory: a call taking
+    the counted record counts it.)"""
     R = b.route_len.shape[0]
-    N = b.n_nodes
     T = b.ticket_a.shape[0]
     passengers = b.rp[RP_PASSENGERS] != 0
+    payable = plan.payable
+    parent = np.empty(b.n_nodes, np.int64)
+    own_components(b, s, me, parent)
+    best_r = -1
+    best_v = 0.0
+    for r in range(R):
+        if not payable[r]:
+            continue
+        v = float(b.route_points[r])
+        for i in range(T):
+            if (s.ticket_holder[i] == me and not locations_joined(b, parent, b.ticket_a[i], b.ticket_b[i])
+                    and claim_completes(b, parent, i, r)):
+                v += ticket_stake(b, i)
+        if passengers:
+            v += route_pass_value(b, s, r, plan.cscore)
+        if v > best_v:
+            best_v = v
+            best_r = r
+    if best_r >= 0:
+        return pay_choice(b, s, me, best_r, plan.need, plan.in_plan, params[me, P_LOCO_PAY], pay)
+    a, _ = draw_choice(b, s, legal, n_legal, params, me, plan.want, True)
+    return a
+
+
+@kernel
+def spare_claim(b, s, params, me, plan, pay):
+    """Near the end, with a plan: an off-plan route paid with cards the plan
+    does not need, while trains and turns allow; -1 if none. (``want`` and
+    ``needs`` are made again from the plan afterwards.)"""
+    R = b.route_len.shape[0]
+    passengers = b.rp[RP_PASSENGERS] != 0
     pw = params[me, P_PASS_WEIGHT]
+    in_plan, want, needs, payable = plan.in_plan, plan.want, plan.needs, plan.payable
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
-    last_turn = s.meta[M_COUNTDOWN] >= 0
-    near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
-    cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done = \
-        main_phase_plan(b, s, m, params, me)
-    pay = borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]      # pay_choice's work
-    if b.rp[RP_STATIONS] > 0:                 # Europe: a station for a ticket no free route can finish
-        a = station_rescue(b, s, me, legal, n_legal)
+    spare = s.trains[me] - plan.need_trains - params[me, P_SPARE_TRAINS]
+    if not (spare >= 1 and t_left - plan_turns(b, s, me, in_plan, want, needs) >= 0):
+        return -1
+    short0 = needs[NEED_SHORT]
+    min_len = 1
+    best_a = -1
+    best_v = 0.0
+    for r in range(R):
+        if not payable[r] or in_plan[r] or b.route_len[r] < min_len or b.route_len[r] > spare:
+            continue
+        v = float(b.route_points[r])
+        if passengers:
+            v += pw * route_pass_value(b, s, r, plan.cscore)
+        if v <= best_v:
+            continue
+        a = pay_choice(b, s, me, r, plan.need, in_plan, params[me, P_LOCO_PAY], pay)
+        if pay_harm(b, s, me, a, in_plan, want, needs, short0) == 0:
+            best_v = v
+            best_a = a
+    card_needs(b, s, s.hand[me], in_plan, want, needs)
+    return best_a
+
+
+@kernel(inline="always")   # (no call: the record is not counted again)
+def plan_choice(b, s, m, legal, n_legal, params, me, plan, near_end):
+    """With a plan: ``(action, True)``, a claim of the plan (or a card draw
+    worth more), near the end a spare claim (:func:`spare_claim`), else a card
+    draw; ``(-1, False)`` when it has none of them (free mode decides)."""
+    in_plan, want, needs = plan.in_plan, plan.want, plan.needs
+    best_r, best_v = claim_pick(b, s, m, me, params, plan, plan.payable)
+    da, dv = draw_choice(b, s, legal, n_legal, params, me, want, True)
+    if best_r >= 0:
+        a = pay_choice(b, s, me, best_r, plan.need, in_plan, params[me, P_LOCO_PAY], pay_work(m))
+        if da < 0 or near_end:
+            return a, True
+        # cards the rest of the plan would lack after this payment (a claim or the draw
+        # ``da`` follows, so ``in_plan``, ``want`` and ``needs`` are not restored)
+        in_plan[best_r] = False
+        card_needs(b, s, s.hand[me], in_plan, want, needs)
+        harm = pay_harm(b, s, me, a, in_plan, want, needs, needs[NEED_SHORT])
+        urgency = best_v - params[me, P_LOCO_PAY] * harm
+        if urgency >= params[me, P_DRAW_OVER_CLAIM] * dv:
+            return a, True
+        return da, True
+    if near_end:
+        a = spare_claim(b, s, params, me, plan, pay_work(m))
         if a >= 0:
-            return a
+            return a, True
+    if da >= 0:
+        return da, True
+    return -1, False
 
-    if last_turn:
-        # the very last turn: the claim worth most now
-        parent = np.empty(N, np.int64)
-        own_components(b, s, me, parent)
-        best_r = -1
-        best_v = 0.0
-        for r in range(R):
-            if not payable[r]:
-                continue
-            v = float(b.route_points[r])
-            for i in range(T):
-                if (s.ticket_holder[i] == me and not locations_joined(b, parent, b.ticket_a[i], b.ticket_b[i])
-                        and claim_completes(b, parent, i, r)):
-                    v += ticket_stake(b, i)
-            if passengers:
-                v += route_pass_value(b, s, r, cscore)
-            if v > best_v:
-                best_v = v
-                best_r = r
-        if best_r >= 0:
-            return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
-        a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
-        return a
 
-    by_value = params[me, P_TICKET_EV] > 0
-    if by_value and not near_end:
-        if draw_value_now(b, s, legal, n_legal, params, me, 0.0, cost, in_plan, n_plan, want, needs,
-                          dist, prev, done) > 0:
-            return ticket_mix_action(b, s, legal, n_legal, 0)
-
-    if n_plan > 0:
-        best_r, best_v = claim_pick(b, s, m, me, params, payable, in_plan, need_trains, cost, cscore, passengers,
-                                    dist, prev, done)
-        da, dv = draw_choice(b, s, legal, n_legal, params, me, want, True)
-        if best_r >= 0:
-            a = pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
-            if da < 0 or near_end:
-                return a
-            # cards the rest of the plan would lack after this payment (a claim or the draw
-            # ``da`` follows, so ``in_plan``, ``want`` and ``needs`` are not restored)
-            in_plan[best_r] = False
-            card_needs(b, s, s.hand[me], in_plan, want, needs)
-            harm = pay_harm(b, s, me, a, in_plan, want, needs, needs[NEED_SHORT])
-            urgency = best_v - params[me, P_LOCO_PAY] * harm
-            if urgency >= params[me, P_DRAW_OVER_CLAIM] * dv:
-                return a
-            return da
-        # near the end: an off-plan route paid with cards the plan does not need,
-        # while trains and turns allow
-        spare = s.trains[me] - need_trains - params[me, P_SPARE_TRAINS]
-        if near_end and spare >= 1 and t_left - plan_turns(b, s, me, in_plan, want, needs) >= 0:
-            short0 = needs[NEED_SHORT]
-            min_len = 1
-            best_a = -1
-            best_v = 0.0
-            for r in range(R):
-                if not payable[r] or in_plan[r] or b.route_len[r] < min_len or b.route_len[r] > spare:
-                    continue
-                v = float(b.route_points[r])
-                if passengers:
-                    v += pw * route_pass_value(b, s, r, cscore)
-                if v <= best_v:
-                    continue
-                a = pay_choice(b, s, me, r, need, in_plan, params[me, P_LOCO_PAY], pay)
-                if pay_harm(b, s, me, a, in_plan, want, needs, short0) == 0:
-                    best_v = v
-                    best_a = a
-            card_needs(b, s, s.hand[me], in_plan, want, needs)
-            if best_a >= 0:
-                return best_a
-        if da >= 0:
-            return da
-    elif (not by_value and need_trains <= params[me, P_DRAW_PLAN_LEFT] and not near_end
-          and s.trains[me] >= params[me, P_DRAW_MIN_TRAINS]
-          and min_trains_others(s, me) >= params[me, P_DRAW_MIN_OPP]):
-        n_long = int(params[me, P_DRAW_LONG]) if s.trains[me] >= params[me, P_DRAW_LONG_TRAINS] else 0
-        a = ticket_mix_action(b, s, legal, n_legal, n_long)
-        if a >= 0:
-            return a
-
-    # free mode: the best-scoring route it can pay, else cards for a good target
+@kernel
+def free_choice(b, s, legal, n_legal, params, me, plan, near_end, pay):
+    """Free mode: the best-scoring route it can pay (with a plan: one that
+    leaves the plan its trains), else cards for a good target (with no plan:
+    :func:`~ttrsim.strategies.planner.plan.free_target`), else any claim."""
+    R = b.route_len.shape[0]
+    passengers = b.rp[RP_PASSENGERS] != 0
+    pw = params[me, P_PASS_WEIGHT]
+    n_plan, in_plan, payable, need = plan.n_plan, plan.in_plan, plan.payable, plan.need
     min_len = 1 if near_end else params[me, P_FREE_MIN_LEN]
     best_r = -1
     best_v = -BIG
@@ -352,20 +367,20 @@ def play_choice(b, s, m, legal, n_legal, params, me):
             continue
         if b.route_len[r] < min_len:
             continue
-        if n_plan > 0 and not in_plan[r] and s.trains[me] - b.route_len[r] < need_trains:
+        if n_plan > 0 and not in_plan[r] and s.trains[me] - b.route_len[r] < plan.need_trains:
             continue
         v = float(b.route_points[r])
         if passengers:
-            v += pw * route_pass_value(b, s, r, cscore)
+            v += pw * route_pass_value(b, s, r, plan.cscore)
         if v > best_v:
             best_v = v
             best_r = r
     if best_r >= 0 and n_plan == 0:
         return pay_choice(b, s, me, best_r, need, in_plan, params[me, P_LOCO_PAY], pay)
     if n_plan == 0:
-        free_target(b, s, me, cost, in_plan, cscore, pw, passengers)
-        card_needs(b, s, s.hand[me], in_plan, want, needs)
-    a, _ = draw_choice(b, s, legal, n_legal, params, me, want, True)
+        free_target(b, s, me, plan.cost, in_plan, plan.cscore, pw, passengers)
+        card_needs(b, s, s.hand[me], in_plan, plan.want, plan.needs)
+    a, _ = draw_choice(b, s, legal, n_legal, params, me, plan.want, True)
     if a >= 0:
         return a
     if best_r >= 0:
@@ -378,7 +393,40 @@ def play_choice(b, s, m, legal, n_legal, params, me):
     return -1
 
 
-@njit(cache=True)
+@kernel
+def play_choice(b, s, m, legal, n_legal, params, me):
+    """A main-phase turn: in Europe a station rescue first; the last turn's
+    best claim (:func:`last_turn_choice`); a ticket draw when it is worth it;
+    with a plan :func:`plan_choice`, or a ticket draw when the plan is nearly
+    done; else (or when the plan has nothing to do) :func:`free_choice`."""
+    last_turn = s.meta[M_COUNTDOWN] >= 0
+    near_end = last_turn or min_trains_any(s) <= params[me, P_END_TRAINS]
+    plan = main_phase_plan(b, s, m, params, me)
+    if b.rp[RP_STATIONS] > 0:                 # Europe: a station for a ticket no free route can finish
+        a = station_rescue(b, s, me, legal, n_legal)
+        if a >= 0:
+            return a
+    if last_turn:
+        return last_turn_choice(b, s, legal, n_legal, params, me, plan, pay_work(m))
+    by_value = params[me, P_TICKET_EV] > 0
+    if by_value and not near_end:
+        if draw_value_now(b, s, legal, n_legal, params, me, 0.0, plan) > 0:
+            return ticket_mix_action(b, s, legal, n_legal, 0)
+    if plan.n_plan > 0:
+        a, decided = plan_choice(b, s, m, legal, n_legal, params, me, plan, near_end)
+        if decided:
+            return a
+    elif (not by_value and plan.need_trains <= params[me, P_DRAW_PLAN_LEFT] and not near_end
+          and s.trains[me] >= params[me, P_DRAW_MIN_TRAINS]
+          and min_trains_others(s, me) >= params[me, P_DRAW_MIN_OPP]):
+        n_long = int(params[me, P_DRAW_LONG]) if s.trains[me] >= params[me, P_DRAW_LONG_TRAINS] else 0
+        a = ticket_mix_action(b, s, legal, n_legal, n_long)
+        if a >= 0:
+            return a
+    return free_choice(b, s, legal, n_legal, params, me, plan, near_end, pay_work(m))
+
+
+@kernel
 def choose(b, s, m, legal, n_legal, params):
     """The planner's pick for the seat to act: one of ``legal[:n_legal]`` or,
     in the main phase, a claim (the list it is given leaves claims out)."""
@@ -404,7 +452,7 @@ def choose(b, s, m, legal, n_legal, params):
     return a
 
 
-@njit(cache=True)
+@kernel
 def ranked_claims(b, s, m, legal, n_legal, params, me, out):
     """The planner's ranking of its main-phase options, for a search over them
     (it decides nothing and changes no decision of :func:`choose`): into
@@ -414,9 +462,10 @@ def ranked_claims(b, s, m, legal, n_legal, params, me, out):
     make. Returns ``(claims, the card draw it would make or -1)``."""
     R = b.route_len.shape[0]
     passengers = b.rp[RP_PASSENGERS] != 0
-    cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable, dist, prev, done = \
-        main_phase_plan(b, s, m, params, me)
-    pay = borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]      # pay_choice's work
+    plan = main_phase_plan(b, s, m, params, me)
+    cost, cscore, in_plan, n_plan = plan.cost, plan.cscore, plan.in_plan, plan.n_plan
+    want, needs, need, payable = plan.want, plan.needs, plan.need, plan.payable
+    pay = pay_work(m)
     if n_plan == 0:
         free_target(b, s, me, cost, in_plan, cscore, params[me, P_PASS_WEIGHT], passengers)
         card_needs(b, s, s.hand[me], in_plan, want, needs)
@@ -424,7 +473,7 @@ def ranked_claims(b, s, m, legal, n_legal, params, me, out):
     left = payable.copy()
     n = 0
     while n_plan > 0:
-        r, _ = claim_pick(b, s, m, me, params, left, in_plan, need_trains, cost, cscore, passengers, dist, prev, done)
+        r, _ = claim_pick(b, s, m, me, params, plan, left)
         if r < 0:
             break
         left[r] = False

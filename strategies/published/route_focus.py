@@ -24,16 +24,16 @@ candidate (by route points) and it draws tickets if every player has at least
 but does not say when it draws). Ties go to the lowest route id.
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.state import M_NPLAYERS, PH_KEEP, PH_MAIN
+from ttrsim.jit import kernel
 
-from .action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
-from .connectivity import own_components, unfinished_tickets
-from .graph_search import COST_ROUTES_TRAINS, new_work, path_between
-from .memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
-from .published import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
-from .spec import BOOL, LONG_TICKETS, WEIGHT, WHOLE_TRAINS, Param, StrategySpec
+from ..kit.action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
+from ..kit.connectivity import own_components, unfinished_tickets
+from ..kit.graph_search import COST_ROUTES_TRAINS, new_work, path_between
+from ..kit.memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
+from ..spec import BOOL, LONG_TICKETS, WEIGHT, WHOLE_TRAINS, Param, StrategySpec
+from .shared import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
 
 SPEC = StrategySpec(
     "route_focus",
@@ -59,12 +59,12 @@ P_DRAW_LONG = SPEC.index("draw_long")
 N_PATHS = FREE_NUMBER             # memory: the number of ticket paths found
 
 
-@njit(cache=True)
+@kernel
 def choose(b, s, m, legal, n_legal, params):
     return agent_choose(b, s, m, legal, n_legal, params, _decide, P_SETUP_LONG, True)
 
 
-@njit(cache=True)
+@kernel
 def _path_points(b, s, m, me, cost, routes, dist, prev, done):
     """Into ``me``'s memory: per free route the summed points of the unfinished
     tickets whose fewest-routes path uses it, and the number of such paths."""
@@ -89,7 +89,7 @@ def _path_points(b, s, m, me, cost, routes, dist, prev, done):
     m.numbers[me, N_PATHS] = n_paths
 
 
-@njit(cache=True)
+@kernel
 def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_ROUTES_TRAINS)

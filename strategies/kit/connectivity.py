@@ -11,12 +11,11 @@ as union-find forests over the board's nodes (``int64[n_nodes]``).
 >>> bool(locations_connected(b, parent, 0, 1))
 True
 """
-from numba import njit
-
 from ttrsim.core.scoring import locations_joined, player_components, uf_find
+from ttrsim.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def _union(parent, x, y):
     x = uf_find(parent, x)
     y = uf_find(parent, y)
@@ -24,7 +23,7 @@ def _union(parent, x, y):
         parent[x] = y
 
 
-@njit(cache=True)
+@kernel
 def _joined(parent, start, nodes, la, lb):
     """:func:`ttrsim.core.scoring.locations_joined` over the board's
     ``loc_node_start`` and ``loc_nodes`` arrays."""
@@ -36,7 +35,7 @@ def _joined(parent, start, nodes, la, lb):
     return False
 
 
-@njit(cache=True)
+@kernel
 def passable_components(b, cost, parent):
     """Union-find ``parent`` (int64[n_nodes]) over the routes with ``cost >= 0``:
     two locations can be joined by a path iff :func:`locations_connected` says
@@ -52,13 +51,13 @@ def passable_components(b, cost, parent):
             _union(parent, ra[r], rb[r])
 
 
-@njit(cache=True)
+@kernel
 def locations_connected(b, parent, la, lb):
     """Some node of location ``la`` and some node of ``lb`` share a component of ``parent``."""
     return locations_joined(b, parent, la, lb)
 
 
-@njit(cache=True)
+@kernel
 def own_components(b, s, me, parent):
     """Union-find ``parent`` (int64[n_nodes]) of the nodes joined by ``me``'s
     routes (:func:`ttrsim.core.scoring.player_components`)."""
@@ -70,13 +69,13 @@ def own_components(b, s, me, parent):
             _union(parent, ra[r], rb[r])
 
 
-@njit(cache=True)
+@kernel
 def ticket_joined(b, parent, t):
     """Ticket ``t`` is complete in the components ``parent`` (see :func:`own_components`)."""
     return locations_joined(b, parent, b.ticket_a[t], b.ticket_b[t])
 
 
-@njit(cache=True)
+@kernel
 def ticket_done(b, s, me, t, parent_work):
     """Whether ticket ``t`` is complete for seat ``me`` (R6.3, R6.4). Rebuilds
     the components in ``parent_work`` each call; for many tickets call
@@ -85,7 +84,7 @@ def ticket_done(b, s, me, t, parent_work):
     return locations_joined(b, parent_work, b.ticket_a[t], b.ticket_b[t])
 
 
-@njit(cache=True)
+@kernel
 def unfinished_tickets(b, s, me, parent, out):
     """Write ``me``'s tickets not yet complete into ``out``; return their count.
     ``parent`` must hold ``me``'s components (:func:`own_components`)."""

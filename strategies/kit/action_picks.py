@@ -9,16 +9,17 @@ result is one of the legal actions, a claim computed from the hand, or -1.
 True
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_BLIND, A_CLAIM, A_FACEUP, A_KEEP, A_PASSENGER, A_TICKETS, PAY_LOCOS_ONLY, encode_claim
 from ttrsim.core.board import RP_DRAW_N, RP_N_DECKS, RP_SETUP_DEAL
+from ttrsim.core.engine import legal_actions, non_claim_actions
 from ttrsim.core.piles import popcount
 from ttrsim.core.state import M_PHASE, PH_SETUP_MIX
 from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
+from ttrsim.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def has_action(legal, n_legal, a):
     for i in range(n_legal):
         if legal[i] == a:
@@ -26,7 +27,7 @@ def has_action(legal, n_legal, a):
     return False
 
 
-@njit(cache=True)
+@kernel
 def fallback_action(legal, n_legal):
     """A blind draw if legal, else the first legal action."""
     if has_action(legal, n_legal, A_BLIND):
@@ -34,7 +35,7 @@ def fallback_action(legal, n_legal):
     return legal[0]
 
 
-@njit(cache=True)
+@kernel
 def pay_action(b, s, me, r):
     """The claim of route ``r`` by ``me`` with the fewest locomotives (a ferry's
     at least), a gray
@@ -61,7 +62,7 @@ def pay_action(b, s, me, r):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def most_held_colour(s, me):
     """The colour (not locomotive) ``me`` holds most cards of (lowest id on ties)."""
     best = 0
@@ -71,7 +72,7 @@ def most_held_colour(s, me):
     return best
 
 
-@njit(cache=True)
+@kernel
 def route_draw_colour(b, s, me, r):
     """The card colour to collect for route ``r``: its colour, or for a gray
     route the colour ``me`` holds most of."""
@@ -79,7 +80,7 @@ def route_draw_colour(b, s, me, r):
     return most_held_colour(s, me) if col == GRAY else col
 
 
-@njit(cache=True)
+@kernel
 def faceup_action(s, legal, n_legal, kind):
     """The legal action taking a face-up card of ``kind`` (colour or LOCO), or -1."""
     for i in range(s.faceup.shape[0]):
@@ -88,7 +89,7 @@ def faceup_action(s, legal, n_legal, kind):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def draw_colour_action(s, legal, n_legal, colour, allow_loco):
     """Draw ``colour`` face up if shown (``colour`` < 0: no wish), else a face-up
     locomotive when ``allow_loco`` (legal only as a first draw), else blind,
@@ -104,7 +105,7 @@ def draw_colour_action(s, legal, n_legal, colour, allow_loco):
     return fallback_action(legal, n_legal)
 
 
-@njit(cache=True)
+@kernel
 def ticket_mix_action(b, s, legal, n_legal, n_long):
     """The legal ticket-draw action (setup or in play) taking ``n_long``
     tickets from the second (long) pile when there is one and the rest from
@@ -132,7 +133,7 @@ def ticket_mix_action(b, s, legal, n_legal, n_long):
     return A_TICKETS + k
 
 
-@njit(cache=True)
+@kernel
 def passenger_action(s, me, legal, n_legal):
     """Take the legal passenger colour ``me`` already holds most of (first on ties)."""
     best = -1
@@ -147,7 +148,7 @@ def passenger_action(s, me, legal, n_legal):
     return best if best >= 0 else legal[0]
 
 
-@njit(cache=True)
+@kernel
 def keep_all_action(legal, n_legal):
     """The legal keep action keeping the most tickets (every one offered)."""
     best = -1
@@ -158,7 +159,7 @@ def keep_all_action(legal, n_legal):
     return best if best >= 0 else legal[0]
 
 
-@njit(cache=True)
+@kernel
 def min_keep_count(legal, n_legal):
     """The fewest tickets any legal keep action keeps (99 if none)."""
     m = 99
@@ -167,3 +168,17 @@ def min_keep_count(legal, n_legal):
         if A_KEEP <= a < A_PASSENGER:
             m = min(m, popcount(a - A_KEEP))
     return m
+
+
+@kernel
+def legal_list(lists_claims, b, s, legal):
+    """The legal actions a kernel is given into ``legal``; their count. A
+    kernel that does not list claims gets
+    :func:`ttrsim.core.engine.non_claim_actions`, or the full list when claims
+    are all that is legal (so the list is never empty)."""
+    if lists_claims:
+        return legal_actions(b, s, legal)
+    n = non_claim_actions(b, s, legal)
+    if n == 0:
+        n = legal_actions(b, s, legal)
+    return n

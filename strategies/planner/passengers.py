@@ -3,20 +3,20 @@ passenger of a colour improves the seat's majority standing, what waiting
 passengers make a route worth, and the passenger colour to take.
 """
 import numpy as np
-from numba import njit
 
 from ttrsim.core.actions import A_CLAIM, A_PASSENGER
 from ttrsim.core.board import RP_PASS_FIRST, RP_PASS_SECOND, RP_PASS_ZERO
 from ttrsim.core.scoring import majority_points
 from ttrsim.core.state import M_NPLAYERS
 from ttrsim.data.ids import N_PASSENGER_COLOURS
+from ttrsim.jit import kernel
 
-from .planner_params import P_DENY, P_LOOKAHEAD
+from .params import P_DENY, P_LOOKAHEAD
 
 BIG = 1e9
 
 
-@njit(cache=True)
+@kernel
 def _majority_split(b, counts, me, out):
     """(my majority points, the others' summed points) for one colour."""
     majority_points(counts, b.rp[RP_PASS_FIRST], b.rp[RP_PASS_SECOND], b.rp[RP_PASS_ZERO] != 0, out)
@@ -27,7 +27,7 @@ def _majority_split(b, counts, me, out):
     return out[me], others
 
 
-@njit(cache=True)
+@kernel
 def colour_scores(b, s, me, params, out):
     """``out[c]``: how much one more passenger of colour ``c`` improves ``me``'s
     majority standing (own points gained minus ``deny`` x the others' average
@@ -54,7 +54,7 @@ def colour_scores(b, s, me, params, out):
         out[c] = g + 0.001 * left          # ties: the colour with more left to collect
 
 
-@njit(cache=True)
+@kernel
 def loc_pass_value(s, loc, cscore):
     """The best colour score among passengers still waiting on ``loc`` (0 if none)."""
     best = 0.0
@@ -64,12 +64,12 @@ def loc_pass_value(s, loc, cscore):
     return best
 
 
-@njit(cache=True)
+@kernel
 def route_pass_value(b, s, r, cscore):
     return loc_pass_value(s, b.route_loc_a[r], cscore) + loc_pass_value(s, b.route_loc_b[r], cscore)
 
 
-@njit(cache=True)
+@kernel
 def passenger_choice(b, s, legal, n_legal, params, me):
     cscore = np.zeros(N_PASSENGER_COLOURS)
     colour_scores(b, s, me, params, cscore)

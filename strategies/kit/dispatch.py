@@ -21,13 +21,12 @@ Kernels('random_strategy', 'planner')
 """
 from functools import cache
 
-from numba import njit
-
 from ttrsim.core.engine import is_legal
+from ttrsim.jit import kernel
 from ttrsim.jit.dispatch import KernelSet, by_kernel_set
 
-from . import KERNEL_MODULES, REGISTRY, STRATEGY_IDS, STRATEGY_NAMES
-from .rollout import legal_list
+from .. import KERNEL_MODULES, REGISTRY, STRATEGY_IDS, STRATEGY_NAMES
+from .action_picks import legal_list
 
 RANDOM = STRATEGY_IDS["random"]
 DESTINATION_HUNGRY = STRATEGY_IDS["destination_hungry"]
@@ -48,7 +47,7 @@ PLANNER_ROUTES = STRATEGY_IDS["planner_routes"]
 LISTS_CLAIMS = tuple(spec.lists_claims for spec in REGISTRY.values())
 
 
-@njit(cache=True)
+@kernel
 def legal_for(strategy_id, b, s, legal):
     """Write the legal actions strategy ``strategy_id`` is given into ``legal``;
     return their count. A strategy that does not list claims gets
@@ -115,7 +114,7 @@ def _kernel_call(kernels, strategy_id, b, s, m, legal, n_legal, params):
     return _pick_impl(kernels.names)(kernels, strategy_id, b, s, m, legal, n_legal, params)
 
 
-@njit(cache=True, inline="always")     # inlined: a compiled level less that re-optimizes every kernel
+@kernel(inline="always")     # inlined: a compiled level less that re-optimizes every kernel
 def pick(kernels, strategy_id, b, s, m, legal, n_legal, params):
     """Ask strategy ``strategy_id`` for an action: its kernel
     ``choose(b, s, m, legal, n_legal, params)`` with the table's strategy
@@ -126,7 +125,7 @@ def pick(kernels, strategy_id, b, s, m, legal, n_legal, params):
     return _kernel_call(kernels, strategy_id, b, s, m, legal, n_legal, params)
 
 
-@njit(cache=True)
+@kernel
 def checked_pick(kernels, strategy_id, b, s, m, legal, n_legal, params):
     """:func:`pick`, checked by :func:`ttrsim.core.engine.is_legal` (for
     compiled callers; from Python, :func:`choose`)."""
