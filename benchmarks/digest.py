@@ -3,7 +3,7 @@ The five presets before Europe, and the breakdown's columns before Europe's (sta
 usage: python digest.py [N] [--classic]   (run from any folder with the interpreter whose ttrsim you want to check)
 
 A change that must keep games identical keeps the digest. With N = 200 it prints
-0e116714a44a5385911664be816352f895b194fe (the planner with ticket values, issue 11). With --classic every planner
+363c7ce21e291110f33a002dd04bb524133c2258 (the planner with its fitted defaults per rule set and player count, issue 31). With --classic every planner
 seat is planner_classic, the planner before it: that prints 31472b604242a445bd871244ee3d4d0816130aae, the digest
 of every earlier version since the seeding of issue 19, so old games are still reproduced exactly."""
 import hashlib
