@@ -93,11 +93,14 @@ def test_import_ttrsim_is_cheap_and_changes_no_numba_setting():
 
 
 @pytest.mark.install
-def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
-    wheels = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+def _build_wheel(folder: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(ROOT)],
                    check=True, timeout=600)
-    wheel = next(wheels.glob("ttrsim-*.whl"))
+    return next(folder.glob("ttrsim-*.whl"))
+
+
+def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
+    wheel = _build_wheel(tmp_path / "dist")
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("ttrsim/examples/quickstart.yaml", "ttrsim/examples/maps/usa.yaml", "ttrsim/data/maps/usa.yaml",
                    "ttrsim/strategies/planner/__init__.py", "ttrsim/report/charts/figures.py", "ttrsim/cli/__init__.py",
@@ -146,3 +149,34 @@ def test_wheel_in_a_fresh_venv_runs_the_quickstart_and_the_report(tmp_path):
                            cwd=work, env=env, capture_output=True, check=False, text=True, timeout=1800)
     assert train.returncode == 0 and "update 5:" in train.stdout, train.stderr   # the packaged script trains
     assert (work / "w.npz").is_file()
+
+
+@pytest.mark.install
+def test_wheel_trains_the_packaged_ppo_example_for_a_few_updates(tmp_path):
+    """``ttrsim.examples.train_ppo`` from the wheel runs a few masked-PPO
+    updates and writes its curve and policy. The virtualenv sees this
+    interpreter's site-packages for PyTorch and sb3-contrib (the ``train``
+    extra: a CPU build of PyTorch is several hundred MB, so it is not fetched
+    again), but ttrsim itself is the wheel's, installed into the virtualenv."""
+    for needed in ("torch", "sb3_contrib", "gymnasium"):
+        pytest.importorskip(needed, reason=f"the train extra ({needed}) is not installed here")
+    wheel = _build_wheel(tmp_path / "dist")
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True, system_site_packages=True)
+    python = env_dir / ("Scripts" if os.name == "nt" else "bin") / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, timeout=600)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    work = tmp_path / "work"
+    work.mkdir()
+    where = subprocess.run([str(python), "-c", "import ttrsim.examples.train_ppo as t; print(t.__file__)"],
+                           cwd=work, env=env, capture_output=True, check=False, text=True)
+    assert where.returncode == 0 and where.stdout.strip().startswith(str(env_dir)), (where.stdout, where.stderr)
+    train = subprocess.run([str(python), "-m", "ttrsim.examples.train_ppo", "--steps", "512", "--envs", "4",
+                            "--n-steps", "64", "--batch-size", "64", "--epochs", "1", "--eval-every", "256",
+                            "--eval-pairs", "2", "--final-pairs", "2", "--out", "ppo"],
+                           cwd=work, env=env, capture_output=True, check=False, text=True, timeout=1800)
+    assert train.returncode == 0, train.stderr
+    assert re.search(r"^steps 512 .*vs planner", train.stdout, re.M), train.stdout     # trained 512 steps, evaluated
+    assert (work / "ppo" / "policy.zip").is_file()
+    curve = (work / "ppo" / "curve.csv").read_text(encoding="utf-8").splitlines()
+    assert len(curve) == 1 + 3, curve                      # a header and the evaluations at 0, 256 and 512 steps
