@@ -38,6 +38,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -384,3 +385,24 @@ def _default(f):
 
 
 __all__ = ["game", "make_results", "rotations", "PASSENGER_COLOURS"]
+
+
+# --------------------------------------------------------------------------- a results folder's tables
+# the order the tables are compared in: by game, then seat or turn
+SORT = {"games": ["game"], "players": ["game", "seat"], "tickets": ["game"], "turns": ["game", "turn"]}
+
+
+def tables(path, names=("games", "players", "tickets", "turns")):
+    out = {}
+    for n in names:
+        files = sorted((Path(path) / n).glob("*.parquet"))
+        if not files and not (Path(path) / n).exists():
+            continue
+        out[n] = pl.concat([pl.read_parquet(f) for f in files]).sort(SORT[n], maintain_order=True)
+    return out
+
+
+def assert_same_tables(a, b):
+    ta, tb = tables(a), tables(b)
+    for n in ta:
+        assert ta[n].equals(tb[n]), n

@@ -23,8 +23,9 @@ from ttrsim.experiment.runner import run_experiment
 from ttrsim.results.summary import summary_from_tables
 from ttrsim.results.tables import SCHEMAS
 
+from helpers import assert_same_tables, tables
+
 ROOT = Path(__file__).resolve().parents[2]
-SORT = {"games": ["game"], "players": ["game", "seat"], "tickets": ["game"], "turns": ["game", "turn"]}
 
 
 def exp(**kw):
@@ -32,22 +33,6 @@ def exp(**kw):
          "games": 120, "seed": 42, "log": True, "workers": 1, "chunk_size": 30}
     d.update(kw)
     return d
-
-
-def tables(path, names=("games", "players", "tickets", "turns")):
-    out = {}
-    for n in names:
-        files = sorted((Path(path) / n).glob("*.parquet"))
-        if not files and not (Path(path) / n).exists():
-            continue
-        out[n] = pl.concat([pl.read_parquet(f) for f in files]).sort(SORT[n], maintain_order=True)
-    return out
-
-
-def assert_same_tables(a, b):
-    ta, tb = tables(a), tables(b)
-    for n in ta:
-        assert ta[n].equals(tb[n]), n
 
 
 @pytest.fixture(scope="module")

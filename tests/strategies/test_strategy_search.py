@@ -5,7 +5,6 @@ whole games the same way every time, on 1 or 2 workers and any chunks. (Legal
 picks, fair play, memory rows and parameter columns: ``test_strategy_api.py``,
 which covers every registered strategy.)"""
 import numpy as np
-from test_experiment_run import assert_same_tables
 
 from ttrsim.core.actions import A_CLAIM, A_KEEP, A_PASSENGER, A_TICKETS, decode_claim, encode_claim, legal_buffer
 from ttrsim.core.state import F_TOTAL, F_WINNER, M_COUNTDOWN, M_DECK_N, M_PLAYER, copy_state
@@ -20,7 +19,7 @@ from ttrsim.strategies.search import outcome
 from ttrsim.strategies.search.determinize import determinize
 from ttrsim.strategies.search.rollout import GREEDY, PLANNER, policy_params
 
-from helpers import decide, fresh_memory, put_hand, route_id, setup_game, ticket_id
+from helpers import assert_same_tables, decide, fresh_memory, put_hand, route_id, setup_game, ticket_id
 
 RED = 5       # card colours of ttrsim.data.ids: the hand of the end-game position
 
