@@ -65,6 +65,7 @@ from ..kit.graph_search import (
     location_to_routes,
     route_cost_for,
 )
+from ..kit.network_plans import network_work
 from .params import (
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
@@ -133,9 +134,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
     n_held = keep_reachable(b, cost, tks, nt)     # held tickets still reachable
     in_plan = np.zeros(R, np.bool_)
     w = PlanWork(np.zeros(R, np.bool_), np.empty(T + 8, np.int64), np.empty(T + 8, np.int64),
-                 np.empty(2 * T + 16, np.int64), np.empty(R, np.int64), np.empty(N), np.empty(N, np.int64),
-                 np.empty(N, np.bool_), np.empty(N, np.int64), np.empty(N, np.int64), np.empty(N, np.bool_),
-                 np.empty(R, np.float64))
+                 np.empty(2 * T + 16, np.int64), network_work(b))
     want = np.zeros(N_COLOURS + 1)
     needs = needs_array(b)
     make_plan(b, s, me, tks, n_held, pcost, in_plan, w)
