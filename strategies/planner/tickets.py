@@ -344,10 +344,12 @@ def expected_best_keep(values, k):
 
 
 @kernel
-def draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done):
+def draw_value(b, s, me, params, plan, slack):
     """The value (margin points, see the module doc) of drawing tickets now
-    from the first pile, given the plan ``in_plan`` and ``slack`` turns of it;
-    ``-BIG`` without a network to extend."""
+    from the first pile, given the decision's plan ``plan`` (a
+    :data:`~.plan.MainPlan`: its search costs, routes and search labels) and
+    ``slack`` turns of it; ``-BIG`` without a network to extend."""
+    cost, in_plan, dist, prev, done = plan.cost, plan.in_plan, plan.dist, plan.prev, plan.done
     network = np.empty(in_plan.shape[0], np.bool_)
     for r in range(in_plan.shape[0]):
         network[r] = in_plan[r] or s.route_owner[r] == me
