@@ -32,7 +32,8 @@ decision, reuse for every search):
 * ``prev``  int64[n_nodes]    route used to reach each node (-1 for sources)
 * ``done``  bool[n_nodes]     settled flags
 
-:func:`new_work` returns the three.
+:func:`new_work` returns the three; :func:`path_work` returns them with a
+route list for :func:`path_between` as one :data:`PathWork` record.
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
@@ -46,6 +47,8 @@ decision, reuse for every search):
 >>> bool(n > 0 and c == sum(b.route_len[r] for r in routes[:n]))
 True
 """
+from collections import namedtuple
+
 import numpy as np
 
 from ttrsim.core.engine import largest_colour_group, locks_all_tracks, parallel_closed
@@ -65,6 +68,17 @@ def new_work(b):
     """The ``(dist, prev, done)`` scratch arrays of the searches, for board ``b``."""
     n = b.n_nodes
     return np.empty(n, np.float64), np.empty(n, np.int64), np.empty(n, np.bool_)
+
+
+# path_between's work: room for a path (int64[n_routes]) and the search labels
+PathWork = namedtuple("PathWork", ("routes", "dist", "prev", "done"))
+
+
+@kernel
+def path_work(b):
+    """A :data:`PathWork` record of fresh arrays for board ``b``."""
+    dist, prev, done = new_work(b)
+    return PathWork(np.empty(b.route_len.shape[0], np.int64), dist, prev, done)
 
 
 @kernel(inline="always")   # called in loops: numba does not inline calls by itself

@@ -1,25 +1,44 @@
 """Network plans: a cheap network joining locations (the shortest-path
 heuristic for Steiner trees, :func:`plan_network`) or serving tickets one by
 one (a Steiner forest, :func:`plan_tickets`), over the route costs and
-searches of :mod:`ttrsim.strategies.kit.graph_search`.
+searches of :mod:`ttrsim.strategies.kit.graph_search`. Both take their
+work arrays as one :data:`NetworkWork` record (:func:`network_work` allocates
+one).
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
 >>> from ttrsim.core.state import allocate_state
 >>> from ttrsim.core.engine import reset_game
->>> from ttrsim.strategies.kit.graph_search import COST_TRAINS, new_work, route_cost_for
+>>> from ttrsim.strategies.kit.graph_search import COST_TRAINS, route_cost_for
 >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2); reset_game(b, s, 1)
 >>> cost = np.zeros(len(b.route_len)); route_cost_for(b, s, 0, COST_TRAINS, cost)
 >>> in_plan = np.zeros(len(b.route_len), np.bool_)
->>> total, unjoined = plan_network(b, cost, np.array([0, 1, 2]), 3, in_plan, *new_work(b))
+>>> total, unjoined = plan_network(b, cost, np.array([0, 1, 2]), 3, in_plan, network_work(b))
 >>> unjoined, bool(total == sum(cost[in_plan]))
 (0, True)
 """
+from collections import namedtuple
+
 import numpy as np
 
 from ttrsim.jit import kernel
 
-from .graph_search import INF, path_between, pop_nearest
+from .graph_search import INF, new_work, path_between, pop_nearest
+
+# the work arrays of plan_network and plan_tickets: the searches' labels
+# (dist, prev, done: graph_search's work arrays), plan_network's frontier,
+# node -> location index and network flags (int64, int64, bool [n_nodes]),
+# plan_tickets' path (int64[n_routes]) and route costs (float64[n_routes])
+NetworkWork = namedtuple("NetworkWork", ("dist", "prev", "done", "front", "term", "in_tree", "routes", "cost_work"))
+
+
+@kernel
+def network_work(b):
+    """A :data:`NetworkWork` record of fresh arrays for board ``b``."""
+    n, n_routes = b.n_nodes, b.route_len.shape[0]
+    dist, prev, done = new_work(b)
+    return NetworkWork(dist, prev, done, np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.bool_),
+                       np.empty(n_routes, np.int64), np.empty(n_routes, np.float64))
 
 
 @kernel
@@ -40,7 +59,7 @@ def _restart_from_tree(n_nodes, in_tree, dist, prev, done, front):
 
 
 @kernel
-def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done, front=None, term=None, in_tree=None):
+def plan_network(b, cost, locs, n_locs, in_plan_out, w):
     """Join the locations ``locs[:n_locs]`` into one network, approximately
     minimising its cost (the shortest-path heuristic for Steiner trees):
     start from one location, then repeatedly add the cheapest path from the
@@ -55,17 +74,12 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done, front=Non
 
     Returns ``(total_cost, n_unjoined)``: the summed cost of the network's
     routes and how many of the distinct locations could not be joined.
-    ``front``, ``term`` (int64[n_nodes]) and ``in_tree`` (bool[n_nodes]) are
-    optional work arrays (allocated when not given)."""
+    ``w`` (:data:`NetworkWork`) holds the work arrays (``routes`` and
+    ``cost_work`` unused)."""
     n_nodes = b.n_nodes
     start, nodes = b.loc_node_start, b.loc_nodes
     nrs, nr, ra, rb = b.node_route_start, b.node_routes, b.route_a, b.route_b
-    if front is None:
-        front = np.empty(n_nodes, np.int64)
-    if term is None:
-        term = np.empty(n_nodes, np.int64)
-    if in_tree is None:
-        in_tree = np.empty(n_nodes, np.bool_)
+    dist, prev, done, front, term, in_tree = w.dist, w.prev, w.done, w.front, w.term, w.in_tree
     for v in range(n_nodes):
         in_tree[v] = False
         term[v] = -1                            # node -> index in locs of its location, -1 none
@@ -155,17 +169,16 @@ def plan_network(b, cost, locs, n_locs, in_plan_out, dist, prev, done, front=Non
 
 
 @kernel
-def plan_tickets(b, cost, ta, tb, n, in_plan_out, routes_work, dist, prev, done, cost_work=None):
+def plan_tickets(b, cost, ta, tb, n, in_plan_out, w):
     """A network serving each ticket ``(ta[i], tb[i])``, i < n, on its own
     (a Steiner *forest* heuristic): tickets in the given order, each adds its
     cheapest path with the routes already planned counted free. Marks
     ``in_plan_out`` (cleared first; own routes included) and returns
-    ``(total_cost, n_unreachable)``. ``cost`` is not modified;
-    ``routes_work`` needs room for a path (int64[n_routes]); ``cost_work``
-    (float64[n_routes]) is optional work."""
+    ``(total_cost, n_unreachable)``. ``cost`` is not modified; ``w``
+    (:data:`NetworkWork`) holds the work arrays (``front``, ``term`` and
+    ``in_tree`` unused)."""
     n_routes = in_plan_out.shape[0]
-    if cost_work is None:
-        cost_work = np.empty(n_routes, np.float64)
+    routes_work, dist, prev, done, cost_work = w.routes, w.dist, w.prev, w.done, w.cost_work
     for r in range(n_routes):
         in_plan_out[r] = False
         cost_work[r] = cost[r]

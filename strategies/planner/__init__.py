@@ -234,7 +234,7 @@ def draw_value_now(b, s, legal, n_legal, params, me, floor, plan):
     # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
     if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 <= floor:
         return -BIG
-    return draw_value(b, s, me, params, plan.cost, plan.in_plan, slack, plan.dist, plan.prev, plan.done)
+    return draw_value(b, s, me, params, plan, slack)
 
 
 @kernel

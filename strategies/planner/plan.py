@@ -55,7 +55,7 @@ from ..kit.memory import (
     recall_plan,
     remember_plan,
 )
-from ..kit.network_plans import plan_network, plan_tickets
+from ..kit.network_plans import NetworkWork, plan_network, plan_tickets
 from .params import (
     P_CARD_WEIGHT,
     P_CLAIM_TURN_COST,
@@ -193,10 +193,8 @@ def plan_trains(b, s, me, in_plan):
 
 
 # make_plan's work arrays: the other heuristic's plan, the tickets' ends in
-# joining order and as locations, a route list, the searches' labels, and
-# plan_network's (front, term, in_tree) and plan_tickets' (cost_work) work
-PlanWork = namedtuple("PlanWork", ("tmp_plan", "ta", "tb", "locs", "rw", "dist", "prev", "done",
-                                   "front", "term", "in_tree", "cost_work"))
+# joining order and as locations, and the network plans' work (NetworkWork)
+PlanWork = namedtuple("PlanWork", ("tmp_plan", "ta", "tb", "locs", "net"))
 # a planner decision's rows (decision_rows): the plan, the card wishes and
 # needs (card_needs), the passenger colour scores and the searches' labels
 PlanRows = namedtuple("PlanRows", ("in_plan", "want", "needs", "cscore", "dist", "prev", "done"))
@@ -230,10 +228,10 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, w):
         tb[i] = b.ticket_b[tks[best]]
         locs[2 * i] = ta[i]
         locs[2 * i + 1] = tb[i]
-    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, w.rw, w.dist, w.prev, w.done, w.cost_work)
+    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, w.net)
     if nt == 1:
         return miss1
-    c2, miss2 = plan_network(b, cost, locs, 2 * nt, w.tmp_plan, w.dist, w.prev, w.done, w.front, w.term, w.in_tree)
+    c2, miss2 = plan_network(b, cost, locs, 2 * nt, w.tmp_plan, w.net)
     if (miss2 > 0) == (miss1 > 0) and c2 < c1 - 1e-9 or (miss2 == 0 and miss1 > 0):
         for r in range(in_plan.shape[0]):
             in_plan[r] = w.tmp_plan[r]
@@ -429,8 +427,8 @@ def current_plan(b, s, m, me, params, cost, rows):
     tmp_plan = flags[WB_TMP_PLAN, :R]
     tmp_plan[:] = False
     front, term, in_tree, cost_work = plan_work(b, m)
-    w = PlanWork(tmp_plan, ints[WI_TA], ints[WI_TB], ints[WI_LOCS], ints[WI_ROUTES, :R], rows.dist, rows.prev,
-                 rows.done, front, term, in_tree, cost_work)
+    net = NetworkWork(rows.dist, rows.prev, rows.done, front, term, in_tree, ints[WI_ROUTES, :R], cost_work)
+    w = PlanWork(tmp_plan, ints[WI_TA], ints[WI_TB], ints[WI_LOCS], net)
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
     make_plan(b, s, me, tks, nt, pcost, in_plan, w)
     while nt > 0:

@@ -65,6 +65,7 @@ from ..kit.graph_search import (
     location_to_routes,
     route_cost_for,
 )
+from ..kit.network_plans import network_work
 from .params import (
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
@@ -133,9 +134,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
     n_held = keep_reachable(b, cost, tks, nt)     # held tickets still reachable
     in_plan = np.zeros(R, np.bool_)
     w = PlanWork(np.zeros(R, np.bool_), np.empty(T + 8, np.int64), np.empty(T + 8, np.int64),
-                 np.empty(2 * T + 16, np.int64), np.empty(R, np.int64), np.empty(N), np.empty(N, np.int64),
-                 np.empty(N, np.bool_), np.empty(N, np.int64), np.empty(N, np.int64), np.empty(N, np.bool_),
-                 np.empty(R, np.float64))
+                 np.empty(2 * T + 16, np.int64), network_work(b))
     want = np.zeros(N_COLOURS + 1)
     needs = needs_array(b)
     make_plan(b, s, me, tks, n_held, pcost, in_plan, w)
@@ -345,10 +344,12 @@ def expected_best_keep(values, k):
 
 
 @kernel
-def draw_value(b, s, me, params, cost, in_plan, slack, dist, prev, done):
+def draw_value(b, s, me, params, plan, slack):
     """The value (margin points, see the module doc) of drawing tickets now
-    from the first pile, given the plan ``in_plan`` and ``slack`` turns of it;
-    ``-BIG`` without a network to extend."""
+    from the first pile, given the decision's plan ``plan`` (a
+    :data:`~.plan.MainPlan`: its search costs, routes and search labels) and
+    ``slack`` turns of it; ``-BIG`` without a network to extend."""
+    cost, in_plan, dist, prev, done = plan.cost, plan.in_plan, plan.dist, plan.prev, plan.done
     network = np.empty(in_plan.shape[0], np.bool_)
     for r in range(in_plan.shape[0]):
         network[r] = in_plan[r] or s.route_owner[r] == me

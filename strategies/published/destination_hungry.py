@@ -63,7 +63,7 @@ from ..kit.memory import (
     seat_costs,
     store_own_plan,
 )
-from ..kit.network_plans import plan_network, plan_tickets
+from ..kit.network_plans import NetworkWork, plan_network, plan_tickets
 from ..spec import BOOL, LONG_TICKETS, WHOLE_MARGIN, Param, StrategySpec
 from .shared import PUBLISHED_NOTE, agent_choose
 
@@ -98,17 +98,18 @@ def _plan(b, m, cost, tickets, n_t, forest, in_plan):
     ints = m.ints
     dist, prev, done = m.floats[WF_DIST, :n_nodes], ints[WI_PREV, :n_nodes], m.flags[WB_DONE, :n_nodes]
     front, term, in_tree, cost_work = plan_work(b, m)
+    w = NetworkWork(dist, prev, done, front, term, in_tree, ints[WI_ROUTES, :n_routes], cost_work)
     if forest:
         ta, tb = ints[WI_TA], ints[WI_TB]
         for i in range(n_t):
             ta[i] = b.ticket_a[tickets[i]]
             tb[i] = b.ticket_b[tickets[i]]
-        return plan_tickets(b, cost, ta, tb, n_t, in_plan, ints[WI_ROUTES, :n_routes], dist, prev, done, cost_work)
+        return plan_tickets(b, cost, ta, tb, n_t, in_plan, w)
     locs = ints[WI_LOCS]
     for i in range(n_t):
         locs[2 * i] = b.ticket_a[tickets[i]]
         locs[2 * i + 1] = b.ticket_b[tickets[i]]
-    return plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done, front, term, in_tree)
+    return plan_network(b, cost, locs, 2 * n_t, in_plan, w)
 
 
 @kernel

@@ -33,9 +33,9 @@ from ttrsim.jit import kernel
 
 from ..kit.action_picks import draw_colour_action, fallback_action, min_keep_count, pay_action, route_draw_colour
 from ..kit.connectivity import own_components, unfinished_tickets
-from ..kit.graph_search import COST_TRAINS, INF, new_work
+from ..kit.graph_search import COST_TRAINS, INF
 from ..kit.memory import PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
-from ..kit.network_plans import plan_network
+from ..kit.network_plans import network_work, plan_network
 from ..spec import BOOL, LONG_TICKETS, ROUTE_LENGTH, Param, StrategySpec
 from .shared import PUBLISHED_NOTE, agent_choose
 
@@ -63,7 +63,7 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     claimable = seat_costs(b, s, m, me, COST_TRAINS)      # every route it may claim (> 0), own (0)
 
     if phase == PH_SETUP_KEEP or phase == PH_KEEP:
-        cost, in_plan, tickets, locs, parent, dist, prev, done = _plan_work(b, claimable, min_len)
+        cost, in_plan, tickets, locs, parent, w = _plan_work(b, claimable, min_len)
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)
         need = min_keep_count(legal, n_legal)
@@ -85,7 +85,7 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
             for k in range(n_t):
                 locs[2 * k] = b.ticket_a[tickets[k]]
                 locs[2 * k + 1] = b.ticket_b[tickets[k]]
-            c, miss = plan_network(b, cost, locs, 2 * n_t, in_plan, dist, prev, done)
+            c, miss = plan_network(b, cost, locs, 2 * n_t, in_plan, w)
             key = c + 1000.0 * miss - 1e-3 * pts
             if key < best_key:
                 best_key = key
@@ -96,13 +96,13 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     # the plan's routes are own or at least min_len long, so plan_open under claimable is plan_open under cost)
     plan = m.route_numbers[me, PLAN_ROUTES]
     if not own_plan_valid(b, s, m, me, claimable):
-        cost, in_plan, tickets, locs, parent, dist, prev, done = _plan_work(b, claimable, min_len)
+        cost, in_plan, tickets, locs, parent, w = _plan_work(b, claimable, min_len)
         own_components(b, s, me, parent)
         n_held = unfinished_tickets(b, s, me, parent, tickets)
         for k in range(n_held):
             locs[2 * k] = b.ticket_a[tickets[k]]
             locs[2 * k + 1] = b.ticket_b[tickets[k]]
-        plan_network(b, cost, locs, 2 * n_held, in_plan, dist, prev, done)
+        plan_network(b, cost, locs, 2 * n_held, in_plan, w)
         for r in range(n_routes):
             plan[r] = in_plan[r]
         store_own_plan(b, s, m, me)
@@ -156,7 +156,7 @@ def _better(route_len, plan, r, than):
 @kernel
 def _plan_work(b, claimable, min_len):
     """The plan's graph (long routes and own routes, from ``claimable``) and
-    scratch: (cost, in_plan, tickets, locs, parent, dist, prev, done)."""
+    scratch: (cost, in_plan, tickets, locs, parent, network work)."""
     n_routes = b.route_len.shape[0]
     n_tk = b.ticket_a.shape[0] + 8
     route_len = b.route_len
@@ -164,6 +164,5 @@ def _plan_work(b, claimable, min_len):
     for r in range(n_routes):
         c = claimable[r]
         cost[r] = c if (c == 0 or route_len[r] >= min_len) else -1.0
-    dist, prev, done = new_work(b)
     return (cost, np.zeros(n_routes, np.bool_), np.empty(n_tk, np.int64), np.empty(2 * n_tk, np.int64),
-            np.empty(b.n_nodes, np.int64), dist, prev, done)
+            np.empty(b.n_nodes, np.int64), network_work(b))

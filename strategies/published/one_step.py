@@ -26,7 +26,7 @@ from ttrsim.jit import kernel
 
 from ..kit.action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
 from ..kit.connectivity import own_components, unfinished_tickets
-from ..kit.graph_search import COST_TRAINS, new_work, path_between
+from ..kit.graph_search import COST_TRAINS, path_between, path_work
 from ..kit.memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from ..spec import LONG_TICKETS, WHOLE_TRAINS, Param, StrategySpec
 from .shared import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
@@ -55,10 +55,12 @@ def choose(b, s, m, legal, n_legal, params):
 
 
 @kernel
-def _target(b, s, m, me, cost, routes, dist, prev, done):
+def _target(b, s, m, me, cost, w):
     """The next free route on the cheapest path of the most valuable reachable
     unfinished ticket; -1 if none. The routes of that path are flagged in the
-    seat's memory (for :func:`ttrsim.strategies.kit.memory.plan_open`)."""
+    seat's memory (for :func:`ttrsim.strategies.kit.memory.plan_open`). ``w``
+    (:data:`~ttrsim.strategies.kit.graph_search.PathWork`) holds the work arrays."""
+    routes, dist, prev, done = w
     parent = np.empty(b.n_nodes, np.int64)
     tickets = np.empty(b.ticket_a.shape[0], np.int64)
     tried = np.zeros(b.ticket_a.shape[0], np.bool_)
@@ -93,15 +95,12 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)
     if phase == PH_KEEP:
-        dist, prev, done = new_work(b)
-        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, np.empty(n_routes, np.int64), dist, prev,
-                                     done)
+        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, path_work(b))
 
     # remembered while its trains and tickets are the same and no route of the path is taken
     # (memory.own_plan_valid; with no target, every unfinished ticket was out of reach and stays so)
     if not own_plan_valid(b, s, m, me, cost):
-        dist, prev, done = new_work(b)
-        m.numbers[me, TARGET] = _target(b, s, m, me, cost, np.empty(n_routes, np.int64), dist, prev, done)
+        m.numbers[me, TARGET] = _target(b, s, m, me, cost, path_work(b))
         store_own_plan(b, s, m, me)
     target = m.numbers[me, TARGET]
     main = phase == PH_MAIN

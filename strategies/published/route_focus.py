@@ -30,7 +30,7 @@ from ttrsim.jit import kernel
 
 from ..kit.action_picks import draw_colour_action, fallback_action, pay_action, route_draw_colour, ticket_mix_action
 from ..kit.connectivity import own_components, unfinished_tickets
-from ..kit.graph_search import COST_ROUTES_TRAINS, new_work, path_between
+from ..kit.graph_search import COST_ROUTES_TRAINS, path_between, path_work
 from ..kit.memory import FREE_NUMBER, PLAN_ROUTES, own_plan_valid, seat_costs, store_own_plan
 from ..spec import BOOL, LONG_TICKETS, WEIGHT, WHOLE_TRAINS, Param, StrategySpec
 from .shared import PUBLISHED_NOTE, agent_choose, keep_cheapest_minimum
@@ -65,9 +65,11 @@ def choose(b, s, m, legal, n_legal, params):
 
 
 @kernel
-def _path_points(b, s, m, me, cost, routes, dist, prev, done):
+def _path_points(b, s, m, me, cost, w):
     """Into ``me``'s memory: per free route the summed points of the unfinished
-    tickets whose fewest-routes path uses it, and the number of such paths."""
+    tickets whose fewest-routes path uses it, and the number of such paths. ``w``
+    (:data:`~ttrsim.strategies.kit.graph_search.PathWork`) holds the work arrays."""
+    routes, dist, prev, done = w
     n_nodes = b.n_nodes
     points = m.route_numbers[me, PLAN_ROUTES]
     points[:] = 0
@@ -94,15 +96,12 @@ def _decide(b, s, m, me, phase, legal, n_legal, params):
     n_routes = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_ROUTES_TRAINS)
     if phase == PH_KEEP:
-        dist, prev, done = new_work(b)
-        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, np.empty(n_routes, np.int64), dist, prev,
-                                     done)
+        return keep_cheapest_minimum(b, s, me, cost, legal, n_legal, path_work(b))
 
     # ticket points on each route's paths: remembered while its trains and tickets are the same
     # and no free route of the paths is taken (memory.own_plan_valid)
     if not own_plan_valid(b, s, m, me, cost):
-        dist, prev, done = new_work(b)
-        _path_points(b, s, m, me, cost, np.empty(n_routes, np.int64), dist, prev, done)
+        _path_points(b, s, m, me, cost, path_work(b))
         store_own_plan(b, s, m, me)
     n_paths = m.numbers[me, N_PATHS]
     weight = params[me, P_TICKET_WEIGHT]

@@ -21,10 +21,12 @@ PUBLISHED_NOTE = ("; follows the paper's description of the agent, so its streng
 
 
 @kernel
-def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, routes, dist, prev, done):
+def keep_cheapest_minimum(b, s, me, cost, legal, n_legal, w):
     """The keep action that keeps the minimum number of offered tickets, choosing
     those with the cheapest paths under ``cost`` (unreachable ones last; ties to
-    the higher points). -1 if no keep action is legal."""
+    the higher points). -1 if no keep action is legal. ``w``
+    (:data:`~ttrsim.strategies.kit.graph_search.PathWork`) holds the work arrays."""
+    routes, dist, prev, done = w
     need = min_keep_count(legal, n_legal)
     best_a = -1
     best_key = 1e300

@@ -86,6 +86,7 @@ are played on the memory's scratch states (``m.scratch``).
 >>> choose(g.board, g.state, m, buf, n, params) in g.legal_actions()
 True
 """
+from collections import namedtuple
 from dataclasses import replace
 
 import numpy as np
@@ -224,6 +225,10 @@ _PLANNER_P = np.array([planner.SPEC.index(k) for k in ROLLOUT_KEYS], np.int64)
 BY_PLAYERS = {"infer": (1.0, 0.0), "block": (1.0, 0.0)}
 _BY_PLAYERS_P = np.array([SPEC.index(k) for k in BY_PLAYERS], np.int64)
 _BY_PLAYERS_V = np.array(list(BY_PLAYERS.values()), np.float64)
+
+# what a search's deals are played with (built by choose): the seats' rollout policies and parameters, the
+# search parameters, the rollouts' memory, legal buffer and stream, and the outcomes vals[c, i] (candidate c, deal i)
+Rollouts = namedtuple("Rollouts", ("policies", "rparams", "params", "rm", "legal", "stream", "vals"))
 
 
 @kernel
@@ -478,17 +483,18 @@ def _gain(vals, c, n):
 
 
 @kernel
-def _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm, legal, stream, vals, deal):
+def _play_deal(b, s, m, me, cands, alive, ro, deal):
     """Draw one determinization and play the policy's pick and the
-    alternatives ``alive[:n_alive]`` out from it with the same streams;
-    their outcomes into column ``deal`` of ``vals``."""
+    alternatives ``alive`` out from it with the same streams; their outcomes
+    into column ``deal`` of ``ro.vals`` (``ro``: :data:`Rollouts`)."""
+    policies, rparams, params, rm, legal, stream, vals = ro
     det, work = m.scratch
     stream[0] = next_u64(m.rng, me)
     determinize(b, s, me, det, stream, params[me, P_INFER])
     setup_keeps(b, det, me, policies, rm, rparams, legal)
     seed = next_u64(stream, 0)
     win = params[me, P_OUTCOME] > 0
-    for j in range(n_alive + 1):
+    for j in range(alive.shape[0] + 1):
         c = 0 if j == 0 else alive[j - 1]
         copy_state_into(work, det)
         clear_seats(rm)
@@ -500,15 +506,13 @@ def _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm
 
 
 @kernel
-def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params, z, buf):
+def paired_search(b, s, m, me, cands, budget, z, ro):
     """Successive halving or racing (``race``) with paired rollouts over
-    ``cands[:n_cands]`` (see the module doc); the index of the chosen
-    candidate (0, the policy's pick, unless an alternative clearly beats
-    it). ``buf`` is a legal-action buffer to size the rollouts' own."""
-    rm = new_memory(m)
-    legal = np.empty_like(buf)
-    stream = np.zeros(1, np.uint64)
-    vals = np.zeros((n_cands, budget + 1))     # vals[c, i]: candidate c's outcome on deal i
+    ``cands`` (see the module doc), played with ``ro`` (:data:`Rollouts`,
+    ``ro.vals`` with room for ``budget + 1`` deals); the index of the chosen
+    candidate (0, the policy's pick, unless an alternative clearly beats it)."""
+    n_cands = cands.shape[0]
+    params, vals = ro.params, ro.vals
     alive = np.arange(1, n_cands)              # the alternatives still in
     n_alive = n_cands - 1
     n_deals = 0
@@ -517,7 +521,7 @@ def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params
     if race > 0:
         used = 0
         while n_alive > 0 and n_deals < vals.shape[1] and (n_deals < RACE_START or used + n_alive + 1 <= budget):
-            _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm, legal, stream, vals, n_deals)
+            _play_deal(b, s, m, me, cands, alive[:n_alive], ro, n_deals)
             used += n_alive + 1
             n_deals += 1
             if n_deals >= max(min_deals, RACE_START):
@@ -537,8 +541,7 @@ def paired_search(b, s, m, me, cands, n_cands, budget, policies, rparams, params
             per = max(2 if rnd == 0 else 1, budget // ((n_alive + 1) * rounds))
             per = min(per, vals.shape[1] - n_deals)
             for _ in range(per):
-                _play_deal(b, s, m, me, cands, alive, n_alive, policies, rparams, params, rm, legal, stream, vals,
-                           n_deals)
+                _play_deal(b, s, m, me, cands, alive[:n_alive], ro, n_deals)
                 n_deals += 1
             if rnd == rounds - 1 or n_alive <= 1:
                 break
@@ -591,5 +594,7 @@ def choose(b, s, m, legal, n_legal, params):
             budget *= 1.0 + params[me, P_GROWTH] * (1.0 - left)
     elif phase == PH_KEEP or phase == PH_SETUP_KEEP:
         budget *= params[me, P_KEEP_FACTOR]
-    best = paired_search(b, s, m, me, cands, n, int(budget), policies, rparams, params, z, legal)
+    ro = Rollouts(policies, rparams, params, new_memory(m), np.empty_like(legal), np.zeros(1, np.uint64),
+                  np.zeros((n, int(budget) + 1)))
+    best = paired_search(b, s, m, me, cands[:n], int(budget), z, ro)
     return cands[best]

@@ -313,13 +313,14 @@ def test_plan_network_joins_locations(rules, n_players, seed):
         n_locs = len(b.loc_node_start) - 1
         cost = np.empty(len(b.route_len))
         in_plan = np.zeros(len(b.route_len), np.bool_)
-        dist, prev, done = work(b)
+        nw = N.network_work(b)
+        dist, prev, done = nw.dist, nw.prev, nw.done
         routes = np.empty(len(b.route_len), np.int64)
         for me in range(n_players):
             G.route_cost_for(b, s, me, G.COST_TRAINS, cost)
             for k in (1, 2, 3, 5, 8):
                 locs = rng.integers(n_locs, size=k).astype(np.int64)
-                total, unjoined = N.plan_network(b, cost, locs, k, in_plan, dist, prev, done)
+                total, unjoined = N.plan_network(b, cost, locs, k, in_plan, nw)
                 cities = [x for x in locs if len(loc_nodes(b, x)) == 1]
                 root = int(cities[0]) if cities else int(locs[0])
                 ref = ref_dijkstra(b, cost, loc_nodes(b, root))
@@ -343,7 +344,7 @@ def test_plan_network_prefers_own_routes():
     G.route_cost_for(b, s, 0, G.COST_TRAINS, cost)
     in_plan = np.zeros(len(b.route_len), np.bool_)
     locs = np.array([g.map.location_id("Calgary"), g.map.location_id("Salt Lake City")], np.int64)
-    total, unjoined = N.plan_network(b, cost, locs, 2, in_plan, *work(b))
+    total, unjoined = N.plan_network(b, cost, locs, 2, in_plan, N.network_work(b))
     assert (total, unjoined) == (3.0, 0)              # Helena-Salt Lake City (3) only
     assert in_plan[r1] and in_plan[route_id(g, "Helena", "Salt Lake City")] and in_plan.sum() == 2
 
@@ -415,13 +416,13 @@ def test_plan_network_equals_reference_heuristic(rules, n_players, seed):
         n_locs = len(b.loc_node_start) - 1
         cost = np.empty(len(b.route_len))
         in_plan = np.zeros(len(b.route_len), np.bool_)
-        dist, prev, done = work(b)
+        nw = N.network_work(b)
         for me in range(n_players):
             G.route_cost_for(b, s, me, G.COST_TRAINS, cost)
             cost = np.where(cost > 0, cost + rng.random(len(cost)) * 0.01, cost)
             for k in (2, 3, 5, 8, 12):
                 locs = rng.integers(n_locs, size=k).astype(np.int64)
-                total, unjoined = N.plan_network(b, cost, locs, k, in_plan, dist, prev, done)
+                total, unjoined = N.plan_network(b, cost, locs, k, in_plan, nw)
                 ref_total, ref_unjoined = ref_steiner_sph(b, cost, locs)
                 assert total == pytest.approx(ref_total) and unjoined == ref_unjoined, locs
 
@@ -450,15 +451,14 @@ def test_plan_tickets_serves_every_ticket(rules, n_players, seed):
         b, s = g.board, g.state
         cost = np.empty(len(b.route_len))
         in_plan = np.zeros(len(b.route_len), np.bool_)
-        routes = np.empty(len(b.route_len), np.int64)
-        dist, prev, done = work(b)
+        nw = N.network_work(b)
         used = np.flatnonzero(b.ticket_deck >= 0)
         for me in range(n_players):
             G.route_cost_for(b, s, me, G.COST_TRAINS, cost)
             ts = rng.choice(used, size=4, replace=False)
             ta = b.ticket_a[ts].astype(np.int64)
             tb = b.ticket_b[ts].astype(np.int64)
-            total, missed = N.plan_tickets(b, cost, ta, tb, 4, in_plan, routes, dist, prev, done)
+            total, missed = N.plan_tickets(b, cost, ta, tb, 4, in_plan, nw)
             assert sum(cost[r] for r in np.flatnonzero(in_plan)) == pytest.approx(total)
             only = np.where(in_plan, 0.0, -1.0)             # the plan alone must join each reachable ticket
             n_missed = 0
@@ -777,7 +777,7 @@ def _dh_expected_keep(g, margin=5):
         mask = int(a) - A_KEEP
         ts = [t for j, t in enumerate(offer) if mask >> j & 1]
         locs = np.array([x for t in ts for x in (b.ticket_a[t], b.ticket_b[t])], np.int64)
-        c, miss = N.plan_network(b, cost, locs, len(locs), in_plan, *work(b))
+        c, miss = N.plan_network(b, cost, locs, len(locs), in_plan, N.network_work(b))
         value = sum(int(b.ticket_points[t]) for t in ts) + sum(
             int(b.route_points[r]) for r in np.flatnonzero(in_plan) if s.route_owner[r] != me)
         if miss == 0 and c <= s.trains[me] - margin and value / max(c, 1) > best_ratio:
