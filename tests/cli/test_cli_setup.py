@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from ttrsim.cli import main
 from ttrsim.cli.common import PRESET, PRESET_LIST, Strategies, missing_extra, want_progress
-from ttrsim.cli.compiling import compiling
+from ttrsim.cli.compiling import about_how_long, compiling
 from ttrsim.cli.examples import ExperimentFile, example_names, examples_dir, resolve_experiment
 from ttrsim.experiment.config import load_experiment
 
@@ -293,6 +293,40 @@ def test_compile_notice_and_progress_lines_only_when_compiling(tmp_path, monkeyp
     lines.clear()
     with compiling(progress=False, echo=lines.append):
         assert len(lines) == 1 and lines[0].startswith("compiling the engine")
+
+
+def test_compile_estimate_reflects_the_machine_and_its_load(tmp_path, monkeypatch):
+    import json
+
+    from ttrsim.jit import cache as jitcache
+
+    monkeypatch.setattr(jitcache, "cache_base", lambda: tmp_path)
+    monkeypatch.setattr(jitcache, "load_factor", lambda: 1.5)
+    est = jitcache.compile_estimate()                # never timed here: the default, at today's load, as a range
+    assert not est["timed"] and est["seconds"] == 1.5 * jitcache.DEFAULT_COMPILE["seconds"]
+    assert about_how_long(est).endswith("min: not timed on this machine yet")
+    (tmp_path / "compile-time.json").write_text(json.dumps({"seconds": 100.0, "units": 150, "load_factor": 2.0}))
+    est = jitcache.compile_estimate()                # timed at load factor 2: 50 s idle, 75 s now
+    assert est == {"seconds": 75.0, "units": 150.0, "timed": True} and about_how_long(est) == "about 75 s"
+    with jitcache.CompileWatch() as w:               # a full compile keeps its time and the load it ran at
+        w.units, w.seconds, w.load_factor = 30, 40.0, 1.25
+    assert json.loads((tmp_path / "compile-time.json").read_text()) == {"seconds": 40.0, "units": 30,
+                                                                     "load_factor": 1.25}
+
+
+def test_compile_progress_lines_say_the_time_left(tmp_path, monkeypatch):
+    import importlib
+
+    from numba import njit
+
+    from ttrsim.jit import cache as jitcache
+
+    monkeypatch.setattr(jitcache, "cache_dir", lambda: tmp_path)
+    monkeypatch.setattr(importlib.import_module("ttrsim.cli.compiling"), "LINE_EVERY", 1)
+    lines = []
+    with compiling(progress=False, echo=lines.append):
+        njit(lambda x: x + 2)(1)
+    assert lines[1].startswith("compiling: 1 of about ") and " s left (" in lines[1]
 
 
 def test_warmup_and_cache_commands(tmp_path, monkeypatch):

@@ -47,6 +47,23 @@ COMPILE_WEIGHTS = {"engine": 60, "planner": 58, "destination_hungry": 10, "route
                    "long_route": 4}
 
 
+def about_how_long(estimate: dict) -> str:
+    """The notice's duration: the last full compile on this machine at
+    today's load, or a range where none was timed yet (the time left then
+    shows in the progress, extrapolated from the functions done).
+
+    >>> about_how_long({"seconds": 70.0, "units": 100, "timed": True})
+    'about 70 s'
+    >>> about_how_long({"seconds": 70.0, "units": 100, "timed": False})
+    'about 1 to 4 min: not timed on this machine yet'
+    """
+    s = estimate["seconds"]
+    if estimate["timed"]:
+        return f"about {s:.0f} s" if s < 120 else f"about {s / 60:.0f} min"
+    lo, hi = max(1, round(s / 60)), max(2, round(s * 3 / 60))
+    return f"about {lo} to {hi} min: not timed on this machine yet"
+
+
 @contextmanager
 def compiling(progress: bool = True, echo=echo_err):
     """Inside: a notice before the first compile, then progress per compiled
@@ -56,13 +73,14 @@ def compiling(progress: bool = True, echo=echo_err):
 
     estimate = compile_estimate()
     total = int(estimate["units"])
-    state = {"bar": None, "noticed": False}
+    state = {"bar": None, "noticed": False, "t0": time.perf_counter()}
 
     def first():
         if state["noticed"]:
             return
         state["noticed"] = True
-        echo(f"compiling the engine and strategies (first run only, about {estimate['seconds']:.0f} s for "
+        state["t0"] = time.perf_counter()
+        echo(f"compiling the engine and strategies (first run only, {about_how_long(estimate)} for "
              f"about {total} functions), cached in {cache_dir()}")
         if progress:
             from tqdm import tqdm
@@ -77,7 +95,9 @@ def compiling(progress: bool = True, echo=echo_err):
             bar.update(1)
         elif done % LINE_EVERY == 0:
             of = f" of about {total}" if done <= total else ""
-            echo(f"compiling: {done}{of} functions done ({name})")
+            left = (time.perf_counter() - state["t0"]) / done * (total - done)
+            eta = f", about {left:.0f} s left" if done < total else ""
+            echo(f"compiling: {done}{of} functions done{eta} ({name})")
 
     if not cache_dir().is_dir():          # nothing cached yet: say so now, before the imports and the setup
         first()

@@ -162,14 +162,37 @@ FULL_COMPILE_UNITS = 20
 _TIMES = "compile-time.json"
 
 
+def load_factor() -> float:
+    """How much slower than on an idle machine a two-process compile runs now:
+    the two compiling processes share the cores with the last minute's load
+    average (1 on an idle machine or where the load is unknown).
+
+    >>> load_factor() >= 1.0
+    True
+    """
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return 1.0
+    return max(1.0, (load + 2.0) / max(os.cpu_count() or 1, 2))
+
+
 def compile_estimate() -> dict:
-    """``seconds`` and ``units`` (functions) of the last full compile on this
-    machine (:data:`DEFAULT_COMPILE` if none was timed)."""
+    """``seconds`` and ``units`` (functions) a full compile should take now:
+    the last full compile on this machine (``timed`` True) brought to an idle
+    machine and scaled by :func:`load_factor`; :data:`DEFAULT_COMPILE` scaled
+    the same way if none was timed (``timed`` False)."""
+    est = dict(DEFAULT_COMPILE)
+    timed = False
     try:
         last = json.loads((cache_base() / _TIMES).read_text())
-        return {k: float(last[k]) for k in DEFAULT_COMPILE}
-    except (OSError, ValueError, KeyError, TypeError):
-        return dict(DEFAULT_COMPILE)
+        est = {k: float(last[k]) for k in DEFAULT_COMPILE}
+        est["seconds"] /= float(last.get("load_factor", 1.0))
+        timed = True
+    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        pass
+    est["seconds"] *= load_factor()
+    return {**est, "timed": timed}
 
 
 class CompileWatch(numba_event.Listener):
@@ -192,11 +215,14 @@ class CompileWatch(numba_event.Listener):
         self.on_first, self.on_unit = on_first, on_unit
         self.units, self.seconds = 0, 0.0
         self._depth, self._t0, self._started = 0, 0.0, False
+        self.load_factor = 1.0              # the machine's load when the first function started compiling
 
     def on_start(self, event):
         if self._depth == 0:
             if not self._started and self.on_first is not None:
                 self.on_first()
+            if not self._started:
+                self.load_factor = load_factor()
             self._started = True
             self._t0 = time.perf_counter()
         self._depth += 1
@@ -223,7 +249,8 @@ class CompileWatch(numba_event.Listener):
             try:
                 cache_base().mkdir(parents=True, exist_ok=True)
                 (cache_base() / _TIMES).write_text(json.dumps({"seconds": round(self.seconds, 1),
-                                                               "units": self.units}))
+                                                               "units": self.units,
+                                                               "load_factor": round(self.load_factor, 2)}))
             except OSError:
                 pass
         return False
