@@ -318,15 +318,21 @@ def encode_obs(b, s, seat, lay, out):
     for k in range(N_CARD_KINDS):
         out[o + k] = discard[k]
         out[oh + k] = hand[seat, k]
-        for p in range(P):
-            out[oc + _rel(p, seat, P)] += hand[p, k]
+    for p in range(P):                     # sums in integers, each written once
+        cards = 0
+        for k in range(N_CARD_KINDS):
+            cards += hand[p, k]
+        out[oc + _rel(p, seat, P)] = cards
     holder = s.ticket_holder
     T = holder.shape[0]
     o, ot = lay[O_HELD], lay[O_TICKETS]
-    for t in range(T):                     # branch-free as the routes
-        h = holder[t]
-        out[o + _rel(h, seat, P)] += h >= 0
-        out[ot + t] = h == seat
+    for t in range(T):
+        out[ot + t] = holder[t] == seat
+    for p in range(P):
+        held = 0
+        for t in range(T):
+            held += holder[t] == p
+        out[o + _rel(p, seat, P)] = held
     o = lay[O_OFFER]
     for i in range(s.offer_n[seat]):
         out[o + i * T + s.offer[seat, i]] = 1

@@ -198,9 +198,24 @@ def learner_step(kernels, b, states, memories, lay, route_act, act_engine, legal
         _observe_learner(b, s, lay, route_act, legal, seat, i, obs, mask, n_legal)
 
 
+@kernel
+def _nth_ones(flags, nth, out):
+    """``out[i]``: the column of the ``nth[i]``-th True (from 0) of row ``i`` of ``flags``."""
+    for i in range(flags.shape[0]):
+        k = nth[i]
+        row = flags[i]
+        for a in range(row.shape[0]):
+            if row[a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
 def random_actions(mask: np.ndarray, rng: np.random.Generator, counts: np.ndarray | None = None) -> np.ndarray:
     """One legal action per row of the 0/1 ``mask`` (int8, uint8 or bool, 2-d,
-    each row with a legal action), uniformly at random, in numpy; ``counts``:
+    each row with a legal action), uniformly at random (numpy's ``rng``, then a
+    compiled scan of each row); ``counts``:
     the ones per row if known (:class:`VectorEnv` ``n_legal``).
 
     >>> random_actions(np.array([[0, 1, 1], [1, 0, 0]], np.int8), np.random.default_rng(0)).tolist()
@@ -220,9 +235,10 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator, counts: np.ndarra
                          f"got {checks.shown(counts)}")
     if mask.shape[0] and not counts.min() > 0:
         raise ValueError(f"row {int(np.argmin(counts))} of mask has no legal action; expected at least one per row")
-    starts = np.cumsum(counts) - counts
-    pick = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
-    return np.flatnonzero(flags)[pick] % mask.shape[1]
+    nth = (rng.random(mask.shape[0]) * counts).astype(np.int64)
+    out = np.full(mask.shape[0], -1, np.int64)    # (stays -1 where counts overstate a row)
+    _nth_ones(flags, nth, out)
+    return out
 
 
 class VectorEnv:
