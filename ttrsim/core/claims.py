@@ -61,7 +61,8 @@ def largest_colour_group(s, p):
     return most
 
 
-CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY = range(3)    # what _scan_claims does with each claimable route
+# what _scan_claims does with each claimable route
+CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY, CLAIM_COUNT = range(4)
 
 
 @kernel(inline="always")
@@ -73,11 +74,16 @@ def _scan_claims(b, s, p, out, n, mode):
     the set of free routes); then whether each is open (R4.5) and its ferry
     locomotives held (R8.2). ``mode``
     CLAIM_FLAGS sets ``out[r]`` (cleared first) and counts, CLAIM_LIST appends
-    the payments to ``out`` from ``n``, CLAIM_ANY returns 1 at the first one.
+    the payments to ``out`` from ``n``, CLAIM_ANY returns 1 at the first one,
+    CLAIM_COUNT adds the number of payments to ``n`` without writing them
+    and records each route with the running count at the end of ``out``
+    (:func:`claim_count`).
     Every field is read once, and nothing is called per route (a call
     counts a reference to ``out``)."""
     if mode == CLAIM_FLAGS:
         out[:] = False
+    elif mode == CLAIM_COUNT:
+        out[out.shape[0] - 1] = 0
     owner, hand, masks = s.route_owner, s.hand, b.claim_masks
     group, group_routes, ferry = b.route_group, b.group_routes, b.route_ferry
     route_len, route_colour = b.route_len, b.route_colour
@@ -100,6 +106,14 @@ def _scan_claims(b, s, p, out, n, mode):
                                     np.int64(ferry[r]), out, n)
             elif mode == CLAIM_ANY:
                 return 1
+            elif mode == CLAIM_COUNT:
+                cnt = _payment_count(hand, p, np.int64(route_len[r]), np.int64(route_colour[r]), np.int64(ferry[r]))
+                if cnt > 0:
+                    n += cnt
+                    at = out.shape[0] - 3 - 2 * out[out.shape[0] - 1]
+                    out[at + 1] = r
+                    out[at] = n
+                    out[out.shape[0] - 1] += 1
             else:
                 out[r] = True
                 n += 1
@@ -155,6 +169,47 @@ def _route_payments(hand, p, r, length, col, k_lo, out, n):
         out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
         n += 1
     return n
+
+
+@kernel(inline="always")
+def _payment_count(hand, p, length, col, k_lo):
+    """How many payments :func:`_route_payments` lists for a route, in closed
+    form: per colour held, the locomotive counts it allows, and the all-locomotive one."""
+    locos = np.int64(hand[p, LOCO])
+    k_hi = min(length - 1, locos)
+    c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
+    n = 0
+    for c in range(c_lo, c_hi):
+        h = np.int64(hand[p, c])
+        if h > 0:
+            n += max(0, k_hi - max(k_lo, length - h) + 1)
+    if locos >= length:
+        n += 1
+    return n
+
+
+@kernel
+def claim_count(b, s, p, out):
+    """How many claims :func:`claim_actions` lists for seat ``p``, without
+    listing them. The end of ``out`` (a legal buffer) gets what
+    :func:`claim_at` reads: the number of payable routes in the last cell,
+    then per route, backwards, its id and the count of claims up to it."""
+    return _scan_claims(b, s, p, out, 0, CLAIM_COUNT)
+
+
+@kernel
+def claim_at(b, s, p, k, out):
+    """Claim ``k`` of :func:`claim_actions`' list for seat ``p`` (``0 <= k <``
+    :func:`claim_count`, whose records ``out`` holds): the payments of its
+    route only are listed, into ``out`` from 0."""
+    top = out.shape[0] - 1
+    j = 0
+    while out[top - 2 - 2 * j] <= k:       # the route whose running count passes k
+        j += 1
+    before = 0 if j == 0 else np.int64(out[top - 2 * j])
+    r = out[top - 1 - 2 * j]
+    payments(b, s, p, r, out, 0)
+    return np.int64(out[k - before])
 
 
 @kernel

@@ -63,6 +63,8 @@ from .claims import (  # noqa: F401  (re-exported: the claim questions are part 
     CLAIM_ANY,
     _scan_claims,
     claim_actions,
+    claim_at,
+    claim_count,
     claimable_routes,
     largest_colour_group,
     locks_all_tracks,
@@ -231,6 +233,60 @@ def legal_actions(b, s, out):
     order; return their count. ``out`` needs room for the whole action space of
     the board (:func:`ttrsim.core.actions.legal_buffer`)."""
     return _list_actions(b, s, out, True)
+
+
+@kernel(inline="always")
+def _main_head(b, s, out):
+    """The main phase's actions before the claims (face-up cards, blind draw,
+    ticket draws) into ``out`` as :func:`legal_actions` lists them; their count."""
+    n = 0
+    faceup = s.faceup
+    for i in range(faceup.shape[0]):
+        if faceup[i] >= 0:
+            out[n] = A_FACEUP + i
+            n += 1
+    if cards_available(s) > 0:
+        out[n] = A_BLIND
+        n += 1
+    if tickets_left(s) > 0:
+        _, lo, hi = mix_range(b, s, b.rp[RP_DRAW_N])
+        for k in range(lo, hi + 1):
+            out[n] = A_TICKETS + k
+            n += 1
+    return n
+
+
+@kernel
+def legal_count(b, s, out):
+    """How many actions :func:`legal_actions` lists, without listing the
+    claims' payments; ``out`` (a legal buffer) keeps what :func:`legal_at` reads."""
+    if s.meta[M_PHASE] != PH_MAIN:
+        return _list_actions(b, s, out, True)
+    p = s.meta[M_PLAYER]
+    n = _main_head(b, s, out)
+    n = station_actions(b, s, p, out, n) + claim_count(b, s, p, out)
+    return max(n, 1)                  # none: A_PASS alone
+
+
+@kernel
+def legal_at(b, s, k, out):
+    """Action ``k`` (``0 <= k <`` :func:`legal_count`) of :func:`legal_actions`'
+    list; ``out`` is the buffer :func:`legal_count` was given in this position.
+    In the main phase only one route's payments are listed."""
+    if s.meta[M_PHASE] != PH_MAIN:
+        _list_actions(b, s, out, True)
+        return np.int64(out[k])
+    p = s.meta[M_PLAYER]
+    n = _main_head(b, s, out)
+    if k < n:
+        return np.int64(out[k])
+    routes = np.int64(out[out.shape[0] - 1])
+    n_claims = 0 if routes == 0 else np.int64(out[out.shape[0] - 3 - 2 * (routes - 1)])
+    if k < n + n_claims:
+        return np.int64(claim_at(b, s, p, k - n, out))
+    if station_actions(b, s, p, out, n) == n and n_claims == 0:
+        return np.int64(A_PASS)
+    return np.int64(out[k - n_claims])
 
 
 @kernel

@@ -18,11 +18,12 @@ True
 import numpy as np
 
 from ttrsim.core.actions import legal_buffer
-from ttrsim.core.engine import apply_action, reset_game
+from ttrsim.core.engine import apply_action, legal_at, legal_count, reset_game
+from ttrsim.core.rng import rand_below
 from ttrsim.core.state import M_PHASE, M_PLAYER, N_FINAL, PH_OVER, allocate_state
 from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed
-from ttrsim.strategies.kit.dispatch import kernels_for, legal_for, pick
+from ttrsim.strategies.kit.dispatch import RANDOM, kernels_for, legal_for, pick
 from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
 
@@ -32,9 +33,13 @@ def _play_game(kernels, b, s, m, seed, strategy_ids, params, legal):
     reset_game(b, s, seed)
     reset_memory(m, seed)
     while s.meta[M_PHASE] != PH_OVER:
-        sid = strategy_ids[s.meta[M_PLAYER]]
-        n = legal_for(sid, b, s, legal)
-        a = pick(kernels, sid, b, s, m, legal, n, params)
+        p = s.meta[M_PLAYER]
+        sid = strategy_ids[p]
+        if sid == RANDOM:     # random's pick, legal[rand_below(...)], without listing every payment
+            a = legal_at(b, s, rand_below(m.rng, p, legal_count(b, s, legal)), legal)
+        else:
+            n = legal_for(sid, b, s, legal)
+            a = pick(kernels, sid, b, s, m, legal, n, params)
         apply_action(b, s, a)
 
 
