@@ -13,7 +13,8 @@ not importable by its path's name).
 A module whose source holds ``>>>`` must give doctest at least one example:
 an example doctest cannot see (in a comment, in a plain string, on an object
 of another module) fails here. A module that needs a package of an optional
-extra that is not installed is skipped, naming the package.
+extra that is not installed is skipped, naming the package (a script of
+experiments/ says so itself, exiting with the ``pip install`` line).
 """
 import doctest
 import importlib
@@ -45,6 +46,10 @@ def test_docstring_examples(name):
         if e.name is None or e.name.split(".")[0] == "ttrsim":
             raise
         pytest.skip(f"{name} needs {e.name} (an optional extra) which is not installed")
+    except SystemExit as e:         # a script's import guard: "NAME needs PACKAGE: pip install ..."
+        if "pip install" not in str(e):
+            raise
+        pytest.skip(str(e))
     result = doctest.testmod(module)
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} examples failed"
     if ">>>" in inspect.getsource(module):

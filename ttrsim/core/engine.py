@@ -8,7 +8,7 @@ Plain numba functions over a :class:`~ttrsim.core.board.Board` ``b`` and a
 :class:`~ttrsim.core.state.GameState` ``s``; no I/O. Legality is separate from
 applying: :func:`legal_actions` writes every legal action into a preallocated
 buffer (:func:`non_claim_actions` all but the claims, :func:`claimable_routes`
-and :func:`payments` the claims route by route), :func:`is_legal` checks one
+and :func:`payments` the claims route by route), :func:`~ttrsim.core.legality.is_legal` checks one
 action directly from the rules (an independent check used by the fuzzer),
 :func:`apply_action` assumes legality. These are plain questions about the
 game; what a strategy makes of them is the strategy layer's business.
@@ -23,7 +23,7 @@ game; what a strategy makes of them is the strategy layer's business.
 """
 import numpy as np
 
-from ttrsim.data.ids import GRAY, LOCO, N_PASSENGER_COLOURS
+from ttrsim.data.ids import LOCO, N_PASSENGER_COLOURS
 from ttrsim.jit import kernel
 
 from .actions import (
@@ -72,6 +72,7 @@ from .claims import (  # noqa: F401  (re-exported: the claim questions are part 
     payments,
     route_open_to,
 )
+from .legality import any_main_action, is_legal  # noqa: F401  (is_legal re-exported)
 from .piles import (
     can_draw_second,
     cards_available,
@@ -119,8 +120,8 @@ from .state import (
     PH_TUNNEL,
     RNG_INTERVENTION,
 )
-from .stations import build_station, can_build_station, choose_station_routes, station_actions, station_payable
-from .tunnels import pay_split, settle_tunnel, start_tunnel, tunnel_actions
+from .stations import build_station, choose_station_routes, station_actions
+from .tunnels import settle_tunnel, start_tunnel, tunnel_actions
 
 # RNG lanes of one game seed (ttrsim.core.rng.seed_into)
 LANE_GAME = 0       # the game's stream, s.rng
@@ -350,87 +351,6 @@ def _list_actions(b, s, out, claims):
     elif phase == PH_TUNNEL:
         n = tunnel_actions(b, s, out, n)
     return n
-
-
-@kernel
-def any_main_action(b, s, p):
-    """Whether seat ``p`` has a legal main action other than passing."""
-    if cards_available(s) > 0 or tickets_left(s) > 0:
-        return True
-    if can_build_station(b, s, p):
-        return True
-    faceup = s.faceup
-    for i in range(faceup.shape[0]):
-        if faceup[i] >= 0:
-            return True
-    return _scan_claims(b, s, p, s.route_owner, 0, CLAIM_ANY) > 0     # (out unused: any array)
-
-
-@kernel
-def is_legal(b, s, a):
-    """Check action ``a`` directly against the rules, without generating the
-    legal set (the fuzzer's independent check of :func:`legal_actions`)."""
-    phase = s.meta[M_PHASE]
-    p = s.meta[M_PLAYER]
-    if phase == PH_OVER or a < 0:
-        return False
-    if a < A_BLIND:
-        if phase != PH_MAIN and phase != PH_DRAW2:
-            return False
-        if a - A_FACEUP >= s.faceup.shape[0]:
-            return False
-        c = s.faceup[a - A_FACEUP]
-        return c >= 0 and not (phase == PH_DRAW2 and c == LOCO)
-    if a == A_BLIND:
-        return (phase == PH_MAIN or phase == PH_DRAW2) and cards_available(s) > 0
-    if a == A_PASS:
-        return phase == PH_MAIN and not any_main_action(b, s, p)
-    if a < A_KEEP:
-        if phase == PH_MAIN:
-            if tickets_left(s) == 0:
-                return False
-            _, lo, hi = mix_range(b, s, b.rp[RP_DRAW_N])
-        elif phase == PH_SETUP_MIX:
-            _, lo, hi = mix_range(b, s, b.rp[RP_SETUP_DEAL])
-        else:
-            return False
-        return lo <= a - A_TICKETS <= hi
-    if a < A_PASSENGER:
-        if phase != PH_SETUP_KEEP and phase != PH_KEEP:
-            return False
-        return keep_allowed(s, p, a - A_KEEP, keep_minimum(b, s, p), must_keep(b, s, p))
-    if a < A_CLAIM:
-        if phase != PH_PASSENGER:
-            return False
-        c = a - A_PASSENGER
-        return c < N_PASSENGER_COLOURS and s.pass_loc[s.pend_loc[s.meta[M_PEND_I]], c] > 0
-    n_routes = b.route_len.shape[0]
-    if a >= claims_end(n_routes):
-        return _is_legal_extra(b, s, a)
-    if phase != PH_MAIN:
-        return False
-    r, c, k = decode_claim(a)
-    length = b.route_len[r]
-    if s.trains[p] < length or not route_open_to(b, s, r, p) or k > s.hand[p, LOCO]:
-        return False
-    if c == PAY_LOCOS_ONLY:
-        return k == length
-    col = b.route_colour[r]
-    return ((col == GRAY or col == c) and k < length and k >= b.route_ferry[r]
-            and s.hand[p, c] >= length - k)
-
-
-@kernel
-def _is_legal_extra(b, s, a):
-    """:func:`is_legal` for the codes after the claims: tunnel decisions (R8.3), stations (R8.4)."""
-    phase = s.meta[M_PHASE]
-    p = s.meta[M_PLAYER]
-    x = a - claims_end(b.route_len.shape[0])
-    if x <= X_TUNNEL_GIVE_UP:
-        return phase == PH_TUNNEL and (x == X_TUNNEL_GIVE_UP or pay_split(s, p, x))
-    city, c, k = decode_station(b.route_len.shape[0], a)
-    return (phase == PH_MAIN and city < s.station_owner.shape[0] and s.station_owner[city] < 0
-            and s.stations_left[p] > 0 and station_payable(b, s, p, c, k))
 
 
 # --- applying actions ----------------------------------------------------------------------------
