@@ -556,6 +556,7 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         from ttrsim.experiment import runner
         from ttrsim.experiment.config import ExperimentError
         from ttrsim.experiment.runner import run_experiment
+        from ttrsim.tune.refit import refit_experiment
         runner.ABANDON_HELD_STOP = True       # a stop within seconds, also while the first compile holds it up
         extra = {k: v for k, v in (("games", games), ("seed", seed), ("log", log),
                                    ("python_time_limit", python_time_limit), ("worker_timeout", worker_timeout),
@@ -568,7 +569,7 @@ def run(file, output, workers, backend, scheduler, chunk_size, games, seed, log,
         result = run_experiment(file, output=output, workers=workers, backend=backend, scheduler=scheduler,
                                 chunk_size=chunk_size, overwrite=not resume,
                                 progress=want_progress(progress, as_json),
-                                echo=lambda m: click.echo(m, err=True), **extra)
+                                echo=lambda m: click.echo(m, err=True), refitter=refit_experiment, **extra)
     except KeyboardInterrupt as e:          # Ctrl-C: 130, SIGTERM: 143
         sys.exit(128 + getattr(e, "signum", signal.SIGINT))
     except ExperimentError as e:

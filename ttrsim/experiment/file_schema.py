@@ -145,6 +145,14 @@ def experiment_schema() -> dict:
     rules = {p.name: _rule_value(p) for p in PARAMS}
     seconds = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_SECONDS}
     strategies = {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/entrant"}}
+    count = {"type": "integer", "minimum": 1}
+    refit_entry = {"type": "object", "required": ["label", "fit", "budget"], "additionalProperties": False,
+                   "description": "a strategy tune at every sweep point (docs/tune.md: its keys)",
+                   "properties": {"label": {"type": "string", "pattern": LABEL_PATTERN},
+                                  "fit": {"type": "object", "minProperties": 1,
+                                          "additionalProperties": {"type": "array", "minItems": 2, "maxItems": 2}},
+                                  "budget": count, "candidates": count, "stages": count, "final_games": count,
+                                  "margin": {"type": "number", "minimum": 0}}}
     props = {
         "name": {"type": "string", "pattern": NAME_PATTERN, "maxLength": NAME_MAX},
         "description": {"type": ["string", "null"]},
@@ -184,6 +192,7 @@ def experiment_schema() -> dict:
                                      "remove_route": {"type": "array", "minItems": 1, "items": {"type": "string"},
                                                       "description": "route labels, each removed in an arm"}},
                       "additionalProperties": {"type": "array", "minItems": 1}},
+        "refit": {"anyOf": [refit_entry, {"type": "array", "minItems": 1, "items": refit_entry}, {"type": "null"}]},
         "log": {"type": "boolean", "default": False},
         "workers": {"anyOf": [{"type": "integer", "minimum": WORKERS_RANGE[0], "maximum": WORKERS_RANGE[1]},
                               {"enum": ["auto", None]}]},

@@ -106,7 +106,8 @@ def open_folder(exp: Experiment, folder: Folder, path_or_dict, overwrite: bool, 
                 "config_hash": exp.config_hash(), "execution": exp.execution(), "versions": versions(),
                 "layout": {"block_size": exp.block_size, "chunk_games": exp.chunk_games, "stride": exp.stride,
                            "games_per_point": exp.games, "tables": tables, "part_files": PART_FILES},
-                "status": "running", "created": now(), "points": {}, "chunks": {}, "runs": []}
+                "status": "running", "created": now(), "points": {}, "chunks": {}, "runs": [],
+                **({"refits": list(exp.refits)} if exp.refits else {})}
     folder.write_manifest(manifest)
     folder.prepare(tables)
     folder.write_description(exp, m, described)
@@ -183,6 +184,8 @@ def _resume(exp, folder, manifest, m, described, stored, tables, grown, echo, ki
              f"({then_v.get('ttrsim_commit', '?')}); resuming with {now_v.get('ttrsim')} "
              f"({now_v.get('ttrsim_commit', '?')})")
     manifest["execution"] = dict(exp.execution(), chunk_size=per_chunk)
+    if exp.refits:
+        manifest["refits"] = list(exp.refits)       # (the same fits: their parameters are in the identity)
     manifest.setdefault("identity", exp.identity())
     manifest.setdefault("config_hash", exp.config_hash())
     folder.prepare(tables)

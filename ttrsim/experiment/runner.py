@@ -277,7 +277,7 @@ class _Point:
 
 
 def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, scheduler=None, chunk_size=None,
-                   overwrite: bool = False, progress: bool = True, echo=None, base_dir=None,
+                   overwrite: bool = False, progress: bool = True, echo=None, base_dir=None, refitter=None,
                    **overrides) -> RunResult:
     """Run (or resume, or grow) an experiment; returns a :class:`RunResult`
     with the results path and the win-rate summary.
@@ -294,6 +294,12 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     worker dies; SIGINT or SIGTERM (in the main thread) saves the finished
     chunks and raises :class:`Interrupted`. What a Python strategy prints goes
     to stderr, in this process and in the workers.
+
+    An experiment with ``refit`` needs ``refitter``, a function ``(experiment,
+    overwrite, echo) -> experiment`` that fits the entrants at every point and
+    seats them (:func:`~ttrsim.experiment.refit.with_fits`):
+    :func:`ttrsim.tune.refit.refit_experiment`, which ``ttrsim run`` passes;
+    the fits run before the results folder is opened.
     """
     if echo is None:
         echo = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
@@ -305,6 +311,11 @@ def run_experiment(path_or_dict, *, output=None, workers=None, backend=None, sch
     # a Python strategy's print (on import, validation or in a game here) goes to stderr: stdout is the caller's
     with _Signals() as signals, contextlib.redirect_stdout(sys.stderr):
         exp = load_experiment(path_or_dict, over, base_dir=base_dir)
+        if exp.refit:
+            if refitter is None:
+                raise ExperimentError(f"{exp.source}: refit: the fits need the tuner; expected run_experiment(..., "
+                                      "refitter=ttrsim.tune.refit.refit_experiment), as ttrsim run does")
+            exp = refitter(exp, overwrite, echo)
         folder = results_folder(exp.output, exp.storage_options)
         lock = folder.lock()
         try:

@@ -49,6 +49,8 @@ KEYS = {
     "styles": "planner styles to play in turn, from routes, balanced, tickets (a sweep axis 'style')",
     "intervene": "one change played against the unchanged arm on the same deals: offer_ticket, remove_route, "
                  "rules.PARAM or strategies.LABEL.PARAM with a list of values (a sweep axis 'arm')",
+    "refit": "re-fit entrants at every sweep point before it plays, {label, fit, budget, ...} or a list of them "
+             "(a strategy tune each; ttrsim run)",
     "log": "turn-level logging (the turns table) on or off (default false)",
     "workers": "worker processes (default: every core)",
     "chunk_size": "games per chunk / part file (default 2000, rounded to whole blocks)",
@@ -135,6 +137,9 @@ class Experiment:
     cache_dir: str | None = None  # Dask: the workers' NUMBA_CACHE_DIR
     storage_options: dict | None = None  # an output URL's fsspec options
     intervene: dict | None = None  # kind, key, seat, kept, arms {label: [(sweep key, value)]} (intervene.arms)
+    refit: tuple = ()        # entries {label, fit, budget, ...} re-fitted at every point (ttrsim.experiment.refit)
+    refits: tuple = ()       # per point {label: {params, games, stopped, folder}} once fitted (not part of the config:
+    #                          the fitted parameters are in the points)
     python_path: tuple = ()  # folders searched for Python strategy modules (not part of the config)
 
     @property
@@ -167,6 +172,7 @@ class Experiment:
             "points": [{"point": p.index, "values": _jsonable(p.values), "rule_overrides": _jsonable(p.rule_overrides),
                         "entrant_params": list(p.entrant_params)} for p in self.points],
             **({"intervene": self.intervene} if self.intervene else {}),
+            **({"refit": list(self.refit)} if self.refit else {}),
         })
 
     def identity(self) -> dict:
@@ -206,6 +212,13 @@ class Experiment:
     def base_rules(self):
         """The rules without the sweep: the preset, the file's rule_overrides and its map."""
         return get_rules(self.rules, {**self.rule_overrides, **({"map": self.map} if self.map else {})})
+
+
+def compiled_params(strategy: str, overrides: dict) -> dict:
+    """Every parameter of a compiled strategy with its value (defaults filled in): a point's ``full_params``."""
+    from ttrsim.strategies import REGISTRY, param_row
+    row = param_row(strategy, overrides)
+    return {p.name: float(row[i]) for i, p in enumerate(REGISTRY[strategy].params)}
 
 
 SECRET = re.compile(r"secret|key|token|password|credential|session|signature|sas", re.IGNORECASE)

@@ -23,6 +23,7 @@ from ttrsim.data.maps import MapError, available_maps, load_map
 from ttrsim.data.rules import PARAM_BY_NAME, RulesError, check_offer_seat, get_rules
 
 from .intervene import arms
+from .refit import entries
 from .schema import (
     BACKENDS,
     CHUNK_RANGE,
@@ -45,6 +46,7 @@ from .schema import (
     ExperimentError,
     Point,
     StopRule,
+    compiled_params,
 )
 from .seating import SEATINGS, design
 
@@ -175,6 +177,7 @@ class Validator:
         if intervene is not None:
             sweep.append(("arm", list(intervene["arms"])))
         points = self.points(preset, rule_overrides, entrants, sweep, players, intervene)
+        refit = entries(self, doc.get("refit"), entrants)
         if len(points) * games > MAX_GAME_IDS:
             self.fail("games", f"{len(points)} sweep points x {games} games exceed the {MAX_GAME_IDS} game ids; "
                                "expected fewer games or points")
@@ -220,7 +223,7 @@ class Validator:
             sweep=tuple((k, tuple(v)) for k, v in sweep), points=tuple(points), log=log, workers=workers,
             chunk_size=chunk, backend=backend, scheduler=scheduler, output=output,
             python_time_limit=self.time_limit, worker_timeout=worker_timeout, cache_dir=cache_dir,
-            storage_options=options, intervene=intervene,
+            storage_options=options, intervene=intervene, refit=refit,
             python_path=self.python_path if any(e.python for e in entrants) else ())
 
     # ---- parts
@@ -515,7 +518,7 @@ class Validator:
             where = "intervene" if arm != "control" else "sweep" if sweep else "rule_overrides"
             rules = self.rules(preset, ro, where)
             resolved = lambda ps: tuple(self.python_params("sweep", e.strategy, p) if e.python else  # noqa: E731
-                                        _compiled_params(e.strategy, p) for e, p in zip(entrants, ps))
+                                        compiled_params(e.strategy, p) for e, p in zip(entrants, ps))
             full = resolved(eparams)
             if arm != "control" and rules == self.rules(preset, before, where) and full == resolved(before_params):
                 self.fail(f"intervene.{intervene['key']}", f"the arm '{arm}' changes nothing; expected values "
@@ -591,10 +594,3 @@ class Validator:
             self.fail("output", f"{output} cannot be created: {p} is not a folder; expected a writable folder path")
         if not os.access(p, os.W_OK | os.X_OK):
             self.fail("output", f"{output} is not writable ({p} is read-only); expected a writable folder path")
-
-
-def _compiled_params(strategy: str, overrides: dict) -> dict:
-    """Every parameter of a compiled strategy with its value (defaults filled in)."""
-    from ttrsim.strategies import REGISTRY, param_row
-    row = param_row(strategy, overrides)
-    return {p.name: float(row[i]) for i, p in enumerate(REGISTRY[strategy].params)}

@@ -9,7 +9,9 @@ scores), :mod:`~ttrsim.tune.run` runs a tune into its folder and
 :mod:`~ttrsim.tune.output` writes its files. Rule tunes (``fit_rules``) have
 their own: :mod:`~ttrsim.tune.rule_config`, :mod:`~ttrsim.tune.rule_search`
 (the sequential search), :mod:`~ttrsim.tune.rule_run` and
-:mod:`~ttrsim.tune.rule_output`.
+:mod:`~ttrsim.tune.rule_output`. :mod:`~ttrsim.tune.refit` re-fits entrants
+where the rules change: at every value of a rule tune, at every point of an
+experiment's sweep (``refit``).
 """
 from .config import TuneConfig, TuneError, load_tune
 from .rule_config import RuleTuneConfig

@@ -25,8 +25,10 @@ from pathlib import Path
 
 from ttrsim.data.checks import did_you_mean, is_int, is_number, kind
 from ttrsim.data.rules import PARAM_BY_NAME
+from ttrsim.experiment.refit import entries
 
 from .config import KEYS, MIN_BLOCKS, _TuneValidator, load_tune
+from .refit import RefitValidator, checked_entry, fit_tune
 
 __all__ = ["RuleTuneConfig", "RULE_KEYS", "TARGETS", "load_tune"]
 
@@ -51,8 +53,6 @@ TARGETS = {
     "seat_advantage": "the win rate of the seat that plays first minus the fair share 1/players",
 }
 RULE_DEFAULTS = {"tolerance": 0.01, "min_games": 400}
-# the keys of a refit entry: the entrant's label and the strategy tune keys of its re-fit (docs/tune.md)
-REFIT_KEYS = ("label", "fit", "budget", "candidates", "stages", "margin", "final_games")
 
 
 @dataclass(frozen=True)
@@ -92,21 +92,16 @@ class RuleTuneConfig:
 
     def refit_tune(self, r: dict, value: int) -> dict:
         """The strategy tune (a dict for :func:`ttrsim.tune.tune`) that re-fits the
-        refit entry ``r`` at ``value``: the entrant's strategy in self-play under
-        the rule override, its parameters as the fixed values and the start
-        (clamped into the fit ranges), in ``refit/<param>-<value>/<label>``, on
-        a seed derived from the tune seed, the value and the label."""
+        refit entry ``r`` at ``value`` (:func:`ttrsim.tune.refit.fit_tune`), in
+        ``refit/<param>-<value>/<label>``, on a seed derived from the tune seed,
+        the value and the label."""
         entrant = next(e for e in self.lineup if e["label"] == r["label"])
-        params = dict(entrant["params"])
-        for k, (lo, hi) in r["fit"].items():
-            if k in params and all(is_number(b) for b in (lo, hi)):
-                params[k] = min(max(params[k], lo), hi)
         tag = f"{self.param}-{value}"
-        seed = int(hashlib.sha1(f"{self.seed}/{tag}/{r['label']}".encode()).hexdigest()[:15], 16)
-        return {**{k: v for k, v in r.items() if k != "label"}, "name": f"{self.name}.refit.{tag}.{r['label'].replace('+', '_')}",
-                "rules": self.rules, "rule_overrides": {**self.rule_overrides, self.param: value},
-                "players": self.players, "strategy": entrant["strategy"], "params": params, "seed": seed,
-                "workers": self.workers, "output": str(self.output / "refit" / tag / r["label"])}
+        return fit_tune(r, name=f"{self.name}.refit.{tag}.{r['label'].replace('+', '_')}", rules=self.rules,
+                        rule_overrides={**self.rule_overrides, self.param: value}, players=self.players,
+                        strategy=entrant["strategy"], params=entrant["params"],
+                        seed_text=f"{self.seed}/{tag}/{r['label']}", workers=self.workers,
+                        output=self.output / "refit" / tag / r["label"])
 
     def config(self) -> dict:
         """Everything that decides the result (JSON-able; a resume under another one is refused)."""
@@ -179,32 +174,14 @@ class RuleTuneValidator(_TuneValidator):
 
     def refit(self, value, cfg: RuleTuneConfig, entrants: list) -> tuple:
         """``refit``: a mapping or a list of them, each an entrant's label and
-        the strategy tune keys of its re-fit, checked as a strategy tune at the
-        low end of the range (its errors name ``refit[i].<key>``)."""
-        if value is None:
-            return ()
-        items = value if isinstance(value, list) else [value]
-        if not items:
-            self.fail("refit", "empty; expected {label, fit, budget} or a list of them")
-        out, labels = [], [e.label for e in entrants]
-        for i, item in enumerate(items):
+        the strategy tune keys of its re-fit (:func:`ttrsim.experiment.refit.entries`),
+        checked as a strategy tune at the low end of the range (its errors
+        name ``refit[i].<key>``)."""
+        out = []
+        for i, r in enumerate(entries(self, value, entrants)):
             w = f"refit[{i}]" if isinstance(value, list) else "refit"
-            doc = self.mapping(w, item, "a mapping {label, fit, budget, candidates, stages, margin, final_games}")
-            for k in doc:
-                if k not in REFIT_KEYS:
-                    self.fail(f"{w}.{k}", f"unknown key{did_you_mean(k, REFIT_KEYS)}")
-            label = doc.get("label")
-            if not isinstance(label, str) or label not in labels:
-                hint = (did_you_mean(label, labels) if isinstance(label, str) else "") or \
-                    f"; expected one of: {', '.join(labels)}"
-                self.fail(f"{w}.label", f"{kind(label)} is not a label of the lineup{hint}")
-            if any(r["label"] == label for r in out):
-                self.fail(f"{w}.label", f"'{label}' is re-fitted twice; expected each label once")
-            inner = _RefitValidator(self.source, self.base, True, w).validate(
-                cfg.refit_tune({"label": label, **doc}, cfg.low))
-            out.append({"label": label, "fit": {n: [lo, hi] for n, lo, hi, _ in inner.fit}, "budget": inner.budget,
-                        "candidates": inner.candidates, "stages": inner.stages, "margin": inner.margin,
-                        "final_games": inner.final_games})
+            out.append(checked_entry(r["label"], RefitValidator(self.source, self.base, w).validate(
+                cfg.refit_tune(r, cfg.low))))
         return tuple(out)
 
     def fit_rules(self, value, preset: str, rule_overrides: dict, players: int) -> tuple:
@@ -276,14 +253,3 @@ class RuleTuneValidator(_TuneValidator):
             self.fail(w, f"expected the first seat's win rate minus the fair share, a number in [{-fair:.3g}, "
                          f"{1 - fair:.3g}] (0: no advantage), got {kind(arg)}")
         return "seat_advantage", (), float(arg)
-
-
-class _RefitValidator(_TuneValidator):
-    """A refit entry's strategy tune checks, its errors naming ``refit[i].<key>``."""
-
-    def __init__(self, source, base, output_given, where: str):
-        super().__init__(source, base, output_given)
-        self.where = where
-
-    def fail(self, where: str, what: str):
-        super().fail(f"{self.where}.{where}", what)

@@ -89,6 +89,27 @@ def play_changes(ctx: Context, t: dict):
          ("winner's tickets completed", lambda r: num(r["winner_tickets"], 2), True),
          ("ticket draws per player", lambda r: num(r["ticket_draws"], 2), True)]
     ctx.doc.table(make_table(pc, columns, csv=ctx.csv("play_changes")))
+    refitted(ctx)
+
+
+def refitted(ctx: Context):
+    """With ``refit``: which entrants were re-fitted before each point played, and their fitted values."""
+    fits, entries = ctx.res.manifest.get("refits"), ctx.res.manifest["config"].get("refit")
+    if not fits or not entries:
+        return
+    labels = [e["label"] for e in entries]
+    ctx.doc.p(f"**Re-fitted play**: before each point played, {', '.join(f'`{x}`' for x in labels)} "
+              f"{'was' if len(labels) == 1 else 'were'} re-fitted by the strategy tuner (self-play under the "
+              "point's rules; `ttrsim tune`, docs/tune.md), so every point seats players fitted to its rules, not "
+              "one parameter set across all of them. Each fit is an estimate from its own games (its folder "
+              "holds the trace): values that differ between points by less than a fit's resolution may be noise.")
+    cols = [(f"{x}.{k}", x, k) for x, e in zip(labels, entries) for k in e["fit"]]
+    rows = pl.DataFrame({"point": [ctx.point_label(i) for i in range(len(fits))],
+                         "fit games": [sum(f[x]["games"] for x in labels) for f in fits],
+                         **{c: [f[x]["params"][k] for f in fits] for c, x, k in cols}})
+    columns = [("point", lambda r: r["point"], False), ("fit games", lambda r: num(r["fit games"], 0), True)] + \
+        [(c, (lambda r, c=c: f"{r[c]:g}"), True) for c, _, _ in cols]
+    ctx.doc.table(make_table(rows, columns))
 
 
 def play_change_line(ctx: Context) -> str | None:
