@@ -8,6 +8,7 @@ report says which entrant was re-fitted and to what; a bad entry is one
 line naming ``refit.<key>``, before anything is written; the library's
 runner without a refitter refuses a refit experiment in one line."""
 import json
+import signal
 
 import pytest
 import yaml
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 from ttrsim.cli import main
 from ttrsim.experiment.config import ExperimentError
 from ttrsim.experiment.runner import run_experiment
+from ttrsim.experiment.signals import Interrupted
 from ttrsim.tune.refit import refit_experiment
 
 from helpers import assert_same_tables, snapshot
@@ -119,3 +121,28 @@ def test_the_library_runner_without_a_refitter_says_what_it_needs(tmp_path):
                                               r"\.\.\., refitter=ttrsim.tune.refit.refit_experiment\)"):
         run_experiment(EXP, output=tmp_path / "x", echo=False, progress=False)
     assert not (tmp_path / "x").exists()
+
+
+def test_a_stop_inside_a_fit_leaves_no_results_and_the_run_resumes_to_the_same_fits(ran, tmp_path, monkeypatch):
+    """SIGINT in the second point's fit: the run stops with Interrupted, the first fit is complete, the
+    results folder is not started; running again resumes the fits and seats what the uninterrupted run did."""
+    import ttrsim.tune.run
+    tmp, out, _ = ran
+    calls, inner = [], ttrsim.tune.run.run_experiment
+
+    def stopping(doc, **kw):
+        calls.append(doc["output"])
+        if "point-1" in doc["output"]:
+            raise Interrupted(signal.SIGINT)
+        return inner(doc, **kw)
+    monkeypatch.setattr(ttrsim.tune.run, "run_experiment", stopping)
+    with pytest.raises(Interrupted):
+        run_experiment(EXP, output=tmp_path / "rf", echo=False, progress=False, refitter=refit_experiment)
+    assert not (tmp_path / "rf").exists() and any("point-0" in c for c in calls)
+    record = json.loads((tmp_path / "rf-refit" / "point-1" / "long_route" / "tune.json").read_text())
+    assert record["status"] == "interrupted"
+    monkeypatch.undo()
+    run_experiment(EXP, output=tmp_path / "rf", echo=False, progress=False, refitter=refit_experiment)
+    fits = json.loads((tmp_path / "rf" / "manifest.json").read_text())["refits"]
+    assert [f["long_route"]["params"] for f in fits] == \
+        [f["long_route"]["params"] for f in json.loads((out / "manifest.json").read_text())["refits"]]
