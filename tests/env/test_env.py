@@ -55,6 +55,30 @@ def test_mask_is_the_legal_actions_and_obs_in_bounds(rules):
         g.apply(int(to_engine(g.board, g.state, lay.act_engine, int(rng.choice(acts)))))
 
 
+@pytest.mark.parametrize("rules", PRESETS)
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_mask_found_route_by_route_is_the_mask_of_the_legal_list(rules, players):
+    """R4 (claims): in the main phase write_mask finds the claims per route and
+    pay colour (claim_routes, colour_pays); it gives exactly the mask of every
+    legal engine action (mask_of over legal_actions), in claim-heavy random games."""
+    from ttrsim.core.engine import legal_actions
+    from ttrsim.env.encoding import mask_of
+    for seed in range(2):
+        g = Game(rules, players, seed=seed)
+        lay = Layout(g.board, players)
+        fast, listed = lay.empty_mask(), lay.empty_mask()
+        rng = np.random.default_rng(seed)
+        while not g.over:
+            n = write_mask(g.board, g.state, lay.lay, lay.route_act, lay.legal, fast)
+            assert n == mask_of(g.board, lay.lay, lay.route_act, lay.legal,
+                                legal_actions(g.board, g.state, lay.legal), listed)
+            assert (fast == listed).all()
+            acts = np.flatnonzero(fast)
+            claims = acts[acts >= lay.a_claim]
+            a = rng.choice(claims if len(claims) and rng.random() < 0.5 else acts)
+            g.apply(int(to_engine(g.board, g.state, lay.act_engine, int(a))))
+
+
 def europe_games(n_games, players=3):
     """Random Europe games (stations and tunnels chosen more often than at
     random, so that every decision of R8 comes up): yields (game, layout, mask)

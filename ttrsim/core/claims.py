@@ -62,7 +62,7 @@ def largest_colour_group(s, p):
 
 
 # what _scan_claims does with each claimable route
-CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY, CLAIM_COUNT = range(4)
+CLAIM_FLAGS, CLAIM_LIST, CLAIM_ANY, CLAIM_COUNT, CLAIM_ROUTES = range(5)
 
 
 @kernel(inline="always")
@@ -77,7 +77,7 @@ def _scan_claims(b, s, p, out, n, mode):
     the payments to ``out`` from ``n``, CLAIM_ANY returns 1 at the first one,
     CLAIM_COUNT adds the number of payments to ``n`` without writing them
     and records each route with the running count at the end of ``out``
-    (:func:`claim_count`).
+    (:func:`claim_count`), CLAIM_ROUTES appends the route ids to ``out`` from ``n``.
     Every field is read once, and nothing is called per route (a call
     counts a reference to ``out``)."""
     if mode == CLAIM_FLAGS:
@@ -106,6 +106,9 @@ def _scan_claims(b, s, p, out, n, mode):
                                     np.int64(ferry[r]), out, n)
             elif mode == CLAIM_ANY:
                 return 1
+            elif mode == CLAIM_ROUTES:
+                out[n] = r
+                n += 1
             elif mode == CLAIM_COUNT:
                 cnt = _payment_count(hand, p, np.int64(route_len[r]), np.int64(route_colour[r]), np.int64(ferry[r]))
                 if cnt > 0:
@@ -141,6 +144,13 @@ def claimable_routes(b, s, p, out):
 
 
 @kernel
+def claim_routes(b, s, p, out, n):
+    """Append the routes seat ``p`` may claim now (:func:`claimable_routes`)
+    to ``out`` from index ``n``, in increasing order; return the new count."""
+    return _scan_claims(b, s, p, out, n, CLAIM_ROUTES)
+
+
+@kernel
 def payments(b, s, p, r, out, n):
     """Append every way seat ``p``'s hand can pay route ``r`` (R4.2-R4.3; a
     ferry with at least its printed locomotives, R8.2) as
@@ -169,6 +179,16 @@ def _route_payments(hand, p, r, length, col, k_lo, out, n):
         out[n] = encode_claim(r, PAY_LOCOS_ONLY, length)
         n += 1
     return n
+
+
+@kernel(inline="always")
+def colour_pays(hand, p, c, length, k_lo):
+    """Seat ``p``'s hand pays a route of ``length`` in colour ``c`` (a train
+    colour the route takes), locomotives for the rest, at least ``k_lo`` of
+    them (a ferry's, R8.2) and not all of them: :func:`payments` lists a
+    claim in ``c``. (All locomotives: ``hand[p, LOCO] >= length``.)"""
+    h = np.int64(hand[p, c])
+    return h > 0 and max(k_lo, length - h) <= min(length - 1, np.int64(hand[p, LOCO]))
 
 
 @kernel(inline="always")

@@ -73,7 +73,8 @@ from ttrsim.core.board import (
     RP_TRAINS,
     RP_TUNNEL_CARDS,
 )
-from ttrsim.core.engine import legal_actions
+from ttrsim.core.claims import claim_routes, colour_pays
+from ttrsim.core.engine import legal_actions, non_claim_actions
 from ttrsim.core.state import (
     M_COUNTDOWN,
     M_DECK_N,
@@ -85,12 +86,13 @@ from ttrsim.core.state import (
     M_TUNNEL_EXTRA,
     M_TUNNEL_ROUTE,
     M_TURN,
+    PH_MAIN,
     PH_OVER,
     PH_PASSENGER,
     PH_TUNNEL,
 )
 from ttrsim.core.stations import station_cost
-from ttrsim.data.ids import GRAY, N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import GRAY, LOCO, N_CARD_KINDS, N_COLOURS, N_PASSENGER_COLOURS
 from ttrsim.jit import kernel
 
 OBS_VERSION = 1
@@ -411,8 +413,32 @@ def env_action(b, lay, route_act, a):
 @kernel
 def write_mask(b, s, lay, route_act, legal, mask):
     """Write the legal-action mask of the seat to act into ``mask`` (int8, 1 =
-    legal) using the scratch buffer ``legal``; return the number of legal env actions."""
-    return mask_of(b, lay, route_act, legal, legal_actions(b, s, legal), mask)
+    legal) using the scratch buffer ``legal``; return the number of legal env actions.
+    In the main phase the claims are found route by route and colour by
+    colour (an env claim is a route and a pay colour), never listing every
+    locomotive count the engine's list holds."""
+    if s.meta[M_PHASE] != PH_MAIN:
+        return mask_of(b, lay, route_act, legal, legal_actions(b, s, legal), mask)
+    count = mask_of(b, lay, route_act, legal, non_claim_actions(b, s, legal), mask)
+    p = s.meta[M_PLAYER]
+    hand = s.hand
+    locos = np.int64(hand[p, LOCO])
+    route_len, route_colour, ferry = b.route_len, b.route_colour, b.route_ferry
+    for i in range(claim_routes(b, s, p, legal, 0)):
+        r = legal[i]
+        length, col, k_lo, at = np.int64(route_len[r]), np.int64(route_colour[r]), np.int64(ferry[r]), route_act[r]
+        if col == GRAY:
+            for c in range(N_COLOURS):
+                if colour_pays(hand, p, c, length, k_lo):
+                    mask[at + c] = 1
+                    count += 1
+        elif colour_pays(hand, p, col, length, k_lo):
+            mask[at] = 1
+            count += 1
+        if locos >= length:
+            mask[at + (PAY_LOCOS_ONLY if col == GRAY else 1)] = 1
+            count += 1
+    return count
 
 
 @kernel
