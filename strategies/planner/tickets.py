@@ -60,7 +60,6 @@ from ..kit.graph_search import (
     COST_TRAINS,
     INF,
     all_pairs_distances,
-    distance_to_routes,
     location_distance,
     location_to_routes,
     route_cost_for,
@@ -137,7 +136,6 @@ def keep_choice(b, s, legal, n_legal, params, me):
                  np.empty(2 * T + 16, np.int64), network_work(b))
     want = np.zeros(N_COLOURS + 1)
     needs = needs_array(b)
-    make_plan(b, s, me, tks, n_held, pcost, in_plan, w)
     budget = s.trains[me] - params[me, P_KEEP_MARGIN]
     t_left = turns_left(b, s, me, params[me, P_PACE])
     tv = params[me, P_TURN_VALUE]
@@ -344,19 +342,43 @@ def expected_best_keep(values, k):
 
 
 @kernel
+def distance_to_network(b, s, me, cost, in_plan, D, dist):
+    """``dist[v]``: the cheapest path over ``cost`` from node ``v`` to an end
+    of a route of the seat's network (its own routes and ``in_plan``'s), and
+    ``D`` all pairs' (:func:`all_pairs_distances`); False (both untouched)
+    when the network is empty. The nearest end by ``D``: the distances
+    :func:`distance_to_routes` finds, exactly (whole train counts), without
+    its search."""
+    ra, rb = b.route_a, b.route_b
+    N = b.n_nodes
+    end = np.zeros(N, np.bool_)
+    any_route = False
+    for r in range(in_plan.shape[0]):
+        if in_plan[r] or s.route_owner[r] == me:
+            end[ra[r]] = True
+            end[rb[r]] = True
+            any_route = True
+    if not any_route:
+        return False
+    all_pairs_distances(b, cost, D)
+    dist[:] = INF
+    for u in range(N):
+        if end[u]:
+            for v in range(N):
+                dist[v] = min(dist[v], D[u, v])
+    return True
+
+
+@kernel
 def draw_value(b, s, me, params, plan, slack):
     """The value (margin points, see the module doc) of drawing tickets now
     from the first pile, given the decision's plan ``plan`` (a
     :data:`~.plan.MainPlan`: its search costs, routes and search labels) and
     ``slack`` turns of it; ``-BIG`` without a network to extend."""
-    cost, in_plan, dist, prev, done = plan.cost, plan.in_plan, plan.dist, plan.prev, plan.done
-    network = np.empty(in_plan.shape[0], np.bool_)
-    for r in range(in_plan.shape[0]):
-        network[r] = in_plan[r] or s.route_owner[r] == me
-    if not distance_to_routes(b, cost, network, dist, prev, done):
-        return -BIG
+    cost, in_plan, dist = plan.cost, plan.in_plan, plan.dist
     D = np.empty((b.n_nodes, b.n_nodes))
-    all_pairs_distances(b, cost, D)
+    if not distance_to_network(b, s, me, cost, in_plan, D, dist):
+        return -BIG
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
     others = np.empty(s.meta[M_NPLAYERS] - 1)
     n_done, unfinished = globe_field(b, s, params, me, others)
