@@ -64,6 +64,7 @@ from ..kit.graph_search import (
     location_to_routes,
     route_cost_for,
 )
+from ..kit.memory import COST_KEY
 from ..kit.network_plans import network_work
 from .params import (
     P_DRAW_LONG,
@@ -93,6 +94,7 @@ from .params import (
 )
 from .passengers import BIG, colour_scores
 from .plan import (
+    SM_LONGEST,
     PlanWork,
     keep_reachable,
     make_plan,
@@ -278,13 +280,32 @@ def globe_points(b, params, me, count, others):
 
 
 @kernel
-def longest_per_train(b, s, params, me):
+def seat_longest(b, s, q, me, numbers):
+    """Seat ``q``'s longest path (R6.5, ``player_longest``), remembered in
+    ``me``'s ``numbers`` (``numbers[me, SM_LONGEST + q]``, see
+    :mod:`~ttrsim.strategies.planner.plan`) while ``q``'s trains are the same
+    (only its claims change its routes, and each takes trains); ``numbers``
+    None: found every time."""
+    if numbers is None or SM_LONGEST + q >= COST_KEY:
+        return player_longest(b, s, q)
+    key = s.trains[q] + 1
+    kept = numbers[me, SM_LONGEST + q]
+    if kept >> 16 == key:
+        return kept & 0xFFFF
+    n = player_longest(b, s, q)
+    numbers[me, SM_LONGEST + q] = (key << 16) | n
+    return n
+
+
+@kernel
+def longest_per_train(b, s, params, me, numbers=None):
     """The longest-path bonus (R6.5) one more train of ``me``'s path moves,
     in points: ``tk_longest x`` the bonus x the rise in the chance of the
     longest (:func:`most_chance`) from one train more, each seat's path
     projected as its public path + ``tk_longest_grow x`` the trains it still
     holds, the spread ``2 + tk_longest_spread x`` the trains the seats still
-    hold on average (the paths still grow). 0 without the bonus."""
+    hold on average (the paths still grow). 0 without the bonus. With
+    ``numbers`` (the memory's) the paths are remembered (:func:`seat_longest`)."""
     if b.rp[RP_LP_PTS] <= 0 or params[me, P_TK_LONGEST] == 0:
         return 0.0
     n = s.meta[M_NPLAYERS]
@@ -295,10 +316,10 @@ def longest_per_train(b, s, params, me):
     for q in range(n):
         held += s.trains[q]
         if q != me:
-            others[k] = player_longest(b, s, q) + grow * s.trains[q]
+            others[k] = seat_longest(b, s, q, me, numbers) + grow * s.trains[q]
             k += 1
     spread = 2.0 + params[me, P_TK_LONGEST_SPREAD] * held / n
-    mine = player_longest(b, s, me) + grow * s.trains[me]
+    mine = seat_longest(b, s, me, me, numbers) + grow * s.trains[me]
     rise = most_chance(mine + 1.0, others, spread) - most_chance(mine, others, spread)
     return params[me, P_TK_LONGEST] * b.rp[RP_LP_PTS] * rise
 
@@ -384,7 +405,7 @@ def draw_value(b, s, me, params, plan, slack):
     n_done, unfinished = globe_field(b, s, params, me, others)
     count = n_done + params[me, P_TK_GLOBE_RATE] * unfinished
     globe0 = globe_points(b, params, me, count, others)
-    per_train = longest_per_train(b, s, params, me)
+    per_train = longest_per_train(b, s, params, me, plan.numbers)
     T = b.ticket_a.shape[0]
     vals = np.empty(T)
     n = 0
