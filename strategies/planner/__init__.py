@@ -185,6 +185,7 @@ from .plan import (
     free_target,
     min_trains_any,
     min_trains_others,
+    needs_turns,
     plan_trains,
     plan_turns,
     turns_left,
@@ -229,8 +230,8 @@ def draw_value_now(b, s, legal, n_legal, params, me, floor, plan):
     if s.tk_len[0] == 0 or ticket_mix_action(b, s, legal, n_legal, 0) < 0:
         return -BIG
     slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
-    if plan.n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
-        slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, plan.in_plan, plan.want, plan.needs)
+    if plan.n_plan > 0:     # (want and needs are the plan's, with the hand held: main_phase_plan's card_needs)
+        slack -= params[me, P_TK_TURNS_FACTOR] * needs_turns(b, s, me, plan.n_plan, plan.want, plan.needs)
     # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
     if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 <= floor:
         return -BIG

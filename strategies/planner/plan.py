@@ -377,6 +377,14 @@ def plan_turns(b, s, me, in_plan, want, needs):
     those it cannot see (at least a quarter: the face-up row helps)."""
     _, n_routes = plan_trains(b, s, me, in_plan)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
+    return needs_turns(b, s, me, n_routes, want, needs)
+
+
+@kernel
+def needs_turns(b, s, me, n_routes, want, needs):
+    """:func:`plan_turns` of a plan with ``n_routes`` routes to claim whose
+    :func:`card_needs` (with the seat's hand) are ``want`` and ``needs``
+    already: without finding them again."""
     if needs[NEED_SHORT] == 0:
         return float(n_routes)
     tot = unseen_total(b, s, me)
