@@ -185,6 +185,7 @@ from .plan import (
     free_target,
     min_trains_any,
     min_trains_others,
+    needs_turns,
     plan_trains,
     plan_turns,
     turns_left,
@@ -200,7 +201,7 @@ def main_phase_plan(b, s, m, params, me):
     routes, the cards it needs (``want``, ``needs`` and the colour needs
     ``need``), the payable routes and the search's scratch arrays
     ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable,
-    dist, prev, done)``, in the memory's work rows (uncounted views,
+    dist, prev, done, numbers, dists)``, in the memory's work rows (uncounted views,
     :func:`~ttrsim.strategies.planner.plan.decision_rows`)."""
     R = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
@@ -216,7 +217,7 @@ def main_phase_plan(b, s, m, params, me):
     payable = borrowed(m.flags)[WB_PAYABLE, :R]         # routes it can claim now
     payable_routes(b, s, me, cost, payable)
     return MainPlan(cost, rows.cscore, in_plan, need_trains, n_plan, want, needs, need, payable, rows.dist,
-                    rows.prev, rows.done)
+                    rows.prev, rows.done, borrowed(m.numbers), borrowed(m.dists))
 
 
 @kernel
@@ -229,8 +230,8 @@ def draw_value_now(b, s, legal, n_legal, params, me, floor, plan):
     if s.tk_len[0] == 0 or ticket_mix_action(b, s, legal, n_legal, 0) < 0:
         return -BIG
     slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
-    if plan.n_plan > 0:     # (plan_turns recomputes want and needs from the same hand and plan: unchanged)
-        slack -= params[me, P_TK_TURNS_FACTOR] * plan_turns(b, s, me, plan.in_plan, plan.want, plan.needs)
+    if plan.n_plan > 0:     # (want and needs are the plan's, with the hand held: main_phase_plan's card_needs)
+        slack -= params[me, P_TK_TURNS_FACTOR] * needs_turns(b, s, me, plan.n_plan, plan.want, plan.needs)
     # the draw's value is at most its value with the best possible offer (20 points): skip hopeless ones
     if params[me, P_DRAW_VALUE0] + params[me, P_DRAW_VALUE_SLACK] * slack + params[me, P_DRAW_VALUE_EV] * 20 <= floor:
         return -BIG

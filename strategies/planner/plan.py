@@ -9,6 +9,11 @@ Memory (:mod:`ttrsim.strategies.kit.memory`) beside the plan key and flags:
   and 1 + its tickets held when it last counted its unfinished tickets,
   ``numbers[me, SM_UNFINISHED]`` that count (it changes only with its routes
   or tickets);
+* ``numbers[me, SM_LONGEST + q]``: seat ``q``'s longest path (R6.5) as
+  ``(trains + 1) << 16 | length``, found when ``q`` had ``trains`` trains
+  (its routes change only with its claims, each of which takes trains;
+  :func:`ttrsim.strategies.planner.tickets.seat_longest`), for up to six
+  seats (up to the memory's ``DIST_KEY``);
 * ``route_numbers[me, SM_DETOUR, r]``: route ``r``'s remembered detour (0
   unknown, 1 no path below the cap, 2 + the detour path's cost),
   ``route_numbers[me, SM_DETOUR_TRAINS, r]`` the seat's trains when it was
@@ -75,6 +80,7 @@ NEED_WORK = 1 + N_COLOURS       # scratch from here
 SM_OWN_TRAINS = FREE_NUMBER
 SM_OWN_TICKETS = FREE_NUMBER + 1
 SM_UNFINISHED = FREE_NUMBER + 2
+SM_LONGEST = FREE_NUMBER + 3    # + seat: its longest path and trains (up to DIST_KEY)
 SM_DETOUR = PLAN_ROUTES + 1
 SM_DETOUR_TRAINS = PLAN_ROUTES + 2
 
@@ -201,8 +207,9 @@ PlanRows = namedtuple("PlanRows", ("in_plan", "want", "needs", "cscore", "dist",
 # what a main-phase decision starts from (the planner's main_phase_plan): the
 # search costs, the rows above, the plan's trains and routes still to claim,
 # its colour needs for payments and the routes payable now
+# and the memory's numbers and distances (uncounted: seat_distances)
 MainPlan = namedtuple("MainPlan", ("cost", "cscore", "in_plan", "need_trains", "n_plan", "want", "needs", "need",
-                                   "payable", "dist", "prev", "done"))
+                                   "payable", "dist", "prev", "done", "numbers", "dists"))
 
 
 @kernel
@@ -371,6 +378,14 @@ def plan_turns(b, s, me, in_plan, want, needs):
     those it cannot see (at least a quarter: the face-up row helps)."""
     _, n_routes = plan_trains(b, s, me, in_plan)
     card_needs(b, s, s.hand[me], in_plan, want, needs)
+    return needs_turns(b, s, me, n_routes, want, needs)
+
+
+@kernel
+def needs_turns(b, s, me, n_routes, want, needs):
+    """:func:`plan_turns` of a plan with ``n_routes`` routes to claim whose
+    :func:`card_needs` (with the seat's hand) are ``want`` and ``needs``
+    already: without finding them again."""
     if needs[NEED_SHORT] == 0:
         return float(n_routes)
     tot = unseen_total(b, s, me)

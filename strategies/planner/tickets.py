@@ -60,11 +60,11 @@ from ..kit.graph_search import (
     COST_TRAINS,
     INF,
     all_pairs_distances,
-    distance_to_routes,
     location_distance,
     location_to_routes,
     route_cost_for,
 )
+from ..kit.memory import DIST_KEY, seat_distances
 from ..kit.network_plans import network_work
 from .params import (
     P_DRAW_LONG,
@@ -94,6 +94,7 @@ from .params import (
 )
 from .passengers import BIG, colour_scores
 from .plan import (
+    SM_LONGEST,
     PlanWork,
     keep_reachable,
     make_plan,
@@ -137,7 +138,6 @@ def keep_choice(b, s, legal, n_legal, params, me):
                  np.empty(2 * T + 16, np.int64), network_work(b))
     want = np.zeros(N_COLOURS + 1)
     needs = needs_array(b)
-    make_plan(b, s, me, tks, n_held, pcost, in_plan, w)
     budget = s.trains[me] - params[me, P_KEEP_MARGIN]
     t_left = turns_left(b, s, me, params[me, P_PACE])
     tv = params[me, P_TURN_VALUE]
@@ -280,13 +280,32 @@ def globe_points(b, params, me, count, others):
 
 
 @kernel
-def longest_per_train(b, s, params, me):
+def seat_longest(b, s, q, me, numbers):
+    """Seat ``q``'s longest path (R6.5, ``player_longest``), remembered in
+    ``me``'s ``numbers`` (``numbers[me, SM_LONGEST + q]``, see
+    :mod:`~ttrsim.strategies.planner.plan`) while ``q``'s trains are the same
+    (only its claims change its routes, and each takes trains); ``numbers``
+    None: found every time."""
+    if numbers is None or SM_LONGEST + q >= DIST_KEY:
+        return player_longest(b, s, q)
+    key = s.trains[q] + 1
+    kept = numbers[me, SM_LONGEST + q]
+    if kept >> 16 == key:
+        return kept & 0xFFFF
+    n = player_longest(b, s, q)
+    numbers[me, SM_LONGEST + q] = (key << 16) | n
+    return n
+
+
+@kernel
+def longest_per_train(b, s, params, me, numbers=None):
     """The longest-path bonus (R6.5) one more train of ``me``'s path moves,
     in points: ``tk_longest x`` the bonus x the rise in the chance of the
     longest (:func:`most_chance`) from one train more, each seat's path
     projected as its public path + ``tk_longest_grow x`` the trains it still
     holds, the spread ``2 + tk_longest_spread x`` the trains the seats still
-    hold on average (the paths still grow). 0 without the bonus."""
+    hold on average (the paths still grow). 0 without the bonus. With
+    ``numbers`` (the memory's) the paths are remembered (:func:`seat_longest`)."""
     if b.rp[RP_LP_PTS] <= 0 or params[me, P_TK_LONGEST] == 0:
         return 0.0
     n = s.meta[M_NPLAYERS]
@@ -297,10 +316,10 @@ def longest_per_train(b, s, params, me):
     for q in range(n):
         held += s.trains[q]
         if q != me:
-            others[k] = player_longest(b, s, q) + grow * s.trains[q]
+            others[k] = seat_longest(b, s, q, me, numbers) + grow * s.trains[q]
             k += 1
     spread = 2.0 + params[me, P_TK_LONGEST_SPREAD] * held / n
-    mine = player_longest(b, s, me) + grow * s.trains[me]
+    mine = seat_longest(b, s, me, me, numbers) + grow * s.trains[me]
     rise = most_chance(mine + 1.0, others, spread) - most_chance(mine, others, spread)
     return params[me, P_TK_LONGEST] * b.rp[RP_LP_PTS] * rise
 
@@ -344,25 +363,48 @@ def expected_best_keep(values, k):
 
 
 @kernel
+def distance_to_network(b, s, me, in_plan, D, dist):
+    """``dist[v]``: the cheapest path from node ``v`` to an end of a route of
+    the seat's network (its own routes and ``in_plan``'s), by ``D`` (all
+    pairs' distances over the seat's costs, :func:`all_pairs_distances`);
+    False (``dist`` untouched) when the network is empty. The nearest end by
+    ``D``: the distances :func:`distance_to_routes` finds, exactly (whole
+    train counts), without its search."""
+    ra, rb = b.route_a, b.route_b
+    N = b.n_nodes
+    end = np.zeros(N, np.bool_)
+    any_route = False
+    for r in range(in_plan.shape[0]):
+        if in_plan[r] or s.route_owner[r] == me:
+            end[ra[r]] = True
+            end[rb[r]] = True
+            any_route = True
+    if not any_route:
+        return False
+    dist[:] = INF
+    for u in range(N):
+        if end[u]:
+            for v in range(N):
+                dist[v] = min(dist[v], D[u, v])
+    return True
+
+
+@kernel
 def draw_value(b, s, me, params, plan, slack):
     """The value (margin points, see the module doc) of drawing tickets now
     from the first pile, given the decision's plan ``plan`` (a
     :data:`~.plan.MainPlan`: its search costs, routes and search labels) and
     ``slack`` turns of it; ``-BIG`` without a network to extend."""
-    cost, in_plan, dist, prev, done = plan.cost, plan.in_plan, plan.dist, plan.prev, plan.done
-    network = np.empty(in_plan.shape[0], np.bool_)
-    for r in range(in_plan.shape[0]):
-        network[r] = in_plan[r] or s.route_owner[r] == me
-    if not distance_to_routes(b, cost, network, dist, prev, done):
+    cost, in_plan, dist = plan.cost, plan.in_plan, plan.dist
+    D = seat_distances(b, s, me, cost, plan.numbers, plan.dists)
+    if not distance_to_network(b, s, me, in_plan, D, dist):
         return -BIG
-    D = np.empty((b.n_nodes, b.n_nodes))
-    all_pairs_distances(b, cost, D)
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
     others = np.empty(s.meta[M_NPLAYERS] - 1)
     n_done, unfinished = globe_field(b, s, params, me, others)
     count = n_done + params[me, P_TK_GLOBE_RATE] * unfinished
     globe0 = globe_points(b, params, me, count, others)
-    per_train = longest_per_train(b, s, params, me)
+    per_train = longest_per_train(b, s, params, me, plan.numbers)
     T = b.ticket_a.shape[0]
     vals = np.empty(T)
     n = 0
