@@ -21,17 +21,13 @@ field              type                              contents
                                                      ``x // ROUTE_SET_BITS``
 ``costs``          float64[P, R]                     a seat's route costs
                                                      (:func:`seat_costs`)
-``dists``          float64[P, N, N]                  all pairs' distances over them
-                                                     (:func:`seat_distances`)
 ``scratch``        N_SCRATCH game states             the table's scratch states (below)
 ``ints``           int64[N_WORK_INTS, W]             work rows of one decision (below)
 ``floats``         float64[N_WORK_FLOATS, W]
 ``flags``          bool[N_WORK_FLAGS, W]
 =================  ================================  =========================================
 
-Everything but the streams and the distances is zero at every game start
-(the distances are read only under their key, which is zeroed: clearing them
-for every game would cost cheap strategies' games). A kernel reads and
+Everything but the streams is zero at every game start. A kernel reads and
 writes only the acting seat's rows (``tests/strategies/test_strategy_api.py`` checks it
 for every registered strategy), and the scratch states and work rows.
 
@@ -85,16 +81,13 @@ Route costs
 A seat's route costs (:func:`ttrsim.strategies.kit.graph_search.route_cost_for`)
 change only when a route is claimed: :func:`seat_costs` keeps them in
 ``costs[p]`` under :func:`claims_key` (in ``numbers[p, COST_KEY]``) and
-computes them again only when a route was claimed since. Likewise
-:func:`seat_distances` keeps the distances between all nodes over them
-(``all_pairs_distances``) in ``dists[p]`` under the key in ``numbers[p,
-DIST_KEY]``.
+computes them again only when a route was claimed since.
 
 >>> from ttrsim.data.rules import get_rules
 >>> from ttrsim.core.board import build_board
 >>> b = build_board(get_rules("usa")); m = allocate_memory(b, 4)
->>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape, m.dists.shape, m.ints.shape
-((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (4, 36, 36), (17, 214))
+>>> m.numbers.shape, m.route_numbers.shape, m.route_sets.shape, m.costs.shape, m.ints.shape
+((4, 16), (4, 3, 100), (4, 100, 4), (4, 100), (17, 214))
 >>> reset_memory(m, 7); bool(m.rng[0] != m.rng[1])
 True
 """
@@ -106,9 +99,9 @@ from ttrsim.core.state import allocate_state, copy_state
 from ttrsim.jit import kernel
 from ttrsim.jit.record import borrowed, define_record
 
-from .graph_search import all_pairs_distances, route_cost_for
+from .graph_search import route_cost_for
 
-MEMORY_FIELDS = ("rng", "numbers", "route_numbers", "route_sets", "costs", "dists")     # the seats' rows
+MEMORY_FIELDS = ("rng", "numbers", "route_numbers", "route_sets", "costs")     # the seats' rows
 WORK_FIELDS = ("ints", "floats", "flags")                                        # a decision's work rows
 StrategyMemory = define_record("StrategyMemory", MEMORY_FIELDS + ("scratch",) + WORK_FIELDS, __name__)
 N_SCRATCH = 2             # scratch game states of a table (a search's determinization and rollout)
@@ -127,7 +120,6 @@ KEY_EXTRA = 4             # the key slot holding plan_key's ``extra``
 FREE_NUMBER = N_PLAN_KEY  # numbers[p, FREE_NUMBER:]: a strategy's own numbers
 PLAN_ROUTES = 0           # route_numbers[p, PLAN_ROUTES, r]: the plan's number for route r
 COST_KEY = MEM_NUMBERS - 1  # numbers[p, COST_KEY]: the claims_key costs[p] were computed under
-DIST_KEY = MEM_NUMBERS - 2  # numbers[p, DIST_KEY]: the claims_key dists[p] were computed under
 
 
 @kernel
@@ -137,12 +129,12 @@ def route_set_words(n_routes):
 
 
 @kernel
-def memory_arrays(n_players, n_routes, n_nodes):
+def memory_arrays(n_players, n_routes):
     """The zeroed arrays of a :class:`StrategyMemory`, in field order."""
     return (np.zeros(n_players, np.uint64), np.zeros((n_players, MEM_NUMBERS), np.int32),
             np.zeros((n_players, MEM_ROUTE_NUMBERS, n_routes), np.int32),
             np.zeros((n_players, n_routes, route_set_words(n_routes)), np.int32),
-            np.zeros((n_players, n_routes), np.float64), np.zeros((n_players, n_nodes, n_nodes), np.float64))
+            np.zeros((n_players, n_routes), np.float64))
 
 
 def work_width(b) -> int:
@@ -162,8 +154,7 @@ def work_arrays(width):
 def allocate_memory(b, n_players: int) -> StrategyMemory:
     """A table's memory for board ``b`` (reset it at every game start)."""
     scratch = tuple(allocate_state(b, n_players) for _ in range(N_SCRATCH))
-    return StrategyMemory(*memory_arrays(n_players, b.route_len.shape[0], b.n_nodes), scratch,
-                          *work_arrays(work_width(b)))
+    return StrategyMemory(*memory_arrays(n_players, b.route_len.shape[0]), scratch, *work_arrays(work_width(b)))
 
 
 def copy_memory(m: StrategyMemory) -> StrategyMemory:
@@ -178,17 +169,16 @@ def new_memory(m):
     rollouts), sharing ``m``'s scratch states (it must not outlive ``m``),
     with work rows of its own (a rollout decides while the search's decision
     still holds ``m``'s)."""
-    rng, numbers, route_numbers, route_sets, costs, dists = memory_arrays(m.rng.shape[0], m.costs.shape[1],
-                                                                          m.dists.shape[1])
+    rng, numbers, route_numbers, route_sets, costs = memory_arrays(m.rng.shape[0], m.costs.shape[1])
     ints, floats, flags = work_arrays(m.ints.shape[1])
-    return StrategyMemory(rng, numbers, route_numbers, route_sets, costs, dists, m.scratch, ints, floats, flags)
+    return StrategyMemory(rng, numbers, route_numbers, route_sets, costs, m.scratch, ints, floats, flags)
 
 
 @kernel
 def clear_seats(m):
     """Forget what every seat keeps between its decisions: zero ``numbers``,
-    ``route_numbers`` and ``route_sets`` (the kept route costs and distances
-    then count as unknown: no :func:`claims_key` is 0). A search clears its rollouts' memory
+    ``route_numbers`` and ``route_sets`` (the kept route costs then count as
+    unknown: no :func:`claims_key` is 0). A search clears its rollouts' memory
     so before every rollout."""
     m.numbers[:, :] = 0
     m.route_numbers[:, :, :] = 0
@@ -198,8 +188,7 @@ def clear_seats(m):
 @kernel
 def reset_memory(m, seed):
     """Start game ``seed``: seed every seat's stream (lane ``LANE_STRATEGY +
-    seat``) and zero the rest (the distances count as unknown: see the
-    module doc)."""
+    seat``) and zero the rest."""
     for p in range(m.rng.shape[0]):
         seed_into(m.rng, p, seed, LANE_STRATEGY + p)
     clear_seats(m)
@@ -374,21 +363,3 @@ def seat_costs(b, s, m, me, cost_mode):
         route_cost_for(b, s, me, cost_mode, cost)
         numbers[me, COST_KEY] = key
     return cost
-
-
-@kernel
-def seat_distances(b, s, me, cost, numbers, dists):
-    """Seat ``me``'s distances between all nodes over its route costs
-    ``cost`` (:func:`seat_costs`' row), ``all_pairs_distances(b, cost, ...)``
-    (:mod:`ttrsim.strategies.kit.graph_search`), kept in ``dists[me]``
-    (returned) and computed again only when a route was claimed since
-    (:func:`claims_key` in ``numbers[me, DIST_KEY]``: the costs change only
-    then). ``numbers`` and ``dists`` are the memory's (the caller passes
-    uncounted arrays, not the counted record); callers do not write into
-    the distances."""
-    D = dists[me]
-    key = claims_key(s)
-    if numbers[me, DIST_KEY] != key:
-        all_pairs_distances(b, cost, D)
-        numbers[me, DIST_KEY] = key
-    return D

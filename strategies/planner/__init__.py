@@ -201,7 +201,7 @@ def main_phase_plan(b, s, m, params, me):
     routes, the cards it needs (``want``, ``needs`` and the colour needs
     ``need``), the payable routes and the search's scratch arrays
     ``(cost, cscore, in_plan, need_trains, n_plan, want, needs, need, payable,
-    dist, prev, done, numbers, dists)``, in the memory's work rows (uncounted views,
+    dist, prev, done, numbers)``, in the memory's work rows (uncounted views,
     :func:`~ttrsim.strategies.planner.plan.decision_rows`)."""
     R = b.route_len.shape[0]
     cost = seat_costs(b, s, m, me, COST_TRAINS)     # kept in the memory until a claim (route_detour restores it)
@@ -217,7 +217,7 @@ def main_phase_plan(b, s, m, params, me):
     payable = borrowed(m.flags)[WB_PAYABLE, :R]         # routes it can claim now
     payable_routes(b, s, me, cost, payable)
     return MainPlan(cost, rows.cscore, in_plan, need_trains, n_plan, want, needs, need, payable, rows.dist,
-                    rows.prev, rows.done, borrowed(m.numbers), borrowed(m.dists))
+                    rows.prev, rows.done, borrowed(m.numbers))
 
 
 @kernel

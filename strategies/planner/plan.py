@@ -12,8 +12,7 @@ Memory (:mod:`ttrsim.strategies.kit.memory`) beside the plan key and flags:
 * ``numbers[me, SM_LONGEST + q]``: seat ``q``'s longest path (R6.5) as
   ``(trains + 1) << 16 | length``, found when ``q`` had ``trains`` trains
   (its routes change only with its claims, each of which takes trains;
-  :func:`ttrsim.strategies.planner.tickets.seat_longest`), for up to six
-  seats (up to the memory's ``DIST_KEY``);
+  :func:`ttrsim.strategies.planner.tickets.seat_longest`);
 * ``route_numbers[me, SM_DETOUR, r]``: route ``r``'s remembered detour (0
   unknown, 1 no path below the cap, 2 + the detour path's cost),
   ``route_numbers[me, SM_DETOUR_TRAINS, r]`` the seat's trains when it was
@@ -80,7 +79,7 @@ NEED_WORK = 1 + N_COLOURS       # scratch from here
 SM_OWN_TRAINS = FREE_NUMBER
 SM_OWN_TICKETS = FREE_NUMBER + 1
 SM_UNFINISHED = FREE_NUMBER + 2
-SM_LONGEST = FREE_NUMBER + 3    # + seat: its longest path and trains (up to DIST_KEY)
+SM_LONGEST = FREE_NUMBER + 3    # + seat: its longest path and trains (up to COST_KEY)
 SM_DETOUR = PLAN_ROUTES + 1
 SM_DETOUR_TRAINS = PLAN_ROUTES + 2
 
@@ -207,9 +206,9 @@ PlanRows = namedtuple("PlanRows", ("in_plan", "want", "needs", "cscore", "dist",
 # what a main-phase decision starts from (the planner's main_phase_plan): the
 # search costs, the rows above, the plan's trains and routes still to claim,
 # its colour needs for payments and the routes payable now
-# and the memory's numbers and distances (uncounted: seat_distances)
+# and the seat memory's numbers (uncounted)
 MainPlan = namedtuple("MainPlan", ("cost", "cscore", "in_plan", "need_trains", "n_plan", "want", "needs", "need",
-                                   "payable", "dist", "prev", "done", "numbers", "dists"))
+                                   "payable", "dist", "prev", "done", "numbers"))
 
 
 @kernel

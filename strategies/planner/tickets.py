@@ -64,7 +64,7 @@ from ..kit.graph_search import (
     location_to_routes,
     route_cost_for,
 )
-from ..kit.memory import DIST_KEY, seat_distances
+from ..kit.memory import COST_KEY
 from ..kit.network_plans import network_work
 from .params import (
     P_DRAW_LONG,
@@ -286,7 +286,7 @@ def seat_longest(b, s, q, me, numbers):
     :mod:`~ttrsim.strategies.planner.plan`) while ``q``'s trains are the same
     (only its claims change its routes, and each takes trains); ``numbers``
     None: found every time."""
-    if numbers is None or SM_LONGEST + q >= DIST_KEY:
+    if numbers is None or SM_LONGEST + q >= COST_KEY:
         return player_longest(b, s, q)
     key = s.trains[q] + 1
     kept = numbers[me, SM_LONGEST + q]
@@ -363,13 +363,13 @@ def expected_best_keep(values, k):
 
 
 @kernel
-def distance_to_network(b, s, me, in_plan, D, dist):
-    """``dist[v]``: the cheapest path from node ``v`` to an end of a route of
-    the seat's network (its own routes and ``in_plan``'s), by ``D`` (all
-    pairs' distances over the seat's costs, :func:`all_pairs_distances`);
-    False (``dist`` untouched) when the network is empty. The nearest end by
-    ``D``: the distances :func:`distance_to_routes` finds, exactly (whole
-    train counts), without its search."""
+def distance_to_network(b, s, me, cost, in_plan, D, dist):
+    """``dist[v]``: the cheapest path over ``cost`` from node ``v`` to an end
+    of a route of the seat's network (its own routes and ``in_plan``'s), and
+    ``D`` all pairs' (:func:`all_pairs_distances`); False (both untouched)
+    when the network is empty. The nearest end by ``D``: the distances
+    :func:`distance_to_routes` finds, exactly (whole train counts), without
+    its search."""
     ra, rb = b.route_a, b.route_b
     N = b.n_nodes
     end = np.zeros(N, np.bool_)
@@ -381,6 +381,7 @@ def distance_to_network(b, s, me, in_plan, D, dist):
             any_route = True
     if not any_route:
         return False
+    all_pairs_distances(b, cost, D)
     dist[:] = INF
     for u in range(N):
         if end[u]:
@@ -396,8 +397,8 @@ def draw_value(b, s, me, params, plan, slack):
     :data:`~.plan.MainPlan`: its search costs, routes and search labels) and
     ``slack`` turns of it; ``-BIG`` without a network to extend."""
     cost, in_plan, dist = plan.cost, plan.in_plan, plan.dist
-    D = seat_distances(b, s, me, cost, plan.numbers, plan.dists)
-    if not distance_to_network(b, s, me, in_plan, D, dist):
+    D = np.empty((b.n_nodes, b.n_nodes))
+    if not distance_to_network(b, s, me, cost, in_plan, D, dist):
         return -BIG
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
     others = np.empty(s.meta[M_NPLAYERS] - 1)
