@@ -198,7 +198,8 @@ class NTupleModel:
     """The n-tuple landscape model: per 1-tuple (each parameter's value), per
     2-tuple (optional) and the full tuple, the sum and count of the values
     seen; a point's estimate is the mean over its tuples with data, its
-    exploration term the mean over all its tuples of sqrt(log(1 + N) / (n + eps))."""
+    exploration term the mean over all its tuples of sqrt(log(1 + N) / (n + eps))
+    (TAG's NTupleSystem: eps 0.1)."""
 
     def __init__(self, sizes: list[int], pairs: bool):
         self.d = len(sizes)
@@ -248,12 +249,13 @@ class NTupleModel:
     def mean(self, xs: np.ndarray) -> np.ndarray:
         return self._mean(*self.stats(xs))
 
-    def ucb(self, xs: np.ndarray, k: float, eps: float = 1e-6) -> np.ndarray:
+    def ucb(self, xs: np.ndarray, k: float, eps: float) -> np.ndarray:
         s, n = self.stats(xs)
         return self._mean(s, n) + k * np.sqrt(math.log(1 + self.total) / (n + eps)).mean(axis=1)
 
 
-def run_ntbea(cfg, oracle, budget, rng, *, values=11, neighbours=50, k_explore=1.0, pairs=False, seed=0):
+def run_ntbea(cfg, oracle, budget, rng, *, values=11, neighbours=50, k_explore=1.0, epsilon=0.1, pairs=False,
+              seed=0):
     """NTBEA: evaluate the current point on one fresh seed block against the
     start field, add it to the model, move to the neighbour (of
     ``neighbours`` mutations: each parameter with chance 1/d, at least one,
@@ -279,7 +281,7 @@ def run_ntbea(cfg, oracle, budget, rng, *, values=11, neighbours=50, k_explore=1
         flip[np.arange(neighbours), rng.integers(0, d, neighbours)] = True
         shift = rng.integers(1, top, (neighbours, d))                   # another value of the parameter
         nb = np.where(flip, (nb + shift) % top, nb)
-        score = model.ucb(nb, k_explore) + rng.random(neighbours) * 1e-6
+        score = model.ucb(nb, k_explore, epsilon) + rng.random(neighbours) * 1e-6
         x = nb[int(np.argmax(score))]
     seen = np.array(list(model.points.values()))
     best = seen[int(np.argmax(model.mean(seen)))]
@@ -372,7 +374,8 @@ def compare(args, methods, budget: int, dims: int, echo=print) -> dict:
             t0 = time.perf_counter()
             kw = {"seed": block_seed(args.seed, run)} if method != "halving" else {}
             if method == "ntbea":
-                kw.update(values=args.values, neighbours=args.neighbours, k_explore=args.k_explore, pairs=args.pairs)
+                kw.update(values=args.values, neighbours=args.neighbours, k_explore=args.k_explore, epsilon=args.epsilon,
+                          pairs=args.pairs)
             rng = np.random.default_rng([args.seed, run, METHODS.index(method)])
             best, used = RUNNERS[method](cfg, oracle, budget, rng, **kw)
             q = oracle.quality(cfg, best, start)
@@ -435,6 +438,7 @@ def main(argv=None):
     ap.add_argument("--values", type=int, default=11, help="ntbea: values per parameter")
     ap.add_argument("--neighbours", type=int, default=50, help="ntbea: neighbours scored by the model per step")
     ap.add_argument("--k-explore", type=float, default=1.0, help="ntbea: UCB exploration constant")
+    ap.add_argument("--epsilon", type=float, default=0.1, help="ntbea: count added in the exploration term (TAG: 0.1)")
     ap.add_argument("--pairs", action="store_true", help="ntbea: model 2-tuples too")
     ap.add_argument("--verbose", action="store_true", help="print every run")
     args = ap.parse_args(argv)
