@@ -25,8 +25,8 @@ Oracles (``--oracle``):
 Every run of every method shares its landscape, start and seeds with the
 other methods' run of the same index, so the methods are also compared paired.
 
-    python3 benchmarks/tuner_methods.py --oracle planted --budgets 2000,8000,32000 --dims 3,6 --runs 100
-    python3 benchmarks/tuner_methods.py --oracle games --budgets 4000 --runs 4 --quality-games 4000
+    python3 benchmarks/tuner_methods.py --oracle planted --budgets 2000,8000,32000 --dims 3,6 --runs 50
+    python3 benchmarks/tuner_methods.py --oracle games --budgets 4000 --dims 3 --runs 20 --quality-games 4000 --seed 1
 
 Prints one markdown table row per (method, budget, dims): runs, mean games
 used, mean quality with its 95% interval over runs, and the mean paired
