@@ -422,21 +422,17 @@ def write_mask(b, s, lay, route_act, legal, mask):
     count = mask_of(b, lay, route_act, legal, non_claim_actions(b, s, legal), mask)
     p = s.meta[M_PLAYER]
     hand = s.hand
-    locos = np.int64(hand[p, LOCO])
     route_len, route_colour, ferry = b.route_len, b.route_colour, b.route_ferry
     for i in range(claim_routes(b, s, p, legal, 0)):
         r = legal[i]
-        length, col, k_lo, at = np.int64(route_len[r]), np.int64(route_colour[r]), np.int64(ferry[r]), route_act[r]
-        if col == GRAY:
-            for c in range(N_COLOURS):
-                if colour_pays(hand, p, c, length, k_lo):
-                    mask[at + c] = 1
-                    count += 1
-        elif colour_pays(hand, p, col, length, k_lo):
-            mask[at] = 1
-            count += 1
-        if locos >= length:
-            mask[at + (PAY_LOCOS_ONLY if col == GRAY else 1)] = 1
+        length, col, k_lo = np.int64(route_len[r]), np.int64(route_colour[r]), np.int64(ferry[r])
+        c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
+        for c in range(c_lo, c_hi):
+            if colour_pays(hand, p, c, length, k_lo):
+                mask[env_action(b, lay, route_act, encode_claim(r, c, k_lo))] = 1
+                count += 1
+        if hand[p, LOCO] >= length:
+            mask[env_action(b, lay, route_act, encode_claim(r, PAY_LOCOS_ONLY, length))] = 1
             count += 1
     return count
 
