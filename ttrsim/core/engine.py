@@ -308,28 +308,23 @@ def _list_actions(b, s, out, claims):
     phase = s.meta[M_PHASE]
     p = s.meta[M_PLAYER]
     n = 0
-    if phase == PH_MAIN or phase == PH_DRAW2:
+    if phase == PH_MAIN:
+        n = _main_head(b, s, out)
+        if claims:
+            n = claim_actions(b, s, p, out, n)
+        n = station_actions(b, s, p, out, n)
+        if n == 0 and (claims or not any_main_action(b, s, p)):
+            out[0] = A_PASS
+            n = 1
+    elif phase == PH_DRAW2:                 # the second card: no face-up locomotive (R3.2)
         faceup = s.faceup
         for i in range(faceup.shape[0]):
-            c = faceup[i]
-            if c >= 0 and (phase == PH_MAIN or c != LOCO):
+            if faceup[i] >= 0 and faceup[i] != LOCO:
                 out[n] = A_FACEUP + i
                 n += 1
         if cards_available(s) > 0:
             out[n] = A_BLIND
             n += 1
-        if phase == PH_MAIN:
-            if tickets_left(s) > 0:
-                _, lo, hi = mix_range(b, s, b.rp[RP_DRAW_N])
-                for k in range(lo, hi + 1):
-                    out[n] = A_TICKETS + k
-                    n += 1
-            if claims:
-                n = claim_actions(b, s, p, out, n)
-            n = station_actions(b, s, p, out, n)
-            if n == 0 and (claims or not any_main_action(b, s, p)):
-                out[0] = A_PASS
-                n = 1
     elif phase == PH_SETUP_MIX:
         _, lo, hi = mix_range(b, s, b.rp[RP_SETUP_DEAL])
         for k in range(lo, hi + 1):
