@@ -21,15 +21,19 @@ from ttrsim.env.encoding import encode_obs, write_mask
 from ttrsim.env.vector import VectorEnv, random_actions
 from ttrsim.jit import kernel
 
+# compiled afresh each run: numba checks a cached function against its own file only, so a cached
+# loop here would keep timing the ttrsim sources it inlined when it was first compiled
+uncached = kernel(cache=False)
 
-@kernel
+
+@uncached
 def all_obs(b, states, lay, obs, reps):
     for _ in range(reps):
         for i in range(len(states)):
             encode_obs(b, states[i], states[i].meta[M_PLAYER], lay, obs[i])
 
 
-@kernel
+@uncached
 def all_masks(b, states, lay, route_act, legal, mask, reps):
     n = 0
     for _ in range(reps):
@@ -38,7 +42,7 @@ def all_masks(b, states, lay, route_act, legal, mask, reps):
     return n
 
 
-@kernel
+@uncached
 def all_legal(b, states, legal, reps):
     n = 0
     for _ in range(reps):

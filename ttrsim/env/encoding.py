@@ -405,6 +405,14 @@ def env_action(b, lay, route_act, a):
         city, c, _ = decode_station(n_routes, a)
         return lay[X_STATIONS] + city * STATION_PAYS + c
     r, c, _ = decode_claim(a)
+    return claim_env_action(b, route_act, r, c)
+
+
+@kernel(inline="always")
+def claim_env_action(b, route_act, r, c):
+    """The env action claiming route ``r`` in pay colour ``c`` (``PAY_LOCOS_ONLY``:
+    locomotives only): a gray route has one per pay colour, a coloured one its
+    colour and locomotives only."""
     if b.route_colour[r] == GRAY:
         return route_act[r] + c
     return route_act[r] + (c == PAY_LOCOS_ONLY)
@@ -429,10 +437,10 @@ def write_mask(b, s, lay, route_act, legal, mask):
         c_lo, c_hi = (0, N_COLOURS) if col == GRAY else (col, col + 1)
         for c in range(c_lo, c_hi):
             if colour_pays(hand, p, c, length, k_lo):
-                mask[env_action(b, lay, route_act, encode_claim(r, c, k_lo))] = 1
+                mask[claim_env_action(b, route_act, r, c)] = 1
                 count += 1
         if hand[p, LOCO] >= length:
-            mask[env_action(b, lay, route_act, encode_claim(r, PAY_LOCOS_ONLY, length))] = 1
+            mask[claim_env_action(b, route_act, r, PAY_LOCOS_ONLY)] = 1
             count += 1
     return count
 
