@@ -220,7 +220,7 @@ def main_phase_plan(b, s, m, params, me):
                     rows.prev, rows.done, borrowed(m.numbers))
 
 
-@kernel
+@kernel(inline="always")   # (no call: the plan's arrays are not copied and counted again)
 def draw_value_now(b, s, legal, n_legal, params, me, floor, plan):
     """The value (margin points, :func:`~ttrsim.strategies.planner.tickets.draw_value`)
     of a ticket draw now, given the plan of ``plan`` (:func:`main_phase_plan`'s
@@ -255,7 +255,7 @@ def pay_work(m):
     return borrowed(m.ints)[WI_PAY, :CLAIMS_PER_ROUTE]
 
 
-@kernel
+@kernel(inline="always")   # (no call: the plan's arrays are not copied and counted again)
 def last_turn_choice(b, s, legal, n_legal, params, me, plan, pay):
     """The very last turn: the claim worth most now (its points, the tickets
     it completes, its passengers), else a card draw. (``pay``: :func:`pay_work`;
@@ -288,7 +288,7 @@ def last_turn_choice(b, s, legal, n_legal, params, me, plan, pay):
     return a
 
 
-@kernel
+@kernel(inline="always")   # (no call: the plan's arrays are not copied and counted again)
 def spare_claim(b, s, params, me, plan, pay):
     """Near the end, with a plan: an off-plan route paid with cards the plan
     does not need, while trains and turns allow; -1 if none. (``want`` and
@@ -351,7 +351,7 @@ def plan_choice(b, s, m, legal, n_legal, params, me, plan, near_end):
     return -1, False
 
 
-@kernel
+@kernel(inline="always")   # (no call: the plan's arrays are not copied and counted again)
 def free_choice(b, s, legal, n_legal, params, me, plan, near_end, pay):
     """Free mode: the best-scoring route it can pay (with a plan: one that
     leaves the plan its trains), else cards for a good target (with no plan:

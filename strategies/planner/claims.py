@@ -117,7 +117,7 @@ def blocked_routes(cost, out):
 DetourWork = namedtuple("DetourWork", ("numbers", "words", "saved", "front", "blocked", "dist", "prev", "done"))
 
 
-@kernel
+@kernel(inline="always")   # (in claim_pick's loop: the record is not copied and counted per call)
 def route_detour(b, s, me, r, cost, cap, w):
     """Trains a path between the ends of route ``r`` costs beyond the route if
     every track of its group is closed, at most ``cap`` (``cap`` when there is
