@@ -437,6 +437,7 @@ def write_mask(b, s, lay, route_act, legal, mask):
     count = mask_of(b, lay, route_act, legal, non_claim_actions(b, s, legal), mask)
     p = s.meta[M_PLAYER]
     hand = s.hand
+    locos = hand[p, LOCO]
     route_len, route_colour, ferry = b.route_len, b.route_colour, b.route_ferry
     for i in range(claim_routes(b, s, p, legal, 0)):
         r = legal[i]
@@ -446,7 +447,7 @@ def write_mask(b, s, lay, route_act, legal, mask):
             if colour_pays(hand, p, c, length, k_lo):
                 mask[claim_env_action(b, route_act, r, c)] = 1
                 count += 1
-        if hand[p, LOCO] >= length:
+        if locos >= length:
             mask[claim_env_action(b, route_act, r, PAY_LOCOS_ONLY)] = 1
             count += 1
     return count
@@ -460,7 +461,7 @@ def mask_of(b, lay, route_act, legal, n, mask):
     if lay[L_TUNNELS] == 0 and lay[L_STATIONS] == 0:
         # without tunnel and station codes (all maps but Europe's) a loop that
         # cannot reach them: with env_action's branch for them in its body the
-        # loop ran 1.4 times slower (benchmarks/vector_parts.py)
+        # loop ran 1.4 times slower (1024 mid-game usa 4p masks: 0.65 ms, 0.46 without)
         for i in range(n):
             a = base_env_action(b, lay, route_act, legal[i])
             count += mask[a] == 0
