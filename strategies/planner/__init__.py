@@ -256,11 +256,9 @@ def pay_work(m):
 
 
 @kernel(inline="always")   # (no call: the plan's arrays are not copied and counted again)
-def last_turn_choice(b, s, legal, n_legal, params, me, plan, pay):
+def last_turn_choice(b, s, m, legal, n_legal, params, me, plan):
     """The very last turn: the claim worth most now (its points, the tickets
-    it completes, its passengers), else a card draw. (``pay``: :func:`pay_work`;
-    the steps of :func:`play_choice` take arrays, not the memory: a call taking
-    the counted record counts it.)"""
+    it completes, its passengers), else a card draw."""
     R = b.route_len.shape[0]
     T = b.ticket_a.shape[0]
     passengers = b.rp[RP_PASSENGERS] != 0
@@ -283,13 +281,13 @@ def last_turn_choice(b, s, legal, n_legal, params, me, plan, pay):
             best_v = v
             best_r = r
     if best_r >= 0:
-        return pay_choice(b, s, me, best_r, plan.need, plan.in_plan, params[me, P_LOCO_PAY], pay)
+        return pay_choice(b, s, me, best_r, plan.need, plan.in_plan, params[me, P_LOCO_PAY], pay_work(m))
     a, _ = draw_choice(b, s, legal, n_legal, params, me, plan.want, True)
     return a
 
 
 @kernel(inline="always")   # (no call: the plan's arrays are not copied and counted again)
-def spare_claim(b, s, params, me, plan, pay):
+def spare_claim(b, s, m, params, me, plan):
     """Near the end, with a plan: an off-plan route paid with cards the plan
     does not need, while trains and turns allow; -1 if none. (``want`` and
     ``needs`` are made again from the plan afterwards.)"""
@@ -301,6 +299,7 @@ def spare_claim(b, s, params, me, plan, pay):
     spare = s.trains[me] - plan.need_trains - params[me, P_SPARE_TRAINS]
     if not (spare >= 1 and t_left - plan_turns(b, s, me, in_plan, want, needs) >= 0):
         return -1
+    pay = pay_work(m)
     short0 = needs[NEED_SHORT]
     min_len = 1
     best_a = -1
@@ -343,7 +342,7 @@ def plan_choice(b, s, m, legal, n_legal, params, me, plan, near_end):
             return a, True
         return da, True
     if near_end:
-        a = spare_claim(b, s, params, me, plan, pay_work(m))
+        a = spare_claim(b, s, m, params, me, plan)
         if a >= 0:
             return a, True
     if da >= 0:
@@ -352,7 +351,7 @@ def plan_choice(b, s, m, legal, n_legal, params, me, plan, near_end):
 
 
 @kernel(inline="always")   # (no call: the plan's arrays are not copied and counted again)
-def free_choice(b, s, legal, n_legal, params, me, plan, near_end, pay):
+def free_choice(b, s, m, legal, n_legal, params, me, plan, near_end):
     """Free mode: the best-scoring route it can pay (with a plan: one that
     leaves the plan its trains), else cards for a good target (with no plan:
     :func:`~ttrsim.strategies.planner.plan.free_target`), else any claim."""
@@ -360,6 +359,7 @@ def free_choice(b, s, legal, n_legal, params, me, plan, near_end, pay):
     passengers = b.rp[RP_PASSENGERS] != 0
     pw = params[me, P_PASS_WEIGHT]
     n_plan, in_plan, payable, need = plan.n_plan, plan.in_plan, plan.payable, plan.need
+    pay = pay_work(m)
     min_len = 1 if near_end else params[me, P_FREE_MIN_LEN]
     best_r = -1
     best_v = -BIG
@@ -408,7 +408,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
         if a >= 0:
             return a
     if last_turn:
-        return last_turn_choice(b, s, legal, n_legal, params, me, plan, pay_work(m))
+        return last_turn_choice(b, s, m, legal, n_legal, params, me, plan)
     by_value = params[me, P_TICKET_EV] > 0
     if by_value and not near_end:
         if draw_value_now(b, s, legal, n_legal, params, me, 0.0, plan) > 0:
@@ -424,7 +424,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
         a = ticket_mix_action(b, s, legal, n_legal, n_long)
         if a >= 0:
             return a
-    return free_choice(b, s, legal, n_legal, params, me, plan, near_end, pay_work(m))
+    return free_choice(b, s, m, legal, n_legal, params, me, plan, near_end)
 
 
 @kernel
