@@ -38,7 +38,9 @@ SCRIPT = textwrap.dedent("""
         t0 = time.monotonic()
         try:
             inside["busy"](seconds)
-            print("out of numba", flush=True)
+            # one write with its newline: the signal may land between print's text and its end
+            sys.stdout.write("out of numba\\n")
+            sys.stdout.flush()
             while True:
                 sum(range(100))
         except Interrupted as e:
