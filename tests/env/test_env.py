@@ -428,3 +428,17 @@ def test_training_example_copies_what_it_needs_and_runs_from_that_folder(tmp_pat
     rows = json.loads(run.stdout)["summary"]
     assert {row["strategy"] for row in rows} == {"linear", "random", "greedy"}
     assert (tmp_path / "results" / "linear_policy").is_dir()
+
+
+@pytest.mark.parametrize("width", [1, 15, 16, 17, 33, 527])
+def test_random_actions_picks_the_drawn_one_of_each_row(width):
+    # the compiled scan skips strides of a row by their sums: the same column as numpy's list of the ones
+    rng = np.random.default_rng(width)
+    mask = (rng.random((400, width)) < rng.random((400, 1))).astype(np.int8)
+    mask[np.arange(400), rng.integers(width, size=400)] = 1          # every row has a legal action
+    counts = mask.sum(axis=1)
+    draws = np.random.default_rng(7).random(400)
+    actions = random_actions(mask, np.random.default_rng(7), counts)
+    nth = (draws * counts).astype(np.int64)
+    assert actions.tolist() == [int(np.flatnonzero(row)[k]) for row, k in zip(mask, nth)]
+    assert (mask[np.arange(400), actions] == 1).all()
