@@ -220,6 +220,14 @@ def main_phase_plan(b, s, m, params, me):
                     rows.prev, rows.done, borrowed(m.numbers))
 
 
+@kernel(inline="always")
+def valued_draw(b, s, legal, n_legal):
+    """The ticket draw :func:`draw_value_now` values and the planner takes
+    by value (``ticket_ev``): every ticket from the first pile (in Germany
+    the short one); -1 if no ticket draw is legal."""
+    return ticket_mix_action(b, s, legal, n_legal, 0)
+
+
 @kernel(inline="always")   # (no call: the plan's arrays are not copied and counted again)
 def draw_value_now(b, s, legal, n_legal, params, me, floor, plan):
     """The value (margin points, :func:`~ttrsim.strategies.planner.tickets.draw_value`)
@@ -227,7 +235,7 @@ def draw_value_now(b, s, legal, n_legal, params, me, floor, plan):
     :data:`~ttrsim.strategies.planner.plan.MainPlan`); ``-BIG`` when no draw is
     legal or its value cannot exceed ``floor`` whatever the offer (a draw is
     taken above 0)."""
-    if s.tk_len[0] == 0 or ticket_mix_action(b, s, legal, n_legal, 0) < 0:
+    if s.tk_len[0] == 0 or valued_draw(b, s, legal, n_legal) < 0:
         return -BIG
     slack = params[me, P_TK_LEFT_FACTOR] * turns_left(b, s, me, params[me, P_PACE])
     if plan.n_plan > 0:     # (want and needs are the plan's, with the hand held: main_phase_plan's card_needs)
@@ -412,7 +420,7 @@ def play_choice(b, s, m, legal, n_legal, params, me):
     by_value = params[me, P_TICKET_EV] > 0
     if by_value and not near_end:
         if draw_value_now(b, s, legal, n_legal, params, me, 0.0, plan) > 0:
-            return ticket_mix_action(b, s, legal, n_legal, 0)
+            return valued_draw(b, s, legal, n_legal)
     if plan.n_plan > 0:
         a, decided = plan_choice(b, s, m, legal, n_legal, params, me, plan, near_end)
         if decided:

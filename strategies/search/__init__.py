@@ -36,7 +36,9 @@ policy's pick, at no cost.
   and the end game alike, the planner's ticket draw whenever a draw might pay
   (``ticket_gate``: the planner values it above ``-ticket_gate`` margin
   points, :func:`ttrsim.strategies.planner.ticket_draw_value`; it draws
-  itself above 0), its keep then searched like any keep; with ``block`` > 0 (by
+  itself above 0; the draw valued, :func:`ttrsim.strategies.planner.valued_draw`:
+  every ticket from the first pile, in Germany the short one), its keep then
+  searched like any keep; with ``block`` > 0 (by
   default in 2-player games) also up to ``block`` blocking claims: the
   seat's payable claims (the planner's payment) whose route, or the parallel
   track a claim closes (R4.5), is on the other seats' plans in the most of
@@ -111,7 +113,7 @@ from .. import planner
 from ..fitted import fitted_keys
 from ..kit.action_picks import legal_list
 from ..kit.memory import clear_seats, new_memory
-from ..planner import main_phase_plan, ranked_claims, ticket_draw_value
+from ..planner import main_phase_plan, ranked_claims, ticket_draw_value, valued_draw
 from ..planner.claims import locks_all_tracks, route_exposure
 from ..planner.plan import min_trains_any
 from ..planner.tickets import keep_choice, mix_choice
@@ -420,7 +422,7 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     middle = int(params[me, P_MIDDLE])
     gate = params[me, P_TICKET_GATE]
     if gate > 0 and ticket_draw_value(b, s, m, legal, n_legal, pparams, me, -gate) > -gate:
-        n = _add(cands, n, _ticket_draw(b, s, legal, n_legal, pparams, me))     # a draw might pay
+        n = _add(cands, n, valued_draw(b, s, legal, n_legal))     # a draw might pay: the one valued
     if not end and middle == 0:
         return n
     if not end and middle == 1:

@@ -244,6 +244,32 @@ def test_a_ticket_draw_is_a_candidate_whenever_the_planner_values_it_within_the_
     assert draws(search_candidates(g, {"rollout_draw_value0": below, "ticket_gate": 6})) == []
 
 
+def test_the_gated_ticket_draw_is_the_draw_the_planner_valued():
+    """Germany (two ticket piles, R2.3/R5.1): the gate's candidate is the draw
+    the planner's value is of and that it takes itself, every ticket from the
+    short pile (:func:`planner.valued_draw`), not its long/short mix of the
+    setup and of ``planner_classic`` (``draw_long``: one long ticket while it
+    holds ``draw_long_trains`` trains, as here)."""
+    g = setup_game("germany", 2, seed=3)
+    b, s = g.board, g.state
+    me = int(s.meta[M_PLAYER])
+    buf = legal_buffer(b)
+    n_legal = dispatch.legal_for(strategy_id("search"), b, s, buf)
+    params = np.tile(param_row("search", {"rollout_draw_value0": 0.0}), (2, 1))
+    pparams = search.rollout_params(np.full(2, PLANNER), params, me)
+    rest = planner.ticket_draw_value(b, s, fresh_memory(g), buf, n_legal, pparams, me, -100.0)
+    valued = planner.valued_draw(b, s, buf, n_legal)
+    mixed = planner.mix_choice(b, s, buf, n_legal, pparams, me)
+    assert s.trains[me] >= pparams[me, planner.SPEC.index("draw_long_trains")] and valued != mixed
+
+    def draws(cands):
+        return [a for a in cands if A_TICKETS <= a < A_KEEP]
+
+    assert draws(search_candidates(g, {"rollout_draw_value0": -3.0 - rest, "ticket_gate": 6})) == [valued]
+    own = search_candidates(g, {"rollout_draw_value0": 3.0 - rest, "ticket_gate": 6})
+    assert own[0] == valued and draws(own) == [valued]
+
+
 def test_keep_sets_caps_the_keep_candidates_to_the_planners_best():
     for seed in range(3):
         g = Game("usa", 4, seed=seed)
