@@ -33,13 +33,11 @@ policy's pick, at no cost.
   once some seat has at most ``last_trains`` trains, at least
   ``last_claims`` of them), its card draw and a ticket
   draw (in Germany the planner's short/long mix); and, in the middle game
-  and the end game alike, the planner's ticket draw whenever a draw might pay
-  (``ticket_gate``: the planner values it above ``-ticket_gate`` margin
-  points, :func:`ttrsim.strategies.planner.ticket_draw_value`; it draws
-  itself above 0; the draw valued, :func:`ttrsim.strategies.planner.valued_draw`:
-  every ticket from the first pile, in Germany the short one), its keep then
-  searched like any keep; with ``block`` > 0 (by
-  default in 2-player games) also up to ``block`` blocking claims: the
+  and the end game alike, the planner's ticket draw whenever a draw might pay (``ticket_gate``: the
+  planner values it above ``-ticket_gate`` margin points, :func:`~ttrsim.strategies.planner.ticket_draw_value`;
+  it draws itself above 0; the draw valued, :func:`~ttrsim.strategies.planner.valued_draw`: every ticket
+  from the first pile, in Germany the short one), its keep then searched like any keep; with ``block`` > 0
+  (by default in 2-player games) also up to ``block`` blocking claims: the
   seat's payable claims (the planner's payment) whose route, or the parallel
   track a claim closes (R4.5), is on the other seats' plans in the most of
   ``block_deals`` determinizations (:func:`others_plans`: the planner's plan
