@@ -40,7 +40,7 @@ policy's pick, at no cost.
   (by default in 2-player games) also up to ``block`` blocking claims: the
   seat's payable claims (the planner's payment) whose route, or the parallel
   track a claim closes (R4.5), is on the other seats' plans in the most of
-  ``block_deals`` determinizations (:func:`others_plans`: the planner's plan
+  ``block_deals`` determinizations (:func:`.blocks.others_plans`: the planner's plan
   for each other seat, made anew on each).
 * Outcome (``outcome``): 0 the score margin (own total minus the best other
   total; clipped to +-``clip``, plus ``win_points`` for a win), 1 a win
@@ -111,11 +111,13 @@ from .. import planner
 from ..fitted import fitted_keys
 from ..kit.action_picks import legal_list
 from ..kit.memory import clear_seats, new_memory
-from ..planner import main_phase_plan, ranked_claims, ticket_draw_value, valued_draw
-from ..planner.claims import locks_all_tracks, route_exposure
+from ..planner import ranked_claims, ticket_draw_value, valued_draw
+from ..planner.claims import route_exposure
 from ..planner.plan import min_trains_any
 from ..planner.tickets import keep_choice, mix_choice
 from ..spec import BOOL, COUNT, DEALS, ROLLOUTS, TRAINS, Param, StrategySpec
+from .blocks import add_candidate as _add
+from .blocks import block_candidates
 from .determinize import copy_state_into, determinize, setup_keeps
 from .rollout import (
     PLANNER,
@@ -257,18 +259,6 @@ def rollout_params(policies, params, me):
 
 
 @kernel
-def _add(cands, n, a):
-    """Append action ``a`` to ``cands[:n]`` unless it is there; the new count."""
-    if a < 0:
-        return n
-    for i in range(n):
-        if cands[i] == a:
-            return n
-    cands[n] = a
-    return n + 1
-
-
-@kernel
 def _ticket_draw(b, s, legal, n_legal, pparams, me):
     """The planner's ticket-draw action (Germany: its short/long mix), -1 if none is legal."""
     for i in range(n_legal):
@@ -325,78 +315,6 @@ def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
 
 
 @kernel
-def others_plans(b, s, m, me, params, pparams, deals, need):
-    """Into ``need`` (float[R]): on how many of ``deals`` determinizations
-    (drawn like the search's, from the seat's own stream) some other seat's
-    planner plan (``pparams``; a fresh memory: the plan it would make now)
-    has each unclaimed route."""
-    R = b.route_len.shape[0]
-    det = m.scratch[0]
-    rm = new_memory(m)
-    stream = np.zeros(1, np.uint64)
-    hit = np.zeros(R, np.bool_)
-    need[:] = 0.0
-    for _ in range(deals):
-        stream[0] = next_u64(m.rng, me)
-        determinize(b, s, me, det, stream, params[me, P_INFER])
-        hit[:] = False
-        for q in range(s.meta[M_NPLAYERS]):
-            if q == me:
-                continue
-            clear_seats(rm)
-            in_plan = main_phase_plan(b, det, rm, pparams, q)[2]
-            for r in range(R):
-                if in_plan[r] and det.route_owner[r] < 0:
-                    hit[r] = True
-        for r in range(R):
-            need[r] += hit[r]
-
-
-@kernel
-def block_value(b, s, need, r):
-    """What claiming route ``r`` takes from the other seats' plans: ``need``
-    of ``r``, plus that of its parallel tracks when a claim closes them (R4.5)."""
-    v = need[r]
-    if locks_all_tracks(b, s):
-        g = b.route_group[r]
-        for j in range(b.group_routes.shape[1]):
-            o = b.group_routes[g, j]
-            if o >= 0 and o != r:
-                v += need[o]
-    return v
-
-
-@kernel
-def _blocks(b, s, m, me, params, pparams, claims, n_claims, cands, n):
-    """Append to ``cands[:n]`` up to ``block`` more of ``claims[:n_claims]``
-    (the planner's payable claims, ranked), those with the largest
-    :func:`block_value` (> 0; earlier in the ranking first on ties); the new
-    count."""
-    k = int(params[me, P_BLOCK])
-    deals = int(params[me, P_BLOCK_DEALS])
-    if k <= 0 or deals <= 0 or n_claims == 0:
-        return n
-    need = np.zeros(b.route_len.shape[0])
-    others_plans(b, s, m, me, params, pparams, deals, need)
-    value = np.empty(n_claims)
-    for i in range(n_claims):
-        value[i] = block_value(b, s, need, decode_claim(claims[i])[0])
-    added = 0
-    while added < k:
-        best = -1
-        for i in range(n_claims):
-            if value[i] > 0 and (best < 0 or value[i] > value[best]):
-                best = i
-        if best < 0:
-            break
-        value[best] = 0.0
-        n2 = _add(cands, n, claims[best])       # a candidate already (the planner's own claim): not counted
-        added += n2 - n
-        n = n2
-    return n
-
-
-@kernel
 def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     """The candidate actions into ``cands``, the policy's own pick first; their
     count (1: the decision is not searched)."""
@@ -435,7 +353,8 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
         return n
     for i in range(n_claims):
         n = _add(cands, n, claims[i])
-    n = _blocks(b, s, m, me, params, pparams, claims, n_payable, cands, n)
+    n = block_candidates(b, s, m, me, int(params[me, P_BLOCK]), int(params[me, P_BLOCK_DEALS]),
+                         params[me, P_INFER], pparams, claims, n_payable, cands, n)
     if not end and middle == 3:
         return n
     n = _add(cands, n, draw)

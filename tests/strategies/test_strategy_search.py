@@ -16,6 +16,7 @@ from ttrsim.strategies import param_row, planner, search, strategy_id
 from ttrsim.strategies.kit import dispatch
 from ttrsim.strategies.planner import main_phase_plan
 from ttrsim.strategies.search import outcome
+from ttrsim.strategies.search.blocks import others_plans
 from ttrsim.strategies.search.determinize import determinize
 from ttrsim.strategies.search.rollout import GREEDY, PLANNER, policy_params
 
@@ -365,7 +366,7 @@ def test_blocking_candidates_take_a_route_on_the_other_seats_plan():
     pparams = policy_params(PLANNER, 2)
     need = np.zeros(b.route_len.shape[0])
     params = search.by_players(np.tile(param_row("search", {"block_deals": 3}), (2, 1)), me, 2)
-    search.others_plans(b, g.state, fresh_memory(g), me, params, pparams, 3, need)
+    others_plans(b, g.state, fresh_memory(g), me, params[me, search.P_INFER], pparams, 3, need)
     ends = {r: {m.node_names[m.route_a[r]], m.node_names[m.route_b[r]]} for r in range(m.n_routes)}
     for city in ("Denver", "El Paso"):       # each plan leaves each end of the ticket by one route
         assert sum(need[r] for r in range(m.n_routes) if city in ends[r]) == 3
