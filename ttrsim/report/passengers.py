@@ -35,7 +35,7 @@ players' play is of course not replayed.
 ...                       output=f"{tmp.name}/doc", progress=False, echo=False).path
 >>> from ttrsim.report import Results, majority_outcomes
 >>> majority_outcomes(Results.open(path)).filter(pl.col("colour") == "black").select("outcome", "games").rows()
-[('single winner', 4), ('tie for first', 0), ('tie for second', 0), ('no second', 0), ('nobody', 0)]
+[('single winner', 2), ('tie for first', 1), ('tie for second', 0), ('no second', 1), ('nobody', 0)]
 >>> tmp.cleanup()
 """
 from __future__ import annotations
