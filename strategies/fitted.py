@@ -110,7 +110,7 @@ def fitted_keys(strategy: str) -> tuple[str, ...]:
     """The parameters some fitted set of ``strategy`` sets, sorted.
 
     >>> fitted_keys("planner")[:3]
-    ('draw_value0', 'loco_value', 'tk_globe')
+    ('deny', 'draw_value0', 'loco_value')
     """
     return tuple(sorted({k for values, _ in FITTED[strategy].values() for k in values}))
 
