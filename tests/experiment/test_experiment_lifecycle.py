@@ -62,9 +62,12 @@ def start(procs: list, tmp_path: Path, out: Path, **kw) -> subprocess.Popen:
     f.write_text(json.dumps(dict(EXP, **kw)))
     env = dict(os.environ, TTRSIM_MANIFEST_INTERVAL="0",
                PYTHONPATH=os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    # SIGINT as a terminal gives it (a shell starting the tests in the background hands its children SIGINT
+    # ignored, and a process still importing Python keeps that until ttrsim sets its own handler)
     procs.append(subprocess.Popen([sys.executable, "-m", "ttrsim", "run", str(f), "--output", str(out),
                                    "--no-progress"], cwd=tmp_path, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, env=env))
+                                  stderr=subprocess.PIPE, env=env,
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)))
     return procs[-1]
 
 
