@@ -449,7 +449,7 @@ def choose(b, s, m, legal, n_legal, params):
     elif phase == PH_DRAW2:
         a = second_draw(b, s, m, legal, n_legal, params, me)
     elif phase == PH_SETUP_KEEP or phase == PH_KEEP:
-        a = keep_choice(b, s, legal, n_legal, params, me)
+        a = keep_choice(b, s, m, legal, n_legal, params, me)
     elif phase == PH_SETUP_MIX:
         a = mix_choice(b, s, legal, n_legal, params, me)
     elif phase == PH_PASSENGER:

@@ -245,6 +245,21 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, w):
     return miss1
 
 
+@kernel(inline="always")   # (no call: the record is not counted again)
+def plan_rows_work(b, m, rows):
+    """:func:`make_plan`'s :data:`PlanWork` from the memory's work rows, with
+    the search labels of ``rows`` (:func:`decision_rows`' :data:`PlanRows`):
+    uncounted views (``record.borrowed``: the caller holds ``m`` while it
+    uses them)."""
+    R = b.route_len.shape[0]
+    ints, flags = borrowed(m.ints), borrowed(m.flags)
+    tmp_plan = flags[WB_TMP_PLAN, :R]
+    tmp_plan[:] = False
+    front, term, in_tree, cost_work = plan_work(b, m)
+    net = NetworkWork(rows.dist, rows.prev, rows.done, front, term, in_tree, ints[WI_ROUTES, :R], cost_work)
+    return PlanWork(tmp_plan, ints[WI_TA], ints[WI_TB], ints[WI_LOCS], net)
+
+
 @kernel
 def needs_array(b):
     """The ``needs`` array of :func:`card_needs` for board ``b``."""
@@ -409,7 +424,7 @@ def current_plan(b, s, m, me, params, cost, rows):
     T = b.ticket_a.shape[0]
     in_plan, want, needs = rows.in_plan, rows.want, rows.needs
     hand = hand_size(s, me)
-    ints, floats, flags = borrowed(m.ints), borrowed(m.floats), borrowed(m.flags)   # the work rows, uncounted
+    ints, floats = borrowed(m.ints), borrowed(m.floats)     # the work rows, uncounted
     tks = ints[WI_TICKETS]
     n_held = 0
     for t in range(T):
@@ -438,11 +453,7 @@ def current_plan(b, s, m, me, params, cost, rows):
     pcost = floats[WF_PCOST, :R]
     search_costs(b, s, me, params, cost, pcost, rows.cscore, floats[WF_UNSEEN, :LOCO + 1])
     nt = keep_reachable(b, cost, tks, nt, ints[WI_PARENT, :N])
-    tmp_plan = flags[WB_TMP_PLAN, :R]
-    tmp_plan[:] = False
-    front, term, in_tree, cost_work = plan_work(b, m)
-    net = NetworkWork(rows.dist, rows.prev, rows.done, front, term, in_tree, ints[WI_ROUTES, :R], cost_work)
-    w = PlanWork(tmp_plan, ints[WI_TA], ints[WI_TB], ints[WI_LOCS], net)
+    w = plan_rows_work(b, m, rows)
     t_left = turns_left(b, s, me, params[me, P_PLAY_PACE]) if params[me, P_PLAY_PACE] > 0 else BIG
     make_plan(b, s, me, tks, nt, pcost, in_plan, w)
     while nt > 0:

@@ -51,21 +51,14 @@ from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.board import RP_DRAW_KEEP, RP_DRAW_N, RP_GLOBE_PTS, RP_LP_PTS, RP_PASSENGERS, RP_SETUP_KEEP
 from ttrsim.core.scoring import player_longest
 from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_TURN, PH_KEEP, PH_MAIN, PH_SETUP_MIX
-from ttrsim.data.ids import LOCO, N_COLOURS, N_PASSENGER_COLOURS
+from ttrsim.data.ids import LOCO
 from ttrsim.jit import kernel
+from ttrsim.jit.record import borrowed
 
 from ..kit.action_picks import ticket_mix_action
 from ..kit.connectivity import own_components, ticket_joined, unfinished_tickets
-from ..kit.graph_search import (
-    COST_TRAINS,
-    INF,
-    all_pairs_distances,
-    location_distance,
-    location_to_routes,
-    route_cost_for,
-)
-from ..kit.memory import COST_KEY
-from ..kit.network_plans import network_work
+from ..kit.graph_search import COST_TRAINS, INF, all_pairs_distances, location_distance, location_to_routes
+from ..kit.memory import COST_KEY, WF_PCOST, WF_UNSEEN, WI_PARENT, WI_TICKETS, seat_costs
 from .params import (
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
@@ -95,10 +88,10 @@ from .params import (
 from .passengers import BIG, colour_scores
 from .plan import (
     SM_LONGEST,
-    PlanWork,
+    decision_rows,
     keep_reachable,
     make_plan,
-    needs_array,
+    plan_rows_work,
     plan_trains,
     plan_turns,
     search_costs,
@@ -116,28 +109,25 @@ def mix_choice(b, s, legal, n_legal, params, me):
 
 
 @kernel
-def keep_choice(b, s, legal, n_legal, params, me):
-    """Keep the legal ticket set that fits best (see the module doc)."""
+def keep_choice(b, s, m, legal, n_legal, params, me):
+    """Keep the legal ticket set that fits best (see the module doc); its
+    arrays are the memory's work rows (:func:`~.plan.decision_rows`)."""
     R = b.route_len.shape[0]
     N = b.n_nodes
-    T = b.ticket_a.shape[0]
-    cost = np.empty(R)
-    route_cost_for(b, s, me, COST_TRAINS, cost)
-    cscore = np.zeros(N_PASSENGER_COLOURS)
+    cost = seat_costs(b, s, m, me, COST_TRAINS)
+    rows = decision_rows(b, m)
+    in_plan, want, needs, cscore = rows.in_plan, rows.want, rows.needs, rows.cscore
     if b.rp[RP_PASSENGERS] != 0:
         colour_scores(b, s, me, params, cscore)
-    pcost = np.empty(R)
-    search_costs(b, s, me, params, cost, pcost, cscore, np.empty(LOCO + 1))
-    parent = np.empty(N, np.int64)
+    ints, floats = borrowed(m.ints), borrowed(m.floats)
+    pcost = floats[WF_PCOST, :R]
+    search_costs(b, s, me, params, cost, pcost, cscore, floats[WF_UNSEEN, :LOCO + 1])
+    parent = ints[WI_PARENT, :N]
     own_components(b, s, me, parent)
-    tks = np.empty(T + 8, np.int64)
+    tks = ints[WI_TICKETS]
     nt = unfinished_tickets(b, s, me, parent, tks)
-    n_held = keep_reachable(b, cost, tks, nt)     # held tickets still reachable
-    in_plan = np.zeros(R, np.bool_)
-    w = PlanWork(np.zeros(R, np.bool_), np.empty(T + 8, np.int64), np.empty(T + 8, np.int64),
-                 np.empty(2 * T + 16, np.int64), network_work(b))
-    want = np.zeros(N_COLOURS + 1)
-    needs = needs_array(b)
+    n_held = keep_reachable(b, cost, tks, nt, parent)     # held tickets still reachable
+    w = plan_rows_work(b, m, rows)
     budget = s.trains[me] - params[me, P_KEEP_MARGIN]
     t_left = turns_left(b, s, me, params[me, P_PACE])
     tv = params[me, P_TURN_VALUE]
@@ -148,7 +138,7 @@ def keep_choice(b, s, legal, n_legal, params, me):
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
     others = np.empty(s.meta[M_NPLAYERS] - 1)
     n_done, _ = globe_field(b, s, params, me, others)
-    per_train = longest_per_train(b, s, params, me)
+    per_train = longest_per_train(b, s, params, me, borrowed(m.numbers))
     n_off = s.offer_n[me]
     best_a = -1
     best_v = -BIG

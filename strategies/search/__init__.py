@@ -293,7 +293,7 @@ def _contested(b, s, me, claims, n_claims):
 
 
 @kernel
-def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
+def _best_keeps(b, s, m, legal, n_legal, pparams, me, k, cands, n):
     """Append to ``cands[:n]`` the planner's ``k`` best keep sets, best first
     (its :func:`~ttrsim.strategies.planner.tickets.keep_choice` over the keep
     sets not yet ranked); the new count."""
@@ -304,7 +304,7 @@ def _best_keeps(b, s, legal, n_legal, pparams, me, k, cands, n):
             left[n_left] = legal[i]
             n_left += 1
     for _ in range(min(k, n_left)):
-        a = keep_choice(b, s, left, n_left, pparams, me)
+        a = keep_choice(b, s, m, left, n_left, pparams, me)
         n = _add(cands, n, a)
         for i in range(n_left):
             if left[i] == a:
@@ -327,7 +327,7 @@ def candidates(b, s, m, legal, n_legal, policy, rparams, me, params, cands):
     if phase == PH_KEEP or phase == PH_SETUP_KEEP:
         if params[me, P_KEEPS] > 0:
             if params[me, P_KEEP_SETS] > 0:
-                return _best_keeps(b, s, legal, n_legal, pparams, me, int(params[me, P_KEEP_SETS]), cands, n)
+                return _best_keeps(b, s, m, legal, n_legal, pparams, me, int(params[me, P_KEEP_SETS]), cands, n)
             for i in range(n_legal):
                 if A_KEEP <= legal[i] < A_PASSENGER:
                     n = _add(cands, n, legal[i])
