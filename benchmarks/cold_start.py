@@ -43,12 +43,12 @@ def timed(label, fn, compiled):
 
 def main():
     from ttrsim import cli
-    from ttrsim.experiment import runner
+    from ttrsim.experiment import backends
 
     mark("imported")
     cli.compile_on_two_cores = timed("two cores", cli.compile_on_two_cores, [])
     on_top = []
-    runner.warm_up = timed("loop on top", runner.warm_up, on_top)
+    backends.warm_up = timed("loop on top", backends.warm_up, on_top)     # (the local backend's warm-up)
     try:
         cli.main(sys.argv[1:], standalone_mode=False)
     finally:
