@@ -177,14 +177,22 @@ def plan_tickets(b, cost, ta, tb, n, in_plan_out, w):
     ``(total_cost, n_unreachable)``. ``cost`` is not modified; ``w``
     (:data:`NetworkWork`) holds the work arrays (``front``, ``term`` and
     ``in_tree`` unused)."""
-    n_routes = in_plan_out.shape[0]
-    routes_work, dist, prev, done, cost_work = w.routes, w.dist, w.prev, w.done, w.cost_work
-    for r in range(n_routes):
+    cost_work = w.cost_work
+    for r in range(in_plan_out.shape[0]):
         in_plan_out[r] = False
         cost_work[r] = cost[r]
-    total = 0.0
-    missed = 0
-    for i in range(n):
+    return extend_forest(b, cost_work, ta, tb, 0, n, in_plan_out, w, 0.0, 0)
+
+
+@kernel(inline="always")   # (no call: the work record is not counted again)
+def extend_forest(b, cost_work, ta, tb, lo, hi, in_plan_out, w, total, missed):
+    """:func:`plan_tickets` from ticket ``lo`` on, to ``hi``: the network
+    ``in_plan_out`` of the tickets before ``lo``, of cost ``total`` with
+    ``missed`` unreachable, and ``cost_work`` the costs with its routes 0;
+    returns the new ``(total, missed)``. A caller planning ticket lists that
+    share their first tickets keeps this state and goes on from it."""
+    routes_work, dist, prev, done = w.routes, w.dist, w.prev, w.done
+    for i in range(lo, hi):
         k, _ = path_between(b, cost_work, ta[i], tb[i], routes_work, dist, prev, done)
         if k < 0:
             missed += 1

@@ -217,12 +217,21 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, w):
     the Steiner-tree and the Steiner-forest heuristics. Returns the number of
     tickets (forest) / locations (tree) it could not join (0 = all). ``w``
     (:data:`PlanWork`) holds the work arrays."""
-    ta, tb, locs = w.ta, w.tb, w.locs
     if nt == 0:
         for r in range(in_plan.shape[0]):
             in_plan[r] = False
         return 0
-    # most at stake first (the forest heuristic joins in this order)
+    order_tickets(b, tks, nt, w)
+    c1, miss1 = plan_tickets(b, cost, w.ta, w.tb, nt, in_plan, w.net)
+    return tree_or_forest(b, nt, cost, in_plan, w, c1, miss1)
+
+
+@kernel(inline="always")
+def order_tickets(b, tks, nt, w):
+    """The ends of tickets ``tks[:nt]`` into ``w.ta``, ``w.tb`` and ``w.locs``
+    (``a, b`` pairs), most at stake first (the forest heuristic joins in this
+    order), ties in list order."""
+    ta, tb, locs = w.ta, w.tb, w.locs
     used = 0
     for i in range(nt):
         best = -1
@@ -234,10 +243,17 @@ def make_plan(b, s, me, tks, nt, cost, in_plan, w):
         tb[i] = b.ticket_b[tks[best]]
         locs[2 * i] = ta[i]
         locs[2 * i + 1] = tb[i]
-    c1, miss1 = plan_tickets(b, cost, ta, tb, nt, in_plan, w.net)
+
+
+@kernel(inline="always")
+def tree_or_forest(b, nt, cost, in_plan, w, c1, miss1):
+    """:func:`make_plan`'s choice, the forest of ``w``'s tickets in
+    ``in_plan`` (cost ``c1``, ``miss1`` unreachable): the Steiner tree over
+    their ends instead where it is cheaper (or joins what the forest
+    cannot); the unjoined count of the one kept."""
     if nt == 1:
         return miss1
-    c2, miss2 = plan_network(b, cost, locs, 2 * nt, w.tmp_plan, w.net)
+    c2, miss2 = plan_network(b, cost, w.locs, 2 * nt, w.tmp_plan, w.net)
     if (miss2 > 0) == (miss1 > 0) and c2 < c1 - 1e-9 or (miss2 == 0 and miss1 > 0):
         for r in range(in_plan.shape[0]):
             in_plan[r] = w.tmp_plan[r]

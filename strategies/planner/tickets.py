@@ -49,7 +49,7 @@ import numpy as np
 
 from ttrsim.core.actions import A_KEEP, A_PASSENGER
 from ttrsim.core.board import RP_DRAW_KEEP, RP_DRAW_N, RP_GLOBE_PTS, RP_LP_PTS, RP_PASSENGERS, RP_SETUP_KEEP
-from ttrsim.core.scoring import player_longest
+from ttrsim.core.scoring import player_longest, ticket_stake
 from ttrsim.core.state import M_NPLAYERS, M_PHASE, M_TURN, PH_KEEP, PH_MAIN, PH_SETUP_MIX
 from ttrsim.data.ids import LOCO
 from ttrsim.jit import kernel
@@ -59,6 +59,7 @@ from ..kit.action_picks import ticket_mix_action
 from ..kit.connectivity import own_components, ticket_joined, unfinished_tickets
 from ..kit.graph_search import COST_TRAINS, INF, all_pairs_distances, location_distance, location_to_routes
 from ..kit.memory import COST_KEY, WF_PCOST, WF_UNSEEN, WI_PARENT, WI_TICKETS, seat_costs
+from ..kit.network_plans import extend_forest
 from .params import (
     P_DRAW_LONG,
     P_DRAW_LONG_TRAINS,
@@ -90,11 +91,11 @@ from .plan import (
     SM_LONGEST,
     decision_rows,
     keep_reachable,
-    make_plan,
     plan_rows_work,
     plan_trains,
     plan_turns,
     search_costs,
+    tree_or_forest,
     turns_left,
 )
 
@@ -140,14 +141,47 @@ def keep_choice(b, s, m, legal, n_legal, params, me):
     n_done, _ = globe_field(b, s, params, me, others)
     per_train = longest_per_train(b, s, params, me, borrowed(m.numbers))
     n_off = s.offer_n[me]
-    best_a = -1
-    best_v = -BIG
-    for i in range(n_legal):
-        a = legal[i]
-        if a < A_KEEP or a >= A_PASSENGER:
-            continue
-        mask = a - A_KEEP
-        n = n_held
+    order, n_sets = keep_order(b, s, me, tks, n_held, legal, n_legal)
+    # each set's forest goes on from the longest first part it shares with the set before it
+    # (the states after each ticket are kept: ``stack_*``; the same networks as make_plan's)
+    nc = n_held + n_off
+    cost_work, ta, tb, locs = w.net.cost_work, w.ta, w.tb, w.locs
+    stack_cost, stack_plan = np.empty((nc + 1, R)), np.empty((nc + 1, R), np.bool_)
+    stack_total, stack_missed = np.zeros(nc + 1), np.zeros(nc + 1, np.int64)
+    stack_cost[0, :] = pcost
+    stack_plan[0, :] = False
+    seq, prev_seq = np.empty(nc, np.int64), np.empty(nc, np.int64)
+    n_prev = 0
+    vals = np.empty(n_legal)
+    for q in range(n_sets):
+        i = order[q]
+        mask = legal[i] - A_KEEP
+        n = 0                                   # the set in make_plan's order: candidates by rank
+        for k in range(nc):
+            c = order[n_sets + k]
+            if c < n_held or (mask >> (c - n_held)) & 1:
+                seq[n] = c
+                t = tks[c] if c < n_held else s.offer[me, c - n_held]
+                ta[n] = b.ticket_a[t]
+                tb[n] = b.ticket_b[t]
+                locs[2 * n] = ta[n]
+                locs[2 * n + 1] = tb[n]
+                n += 1
+        same = 0
+        while same < min(n, n_prev) and seq[same] == prev_seq[same]:
+            same += 1
+        cost_work[:] = stack_cost[same]
+        in_plan[:] = stack_plan[same]
+        total, missed = stack_total[same], stack_missed[same]
+        for d in range(same, n):
+            total, missed = extend_forest(b, cost_work, ta, tb, d, d + 1, in_plan, w.net, total, missed)
+            stack_cost[d + 1, :] = cost_work
+            stack_plan[d + 1, :] = in_plan
+            stack_total[d + 1], stack_missed[d + 1] = total, missed
+        prev_seq[:n] = seq[:n]
+        n_prev = n
+        miss = tree_or_forest(b, n, pcost, in_plan, w, total, missed)
+        n = n_held                              # the set as make_plan is given it: held, then offered
         pts = 0.0
         for j in range(n_off):
             if (mask >> j) & 1:
@@ -155,7 +189,6 @@ def keep_choice(b, s, m, legal, n_legal, params, me):
                 tks[n] = t
                 n += 1
                 pts += b.ticket_points[t]
-        miss = make_plan(b, s, me, tks, n, pcost, in_plan, w)
         trains, _ = plan_trains(b, s, me, in_plan)
         turns = plan_turns(b, s, me, in_plan, want, needs)
         if by_value:
@@ -170,10 +203,7 @@ def keep_choice(b, s, m, legal, n_legal, params, me):
                 p = 1.0 if rem <= 0 else completion_probability(params, me, slack, rem, own_turn)
                 v += ticket_ev(b, t, p)
                 count += p
-            v += globe_points(b, params, me, count, others)
-            if v > best_v:
-                best_v = v
-                best_a = a
+            vals[i] = v + globe_points(b, params, me, count, others)
             continue
         over = trains - budget
         over = max(over, turns - t_left)
@@ -188,10 +218,64 @@ def keep_choice(b, s, m, legal, n_legal, params, me):
                     rpts += b.route_points[r]
             v = (pts + rpts - tv * turns + per_train * trains
                  + globe_points(b, params, me, n_done + params[me, P_TK_GLOBE_RATE] * n, others))
-        if v > best_v:
-            best_v = v
+        vals[i] = v
+    best_a = -1
+    best_v = -BIG
+    for i in range(n_legal):                    # the first best in the legal order
+        a = legal[i]
+        if A_KEEP <= a < A_PASSENGER and vals[i] > best_v:
+            best_v = vals[i]
             best_a = a
     return best_a
+
+
+@kernel
+def keep_order(b, s, me, tks, n_held, legal, n_legal):
+    """The order :func:`keep_choice` plans the keep sets of ``legal[:n_legal]``
+    in, and its candidates' ranks: ``(order, n_sets)``, ``order[:n_sets]``
+    the legal indices of the keep sets, ``order[n_sets:]`` the candidates
+    (0 to ``n_held - 1`` the held tickets ``tks[:n_held]``, then the offered
+    ones) most at stake first, ties in that order (as :func:`make_plan`
+    orders a set's tickets). The sets come in the lexicographic order of
+    their tickets by that rank, a set before its own first parts, so that
+    each shares the longest first part of its forest with the one before it."""
+    n_off = s.offer_n[me]
+    nc = n_held + n_off
+    order = np.empty(n_legal + nc, np.int64)
+    stake = np.empty(nc)
+    for c in range(nc):
+        stake[c] = ticket_stake(b, tks[c] if c < n_held else s.offer[me, c - n_held])
+    n_sets = 0
+    for i in range(n_legal):
+        if A_KEEP <= legal[i] < A_PASSENGER:
+            n_sets += 1
+    rank = order[n_sets:]
+    used = np.zeros(nc, np.bool_)
+    for k in range(nc):                         # a stable sort by stake, most first
+        best = -1
+        for c in range(nc):
+            if not used[c] and (best < 0 or stake[c] > stake[best]):
+                best = c
+        used[best] = True
+        rank[k] = best
+    key = np.zeros(n_legal, np.int64)           # the offered tickets kept, as bits from the first in rank
+    bit = n_off
+    for k in range(nc):
+        if rank[k] >= n_held:
+            bit -= 1
+            for i in range(n_legal):
+                if (legal[i] - A_KEEP) >> (rank[k] - n_held) & 1:
+                    key[i] |= 1 << bit
+    n = 0
+    for i in range(n_legal):                    # by key, highest first (a set before its first parts)
+        if A_KEEP <= legal[i] < A_PASSENGER:
+            j = n
+            while j > 0 and key[order[j - 1]] < key[i]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+            n += 1
+    return order, n_sets
 
 
 @kernel

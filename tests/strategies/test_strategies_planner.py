@@ -546,3 +546,59 @@ def test_remembered_detours_and_counts_change_no_decision(rules, n_players):
             checked += 1
             g.apply(a)
     assert checked > 300
+
+
+@pytest.mark.parametrize("rules", ["usa", "germany"])
+def test_a_forest_goes_on_from_its_first_tickets_as_if_planned_at_once(rules):
+    """The keep decision plans its sets' Steiner forests from the first part
+    they share (``extend_forest`` from a kept state): the same network, cost
+    and misses as ``plan_tickets`` over the whole list, for every split."""
+    from ttrsim.strategies.kit.graph_search import COST_TRAINS, route_cost_for
+    from ttrsim.strategies.kit.network_plans import extend_forest, network_work, plan_tickets
+
+    rng = np.random.default_rng(5)
+    for seed in range(6):
+        g = Game(rules, 2, seed=seed)
+        for _ in range(int(rng.integers(0, 60))):
+            if g.over:
+                break
+            g.apply(decide(g))
+        b, s = g.board, g.state
+        cost = np.zeros(len(b.route_len))
+        route_cost_for(b, s, 0, COST_TRAINS, cost)
+        t = rng.choice(len(b.ticket_a), 6, replace=False)
+        ta, tb = b.ticket_a[t].astype(np.int64), b.ticket_b[t].astype(np.int64)
+        w = network_work(b)
+        whole = np.zeros(len(b.route_len), np.bool_)
+        total, missed = plan_tickets(b, cost, ta, tb, 6, whole, w)
+        for k in range(7):
+            part = np.zeros(len(b.route_len), np.bool_)
+            t0, m0 = plan_tickets(b, cost, ta, tb, k, part, w)
+            cost_work = w.cost_work.copy()
+            assert extend_forest(b, cost_work, ta, tb, k, 6, part, w, t0, m0) == (total, missed)
+            assert (part == whole).all()
+
+
+def test_keep_sets_are_planned_in_the_order_of_their_tickets_by_stake():
+    """``keep_order``: the candidates (held tickets, then the offer) by stake,
+    most first, ties in that order; every keep set once, in the lexicographic
+    order of its tickets by that rank, a set before its own first parts (so
+    each set shares the longest first part of its forest with the set before
+    it)."""
+    from ttrsim.core.engine import legal_actions
+    from ttrsim.core.scoring import ticket_stake
+    from ttrsim.strategies.planner.tickets import keep_order
+
+    g = Game("usa-mega", 4, seed=2)
+    b, s = g.board, g.state
+    assert g.phase == "setup-keep" and s.offer_n[g.player] == 5     # 5 tickets dealt, 3 kept at least
+    buf = legal_buffer(b)
+    n = legal_actions(b, s, buf)
+    held = np.array([ticket_id(g, "Denver", "El Paso"), ticket_id(g, "Boston", "Miami")], np.int64)
+    order, n_sets = keep_order(b, s, g.player, held, 2, buf, n)
+    assert sorted(order[:n_sets]) == [i for i in range(n) if A_KEEP <= buf[i] < A_PASSENGER]
+    cands = list(held) + list(s.offer[g.player, :5])
+    rank = list(order[n_sets:])
+    assert rank == sorted(range(7), key=lambda c: (-ticket_stake(b, cands[c]), c))
+    kept = [[c < 2 or (buf[i] - A_KEEP) >> (c - 2) & 1 for c in rank] for i in order[:n_sets]]
+    assert kept == sorted(kept, reverse=True)     # (a set comes before the sets that are its first part)
