@@ -44,6 +44,7 @@ try:
     import gymnasium as gym
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import VecEnvWrapper
 except ImportError as e:
     raise SystemExit(f"train_ppo needs {e.name}: pip install 'ttrsim[env,train]'") from None
@@ -185,6 +186,7 @@ def main(argv=None) -> None:
         with open(out / "curve.csv", "w", newline="") as f:
             csv.writer(f).writerow(columns)
         checkpoint(model, out, opponent, cpu, a.eval_pairs)
+    model.set_logger(Logger(None, []))      # (SB3's default logger makes a folder in the temp dir every learn())
     while model.num_timesteps < a.steps:
         k = phase(model.num_timesteps)
         if phases[k][0] != opponent:

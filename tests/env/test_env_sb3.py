@@ -42,10 +42,12 @@ def test_the_adapter_plays_the_vector_env_games_with_sb3_autoreset():
 def test_maskable_ppo_learns_on_the_batch_env():
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     torch.set_num_threads(1)                       # (the CI machine has 2 cores)
     env = TicketToRideSB3VecEnv(8, "usa", players=2, opponents="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0, verbose=0)
+    model.set_logger(Logger(None, []))       # (SB3's default logger makes a folder in the temp dir)
     model.learn(512)
     assert model.num_timesteps >= 512
     obs = env.reset()
@@ -58,8 +60,10 @@ def test_the_packaged_ppo_example_trains_and_saves_its_curve_and_policy(tmp_path
     """``python -m ttrsim.examples.train_ppo`` for two PPO updates of 8 games,
     then one more with ``--resume``: curve.csv has a row per checkpoint (win
     rates in 0..1 inside their intervals), policy.zip loads and seats as a
-    PolicyStrategy."""
+    PolicyStrategy; it leaves no logger folder in the temp dir."""
     import csv
+    import tempfile
+    from pathlib import Path
 
     from ttrsim.env import PolicyStrategy
     from ttrsim.examples import train_ppo
@@ -67,8 +71,10 @@ def test_the_packaged_ppo_example_trains_and_saves_its_curve_and_policy(tmp_path
 
     args = ["--envs", "8", "--n-steps", "32", "--batch-size", "64", "--epochs", "1", "--eval-every", "256",
             "--eval-pairs", "2", "--final-pairs", "3", "--out", str(tmp_path)]
+    sb3_folders = set(Path(tempfile.gettempdir()).glob("SB3-*"))
     train_ppo.main(["--steps", "512", *args])
     train_ppo.main(["--steps", "768", "--resume", *args])
+    assert set(Path(tempfile.gettempdir()).glob("SB3-*")) == sb3_folders
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert [int(r["steps"]) for r in rows] == [0, 256, 512, 768]
