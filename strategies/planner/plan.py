@@ -69,7 +69,7 @@ from .params import (
     P_PLAY_PACE,
     P_POINTS_WEIGHT,
 )
-from .passengers import BIG, route_pass_value
+from .passengers import BIG, loc_pass_value, route_pass_value
 
 # card_needs' outputs in its ``needs`` array (needs_array)
 NEED_SHORT = 0                  # cards the plan misses after locomotives
@@ -162,6 +162,12 @@ def search_costs(b, s, me, params, cost, pcost, cscore, unseen):
     hand = hand_size(s, me)
     cw = params[me, P_CARD_WEIGHT] + params[me, P_HOARD_WEIGHT] * max(0.0, hand - params[me, P_HOARD_CARDS])
     pp = params[me, P_PASS_PATH] if b.rp[RP_PASSENGERS] != 0 else 0.0
+    if pp > 0:                            # each location's passenger value once, not once per route end
+        loc_value = np.empty(b.loc_node_start.shape[0] - 1)
+        for loc in range(loc_value.shape[0]):
+            loc_value[loc] = loc_pass_value(s, loc, cscore)
+    else:
+        loc_value = np.empty(0)
     locos = s.hand[me, LOCO]
     top = 0
     for k in range(N_COLOURS):
@@ -179,8 +185,8 @@ def search_costs(b, s, me, params, cost, pcost, cscore, unseen):
                     unseen_cards(b, s, me, unseen)
                     have_unseen = True
                 c += cw * europe_extra_cards(b, s, me, r, unseen)
-            if pp > 0:
-                c -= pp * route_pass_value(b, s, r, cscore)
+            if pp > 0:                    # (route_pass_value)
+                c -= pp * (loc_value[b.route_loc_a[r]] + loc_value[b.route_loc_b[r]])
             c = max(c, 0.2 * length)
         pcost[r] = c
 
