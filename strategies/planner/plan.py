@@ -71,7 +71,7 @@ from .params import (
 )
 from .passengers import BIG, loc_pass_value, route_pass_value
 
-# card_needs' outputs in its ``needs`` array (needs_array)
+# card_needs' outputs in its ``needs`` array (int64[NEED_WORK + N_COLOURS + routes]: decision_rows' row)
 NEED_SHORT = 0                  # cards the plan misses after locomotives
 NEED_COLOUR = 1                 # + colour: cards of that colour its coloured routes take
 NEED_WORK = 1 + N_COLOURS       # scratch from here
@@ -282,12 +282,6 @@ def plan_rows_work(b, m, rows):
     return PlanWork(tmp_plan, ints[WI_TA], ints[WI_TB], ints[WI_LOCS], net)
 
 
-@kernel
-def needs_array(b):
-    """The ``needs`` array of :func:`card_needs` for board ``b``."""
-    return np.zeros(NEED_WORK + N_COLOURS + b.route_len.shape[0], np.int64)
-
-
 @kernel(inline="always")   # (no call: the record is not counted again)
 def decision_rows(b, m):
     """A planner decision's arrays, from the memory's work rows: a
@@ -315,9 +309,10 @@ def card_needs(b, s, hand, in_plan, want, needs):
     claims with the cards ``hand`` (the seat's row of ``s.hand``, or a changed
     copy): ``want[c]`` (0 useless; 1 plus up to 0.5 the closer it brings a
     route to payable), ``want[LOCO]`` 1 if cards are missing at all. Into
-    ``needs`` (:func:`needs_array`): ``needs[NEED_SHORT]`` the cards missing
-    after locomotives, ``needs[NEED_COLOUR + c]`` the cards of colour ``c`` the
-    plan's coloured routes take; the rest is scratch."""
+    ``needs`` (int64[NEED_WORK + N_COLOURS + routes], :func:`decision_rows`'
+    row): ``needs[NEED_SHORT]`` the cards missing after locomotives,
+    ``needs[NEED_COLOUR + c]`` the cards of colour ``c`` the plan's coloured
+    routes take; the rest is scratch."""
     avail = NEED_WORK                   # needs[avail + c]: cards of colour c not yet spoken for
     grays = NEED_WORK + N_COLOURS       # needs[grays + i]: the plan's free gray routes, longest first (then by id)
     for c in range(N_COLOURS):
