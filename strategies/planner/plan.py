@@ -162,12 +162,9 @@ def search_costs(b, s, me, params, cost, pcost, cscore, unseen):
     hand = hand_size(s, me)
     cw = params[me, P_CARD_WEIGHT] + params[me, P_HOARD_WEIGHT] * max(0.0, hand - params[me, P_HOARD_CARDS])
     pp = params[me, P_PASS_PATH] if b.rp[RP_PASSENGERS] != 0 else 0.0
-    if pp > 0:                            # each location's passenger value once, not once per route end
-        loc_value = np.empty(b.loc_node_start.shape[0] - 1)
-        for loc in range(loc_value.shape[0]):
-            loc_value[loc] = loc_pass_value(s, loc, cscore)
-    else:
-        loc_value = np.empty(0)
+    loc_value = np.empty(b.loc_node_start.shape[0] - 1 if pp > 0 else 0)
+    for loc in range(loc_value.shape[0]):    # each location's passenger value once, not once per route end
+        loc_value[loc] = loc_pass_value(s, loc, cscore)
     locos = s.hand[me, LOCO]
     top = 0
     for k in range(N_COLOURS):

@@ -91,6 +91,7 @@ from .plan import (
     SM_LONGEST,
     decision_rows,
     keep_reachable,
+    order_tickets,
     plan_rows_work,
     plan_trains,
     plan_turns,
@@ -145,30 +146,28 @@ def keep_choice(b, s, m, legal, n_legal, params, me):
     # each set's forest goes on from the longest first part it shares with the set before it
     # (the states after each ticket are kept: ``stack_*``; the same networks as make_plan's)
     nc = n_held + n_off
-    cost_work, ta, tb, locs = w.net.cost_work, w.ta, w.tb, w.locs
+    cost_work, ta, tb = w.net.cost_work, w.ta, w.tb
     stack_cost, stack_plan = np.empty((nc + 1, R)), np.empty((nc + 1, R), np.bool_)
     stack_total, stack_missed = np.zeros(nc + 1), np.zeros(nc + 1, np.int64)
     stack_cost[0, :] = pcost
     stack_plan[0, :] = False
-    seq, prev_seq = np.empty(nc, np.int64), np.empty(nc, np.int64)
+    prev_a, prev_b = np.empty(nc, np.int64), np.empty(nc, np.int64)
     n_prev = 0
     vals = np.empty(n_legal)
     for q in range(n_sets):
         i = order[q]
         mask = legal[i] - A_KEEP
-        n = 0                                   # the set in make_plan's order: candidates by rank
-        for k in range(nc):
-            c = order[n_sets + k]
-            if c < n_held or (mask >> (c - n_held)) & 1:
-                seq[n] = c
-                t = tks[c] if c < n_held else s.offer[me, c - n_held]
-                ta[n] = b.ticket_a[t]
-                tb[n] = b.ticket_b[t]
-                locs[2 * n] = ta[n]
-                locs[2 * n + 1] = tb[n]
+        n = n_held                              # the set as make_plan is given it: held, then offered
+        pts = 0.0
+        for j in range(n_off):
+            if (mask >> j) & 1:
+                t = s.offer[me, j]
+                tks[n] = t
                 n += 1
+                pts += b.ticket_points[t]
+        order_tickets(b, tks, n, w)             # (make_plan's order: the forest's state depends on it alone)
         same = 0
-        while same < min(n, n_prev) and seq[same] == prev_seq[same]:
+        while same < min(n, n_prev) and ta[same] == prev_a[same] and tb[same] == prev_b[same]:
             same += 1
         cost_work[:] = stack_cost[same]
         in_plan[:] = stack_plan[same]
@@ -178,17 +177,10 @@ def keep_choice(b, s, m, legal, n_legal, params, me):
             stack_cost[d + 1, :] = cost_work
             stack_plan[d + 1, :] = in_plan
             stack_total[d + 1], stack_missed[d + 1] = total, missed
-        prev_seq[:n] = seq[:n]
+        prev_a[:n] = ta[:n]
+        prev_b[:n] = tb[:n]
         n_prev = n
         miss = tree_or_forest(b, n, pcost, in_plan, w, total, missed)
-        n = n_held                              # the set as make_plan is given it: held, then offered
-        pts = 0.0
-        for j in range(n_off):
-            if (mask >> j) & 1:
-                t = s.offer[me, j]
-                tks[n] = t
-                n += 1
-                pts += b.ticket_points[t]
         trains, _ = plan_trains(b, s, me, in_plan)
         turns = plan_turns(b, s, me, in_plan, want, needs)
         if by_value:
@@ -238,7 +230,9 @@ def keep_order(b, s, me, tks, n_held, legal, n_legal):
     ones) most at stake first, ties in that order (as :func:`make_plan`
     orders a set's tickets). The sets come in the lexicographic order of
     their tickets by that rank, a set before its own first parts, so that
-    each shares the longest first part of its forest with the one before it."""
+    each shares the longest first part of its forest with the one before it
+    (the order decides only how much is shared: each set's plan is
+    :func:`make_plan`'s)."""
     n_off = s.offer_n[me]
     nc = n_held + n_off
     order = np.empty(n_legal + nc, np.int64)
