@@ -60,3 +60,51 @@ def test_games_are_the_same_with_numba_unpatched():
     assert on["patched"] and not off["patched"]
     assert on["folder"] == cache.cache_dir().name != off["folder"]
     assert len(on["finals"]) == 4 and on["finals"] == off["finals"]
+
+
+# a caller compiled for a Python call, then two of its callees called from Python
+_DEFERRED = """
+import json
+import numpy as np
+from ttrsim.core.board import build_board
+from ttrsim.core.claims import claimable_routes, largest_colour_group, locks_all_tracks
+from ttrsim.core.state import allocate_state
+from ttrsim.data.rules import get_rules
+from ttrsim.jit import patches
+
+def deferred(fn):
+    return [isinstance(c.entry_point, patches.Deferred) for c in fn.overloads.values()]
+
+b = build_board(get_rules("usa")); s = allocate_state(b, 2)
+s.hand[0, 1] = 2; s.trains[:] = 45
+out = {"n": int(claimable_routes(b, s, 0, np.zeros(100, np.bool_)))}
+out["before"] = [deferred(largest_colour_group), deferred(locks_all_tracks)]
+out["most"] = int(largest_colour_group(s, 0))
+out["after"] = [deferred(largest_colour_group), deferred(locks_all_tracks)]
+if out["before"] == [[], []]:          # loaded from the cache: the other callee called from Python too
+    out["locks"] = bool(locks_all_tracks(b, s))
+    out["after"] = [deferred(largest_colour_group), deferred(locks_all_tracks)]
+print(json.dumps(out))
+"""
+
+
+def test_callees_get_machine_code_only_when_python_calls_them(tmp_path):
+    """A function compiled for a compiled caller has no machine code of its
+    own (:class:`~ttrsim.jit.patches.Deferred`) until Python calls it; then it
+    gets it, gives the same answers, and a later process loads it from the
+    cache with or without machine code alike."""
+    if not patches.PATCHES:
+        pytest.skip("numba unpatched")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def run():
+        done = subprocess.run([sys.executable, "-c", _DEFERRED], check=False, capture_output=True, text=True,
+                              cwd=ROOT, env=env)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    first = run()
+    assert first == {"n": 36, "before": [[True], [True]], "most": 2, "after": [[False], [True]]}
+    # the next process loads the caller with machine code, and nothing below it;
+    # then the callee with machine code (rewritten in the cache) and the one without
+    assert run() == {"n": 36, "before": [[], []], "most": 2, "locks": True, "after": [[False], [False]]}

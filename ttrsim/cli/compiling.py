@@ -38,13 +38,13 @@ from .common import echo_err, echo_json, extras_errors, json_option, progress_op
 
 LINE_EVERY = 10          # without a terminal: a line every this many compiled functions
 
-# rough CPU seconds of the first compile of each part below the chunk loop, in
-# the order the two processes compile them (shared callees are compiled by the
-# first part that calls them; docs/performance.md, "The first run"): the engine
-# with the turn log (:func:`compile_engine`, less the helper's head start while
-# the experiment is read) and each strategy kernel (one not listed: 3)
-COMPILE_WEIGHTS = {"engine": 60, "planner": 58, "destination_hungry": 10, "route_focus": 8, "one_step": 4,
-                   "long_route": 4}
+# rough CPU seconds of the first compile of each part below the chunk loop
+# (measured one part at a time after the engine; the published agents share
+# most of their callees, so each after the first costs about half of what it
+# costs alone: docs/performance.md, "The first run"): the engine with the turn
+# log (:func:`compile_engine`) and each strategy kernel (one not listed: 3)
+COMPILE_WEIGHTS = {"engine": 28, "planner": 40, "destination_hungry": 6, "route_focus": 5,
+                   "one_step": 4, "long_route": 4}
 
 
 def about_how_long(estimate: dict) -> str:
@@ -215,9 +215,13 @@ def compile_kernel(name: str) -> None:
 
 def compile_parts(parts) -> None:
     """Compile (or load) ``parts`` in order: ``"engine"`` (:func:`compile_engine`)
-    or a kernel's name (:func:`compile_kernel`)."""
-    for part in parts:
-        compile_engine() if part == "engine" else compile_kernel(part)
+    or a kernel's name (:func:`compile_kernel`), as parts of a game loop
+    compiled later (without machine code of their own: :func:`~ttrsim.jit.patches.callees_only`)."""
+    from ttrsim.jit.patches import callees_only
+
+    with callees_only():
+        for part in parts:
+            compile_engine() if part == "engine" else compile_kernel(part)
 
 
 def _mark(kernels):

@@ -15,11 +15,18 @@ of ttrsim's functions with the code of the small callees only
 (:data:`SMALL_CALLEE`; none for the game loops named by
 :func:`link_callees_as_compiled`), linking the larger ones in as compiled:
 numba optimizes a function after linking in the code of everything below it,
-so every level optimized the whole engine below it once more.
+so every level optimized the whole engine below it once more. Last, a
+function compiled because a compiled caller needs it (or inside
+:func:`callees_only`) gets no machine code of its own until Python calls it
+or asks for its address (:class:`Deferred`): numba made machine code for
+every function, each holding the code of everything below it, which only
+its compiled callers' own copies ever run (a fifth of a first run's compile).
 
-The patches replace three methods of numba (``Dispatcher.get_call_template``,
-``_OverloadFunctionTemplate._build_impl``, ``BaseNativeLowering.run_pass``)
-and act on ttrsim's own functions only (:func:`ttrsim.jit.cache.ours`). They change
+The patches replace methods of numba (``Dispatcher.get_call_template``,
+``compile`` and ``add_overload``, ``_OverloadFunctionTemplate._build_impl``,
+``BaseNativeLowering.run_pass``, ``CompileResult._rebuild``, the JIT code
+library's ``_unserialize`` and ``get_pointer_to_function``) and act on
+ttrsim's own functions only (:func:`ttrsim.jit.cache.ours`). They change
 how fast a first run compiles, never the games: the environment variable
 ``TTRSIM_NUMBA_PATCHES=0`` (read once, when ``ttrsim.jit`` is imported)
 leaves numba unpatched, to rule the patches out when something compiles
@@ -28,12 +35,14 @@ cache folder of its own (:func:`compiled_as` is part of the folder's hash).
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import os
 from functools import partial
 
 from llvmlite import binding as llvm
-from numba.core import dispatcher, typed_passes, types
+from numba.core import codegen, compiler, dispatcher, typed_passes, types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.typing import templates
 
 from .cache import ours
@@ -46,7 +55,7 @@ def compiled_as() -> str:
     """How numba compiles ttrsim's functions, as part of the cache folder's hash
     (:func:`ttrsim.jit.cache.cache_dir`): the linking of :data:`SMALL_CALLEE`,
     or unpatched."""
-    return f"linking {SMALL_CALLEE}" if PATCHES else "numba unpatched"
+    return f"linking {SMALL_CALLEE}, callees deferred" if PATCHES else "numba unpatched"
 
 
 def canonical(t: types.Type) -> types.Type:
@@ -128,6 +137,77 @@ def _finalize(library, small: int, numba_finalize) -> None:
     numba_finalize()
 
 
+# set while a compiled caller types its calls (and inside callees_only): the
+# functions then compiled get no machine code of their own (Deferred)
+_AS_CALLEE = contextvars.ContextVar("ttrsim_as_callee", default=False)
+# how a deferred function's code is cached: its optimized LLVM module, no machine code
+_IR = "ttrsim-ir"
+
+
+class Deferred:
+    """The entry point of one of ttrsim's functions compiled for compiled
+    callers only: its code is optimized and links into theirs, but has no
+    machine code of its own (which numba makes for every function, each
+    holding the code of all below it, and which only Python calls run). A
+    key of numba's table of compiled functions until Python calls it or asks
+    for its address: then it gets its machine code (:func:`_give_machine_code`),
+    and the cache keeps that from then on. ``envs``: the environments a
+    cached copy refers to, set once it has machine code."""
+    __slots__ = ("envs",)
+
+    def __init__(self, envs=()):
+        self.envs = envs
+
+
+@contextlib.contextmanager
+def callees_only():
+    """Compile what is compiled inside as for compiled callers only (:class:`Deferred`):
+    the parts a game loop will be compiled on top of."""
+    token = _AS_CALLEE.set(True)
+    try:
+        yield
+    finally:
+        _AS_CALLEE.reset(token)
+
+
+def _defer(library) -> None:
+    """Make ``library`` (a JIT code library) finish without machine code: its
+    optimized module is kept for linking and for the cache (:data:`_IR`)."""
+    library.__dict__["_ttrsim_deferred"] = True
+    library._finalize_final_module = partial(setattr, library, "_finalized", True)
+    library.serialize_using_object_code = partial(_serialize_ir, library)
+
+
+def _serialize_ir(library):
+    library._ensure_finalized()
+    return library.name, _IR, library._final_module.as_bitcode()
+
+
+def _machine_code(library) -> None:
+    """Give a deferred ``library`` its machine code (numba's own finish)."""
+    if library.__dict__.pop("_ttrsim_deferred", False):
+        library._ensure_finalized()
+        del library._finalize_final_module, library.serialize_using_object_code
+        type(library)._finalize_final_module(library)
+
+
+def _give_machine_code(disp, entry: Deferred):
+    """The entry point of ``disp``'s deferred overload ``entry``, made now
+    (Python calls it): its machine code, an entry for Python calls, and the
+    cache entry rewritten with the machine code."""
+    args, cres = next((a, c) for a, c in disp.overloads.items() if c.entry_point is entry)
+    ctx = cres.target_context
+    with global_compiler_lock:
+        cfunc = ctx.get_executable(cres.library, cres.fndesc, cres.environment)
+        for env in entry.envs:
+            cres.library.codegen.set_env(env.env_name, env)
+        ctx.insert_user_function(cfunc, cres.fndesc, [cres.library])
+        cres = cres._replace(entry_point=cfunc)
+        disp.add_overload(cres)
+        disp._cache.save_overload(args, cres)
+    return cfunc
+
+
 # set while numba builds the implementation of one of ttrsim's ``inline="always"`` overloads
 _BUILDING_INLINE = contextvars.ContextVar("ttrsim_building_inline", default=False)
 
@@ -157,6 +237,8 @@ def install() -> None:
         if _ours_dispatcher(self):
             args = tuple(canonical(a) for a in args)
             kws = {k: canonical(v) for k, v in kws.items()}
+            with callees_only():
+                return original(self, args, kws)
         return original(self, args, kws)
 
     build_impl = templates._OverloadFunctionTemplate._build_impl
@@ -173,14 +255,92 @@ def install() -> None:
     lower = typed_passes.BaseNativeLowering.run_pass
 
     def run_pass(self, state):
+        defer = False
         if state.library is None and ours(state.func_id.filename) is not None:
             small = 0 if state.func_id.func in _LINK_AS_COMPILED else SMALL_CALLEE
             state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
             state.library.enable_object_caching()
             state.library.finalize = partial(_finalize, state.library, small, state.library.finalize)
-        return lower(self, state)
+            defer = _AS_CALLEE.get() and not state.flags.no_compile
+        if not defer:
+            return lower(self, state)
+        _defer(state.library)
+        state.flags.no_compile = True           # numba's lowering without an executable
+        try:
+            done = lower(self, state)
+        finally:
+            state.flags.no_compile = False
+        entry = Deferred()
+        state.targetctx.insert_user_function(entry, state.cr.fndesc, [state.library])
+        state.reload_init.extend(state.library._reload_init)
+        state["cr"] = state.cr._replace(cfunc=entry)
+        return done
+
+    compile_ = dispatcher.Dispatcher.compile
+
+    def compile(self, sig):
+        entry = compile_(self, sig)
+        if isinstance(entry, Deferred) and not _AS_CALLEE.get():
+            entry = _give_machine_code(self, entry)
+        return entry
+
+    compile_for_args = dispatcher._DispatcherBase._compile_for_args
+
+    def _compile_for_args(self, *args, **kws):          # a call from Python: it runs now
+        entry = compile_for_args(self, *args, **kws)
+        if isinstance(entry, Deferred):
+            entry = _give_machine_code(self, entry)
+        return entry
+
+    add_overload = dispatcher.Dispatcher.add_overload
+
+    def add_overload_(self, cres):
+        if isinstance(cres.entry_point, Deferred):          # no entry for Python calls yet
+            self.overloads[tuple(cres.signature.args)] = cres
+        else:
+            add_overload(self, cres)
+
+    rebuild = compiler.CompileResult._rebuild.__func__
+
+    def _rebuild(cls, target_context, libdata, fndesc, env, signature, objectmode, lifted, typeann,
+                 reload_init, referenced_envs):
+        if libdata[1] != _IR:
+            return rebuild(cls, target_context, libdata, fndesc, env, signature, objectmode, lifted, typeann,
+                           reload_init, referenced_envs)
+        for fn in reload_init or ():
+            fn()
+        return cls(target_context=target_context, typing_context=target_context.typing_context,
+                   library=target_context.codegen().unserialize_library(libdata), environment=env,
+                   entry_point=Deferred(tuple(referenced_envs)), fndesc=fndesc, type_annotation=typeann,
+                   signature=signature, objectmode=objectmode, lifted=lifted, typing_error=None,
+                   call_helper=None, metadata=None, reload_init=reload_init, referenced_envs=referenced_envs)
+
+    unserialize = codegen.JITCodeLibrary._unserialize.__func__
+
+    def _unserialize(cls, codegen_, state):
+        name, kind, data = state
+        if kind != _IR:
+            return unserialize(cls, codegen_, state)
+        library = codegen_.create_library(name)
+        library.enable_object_caching()
+        library._final_module = llvm.parse_bitcode(data)
+        _defer(library)
+        library._finalized = True
+        return library
+
+    pointer = codegen.JITCodeLibrary.get_pointer_to_function
+
+    def get_pointer_to_function(self, name):
+        _machine_code(self)
+        return pointer(self, name)
 
     get_call_template._ttrsim = True
     dispatcher.Dispatcher.get_call_template = get_call_template
+    dispatcher.Dispatcher.compile = compile
+    dispatcher._DispatcherBase._compile_for_args = _compile_for_args
+    dispatcher.Dispatcher.add_overload = add_overload_
     templates._OverloadFunctionTemplate._build_impl = _build_impl
     typed_passes.BaseNativeLowering.run_pass = run_pass
+    compiler.CompileResult._rebuild = classmethod(_rebuild)
+    codegen.JITCodeLibrary._unserialize = classmethod(_unserialize)
+    codegen.JITCodeLibrary.get_pointer_to_function = get_pointer_to_function
