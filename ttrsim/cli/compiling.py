@@ -55,13 +55,21 @@ def about_how_long(estimate: dict) -> str:
     >>> about_how_long({"seconds": 70.0, "units": 100, "timed": True})
     'about 70 s'
     >>> about_how_long({"seconds": 70.0, "units": 100, "timed": False})
-    'about 1 to 4 min: not timed on this machine yet'
+    'about 70 s to 4 min: not timed on this machine yet'
+    >>> about_how_long({"seconds": 150.0, "units": 100, "timed": False})
+    'about 2 to 8 min: not timed on this machine yet'
     """
     s = estimate["seconds"]
     if estimate["timed"]:
-        return f"about {s:.0f} s" if s < 120 else f"about {s / 60:.0f} min"
-    lo, hi = max(1, round(s / 60)), max(2, round(s * 3 / 60))
-    return f"about {lo} to {hi} min: not timed on this machine yet"
+        return f"about {_duration(s)}"
+    lo, hi = _duration(s), _duration(3 * s)
+    if lo.endswith(" min"):
+        lo = lo[:-4]
+    return f"about {lo} to {hi}: not timed on this machine yet"
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
 
 
 @contextmanager

@@ -156,8 +156,8 @@ def clear_stale(everything: bool = False) -> list[dict]:
 
 # the first compile of an experiment's kernels when none was timed on this
 # machine yet: seconds on an idle 2-core machine, and functions of ttrsim's
-# (the quickstart's two-core compile measured 46-50 s on 2026-12-07: docs/performance.md)
-DEFAULT_COMPILE = {"seconds": 50.0, "units": 100}
+# (the quickstart's two-core compile measured 35-37 s on 2026-12-07: docs/performance.md)
+DEFAULT_COMPILE = {"seconds": 40.0, "units": 100}
 # a compile of at least this many functions is a full one, kept as the estimate
 FULL_COMPILE_UNITS = 20
 _TIMES = "compile-time.json"
