@@ -10,7 +10,12 @@ A signal can land while Python runs a callback whose exceptions it ignores
 (the import system's module-lock cleanup, a ``__del__``): the ``SystemExit``
 is then printed as "ignored" and the command would go on. So the handler
 also starts a watchdog that ends the process with the same code a few
-seconds later unless the exit happened first."""
+seconds later unless the exit happened first.
+
+The objects a command leaves are frozen as it ends (``gc.freeze``), so the
+interpreter's exit does not go through them once more: after a first run's
+compile that was a second of the exit."""
+import gc
 import os
 import signal
 import threading
@@ -34,7 +39,10 @@ def main():
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _stop)
     from ttrsim.cli import main as cli
-    return cli()
+    try:
+        return cli()
+    finally:
+        gc.freeze()
 
 
 if __name__ == "__main__":
