@@ -65,6 +65,20 @@ def route_masks(route_len: np.ndarray, route_colour: np.ndarray) -> np.ndarray:
     return masks
 
 
+def paired_routes(group_routes: np.ndarray, n_routes: int) -> np.ndarray:
+    """``Board.paired_routes``: the route bit set of the routes with a parallel track.
+
+    >>> paired_routes(np.array([[0, 2, -1], [1, -1, -1]]), 3).tolist()
+    [5]
+    """
+    words = np.zeros(route_words(n_routes), np.uint64)
+    for row in group_routes:
+        if (row >= 0).sum() > 1:
+            for r in row[row >= 0]:
+                words[r // 64] |= np.uint64(1 << (int(r) % 64))
+    return words
+
+
 BOARD_FIELDS = (
     "rp",             # int32[N_RP] rule parameters (RP_* indices)
     "card_counts",    # int16[9] cards of each kind in the train deck (colours 0..7, loco 8)
@@ -99,6 +113,7 @@ BOARD_FIELDS = (
                       #   routes of colour c (8 gray) no longer than L; a hand's claimable routes are the
                       #   union over colours of one set each (ttrsim.core.claims._scan_claims)
     "route_map_id",   # int16[R] each route's id in the map file (differs once remove_routes left some out, R9.2)
+    "paired_routes",  # uint64[W] route bit set: the routes with a parallel track (R4.5)
 )
 Board = define_record("Board", BOARD_FIELDS, __name__, borrowed=True)
 
@@ -235,5 +250,5 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),
         n_nodes=m.n_nodes, n_cities=int((~m.location_is_country).sum()), long_tickets=long_tickets.astype(np.int16),
         station_cost=np.array(rules.station_costs, np.int16), claim_masks=route_masks(m.route_len, m.route_colour),
-        route_map_id=m.file_route_ids,
+        route_map_id=m.file_route_ids, paired_routes=paired_routes(group_routes, m.n_routes),
     )

@@ -17,7 +17,7 @@ from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.jit import kernel
 
 from .actions import PAY_LOCOS_ONLY, encode_claim
-from .bitset import drop_lowest, trailing_zeros
+from .bitset import lowest, trailing_zeros
 from .board import RP_LOCK_MAXP
 from .state import M_NPLAYERS
 
@@ -30,7 +30,9 @@ def parallel_closed(owner, group_routes, g, r, p, lock_all):
     read them into locals once, record field reads in a loop are not hoisted."""
     for j in range(group_routes.shape[1]):     # index loops: iterating array views is slow in numba
         other = group_routes[g, j]
-        if other >= 0 and other != r:
+        if other < 0:                          # (a group's routes come first, then -1)
+            break
+        if other != r:
             o = owner[other]
             if o == p or (o >= 0 and lock_all):
                 return True
@@ -71,35 +73,43 @@ def _scan_claims(b, s, p, out, n, mode):
     its hand pays (R4.2-R4.3) and its trains cover (R4.1) and that are free
     are looked at (per colour one precomputed set, ``b.claim_masks``, of the
     routes no longer than the hand's cards of it plus its locomotives, and
-    the set of free routes); then whether each is open (R4.5) and its ferry
+    the set of free routes); then whether each is open (R4.5, looked up only
+    for the routes with a parallel track: ``b.paired_routes``) and its ferry
     locomotives held (R8.2). ``mode``
     CLAIM_FLAGS sets ``out[r]`` (cleared first) and counts, CLAIM_LIST appends
     the payments to ``out`` from ``n``, CLAIM_ANY returns 1 at the first one,
     CLAIM_COUNT adds the number of payments to ``n`` without writing them
     and records each route with the running count at the end of ``out``
-    (:func:`claim_count`), CLAIM_ROUTES appends the route ids to ``out`` from ``n``.
+    (:func:`claim_count`; a gray route's count, which depends on its length
+    only, is kept below those records for the next gray route of that
+    length), CLAIM_ROUTES appends the route ids to ``out`` from ``n``.
     Every field is read once, and nothing is called per route (a call
     counts a reference to ``out``)."""
     if mode == CLAIM_FLAGS:
         out[:] = False
     elif mode == CLAIM_COUNT:
         out[out.shape[0] - 1] = 0
-    owner, hand, masks = s.route_owner, s.hand, b.claim_masks
+    owner, hand, masks, paired = s.route_owner, s.hand, b.claim_masks, b.paired_routes
     group, group_routes, ferry = b.route_group, b.group_routes, b.route_ferry
     route_len, route_colour = b.route_len, b.route_colour
     lock_all = locks_all_tracks(b, s)
     locos = np.int64(hand[p, LOCO])
     cap = min(np.int64(s.trains[p]), masks.shape[1] - 1)
     gray_at = min(largest_colour_group(s, p) + locos, cap)
+    if mode == CLAIM_COUNT:              # the gray routes' payment counts by length, as needed
+        gray_n = out.shape[0] - 2 * route_len.shape[0] - 2 - masks.shape[1]
+        out[gray_n:gray_n + masks.shape[1]] = -1
     for w in range(masks.shape[2]):
         word = masks[GRAY, gray_at, w]
         for c in range(N_COLOURS):
             word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
         word &= _free_word(owner, w)
         while word:
+            bit = lowest(word)
             r = w * 64 + trailing_zeros(word)
-            word = drop_lowest(word)
-            if ferry[r] > locos or parallel_closed(owner, group_routes, group[r], r, p, lock_all):
+            word ^= bit
+            if ferry[r] > locos or (paired[w] & bit and parallel_closed(owner, group_routes, group[r], r, p,
+                                                                          lock_all)):
                 continue
             if mode == CLAIM_LIST:
                 n = _route_payments(hand, p, r, np.int64(route_len[r]), np.int64(route_colour[r]),
@@ -110,7 +120,14 @@ def _scan_claims(b, s, p, out, n, mode):
                 out[n] = r
                 n += 1
             elif mode == CLAIM_COUNT:
-                cnt = _payment_count(hand, p, np.int64(route_len[r]), np.int64(route_colour[r]), np.int64(ferry[r]))
+                length, col = np.int64(route_len[r]), np.int64(route_colour[r])
+                if col == GRAY and ferry[r] == 0:
+                    cnt = np.int64(out[gray_n + length])
+                    if cnt < 0:
+                        cnt = _payment_count(hand, p, length, col, 0)
+                        out[gray_n + length] = cnt
+                else:
+                    cnt = _payment_count(hand, p, length, col, np.int64(ferry[r]))
                 if cnt > 0:
                     n += cnt
                     at = out.shape[0] - 3 - 2 * out[out.shape[0] - 1]
