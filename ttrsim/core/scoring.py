@@ -61,9 +61,12 @@ def longest_trail(edge_a, edge_b, edge_w, n_nodes):
     given as edge lists with positive weights (R6.5).
 
     A component whose nodes all have even degree has an Euler circuit: its
-    trail is all of it. Otherwise a heaviest trail starts at a node of odd
-    degree (one starting at an even node could be extended there), so the
-    exhaustive depth-first search starts only from odd nodes."""
+    trail is all of it. Otherwise a heaviest trail starts and ends at nodes
+    of odd degree (one ending elsewhere could be extended there), so it goes
+    through every node of degree 2 it reaches, and the exhaustive
+    depth-first search runs on the graph with each chain through such nodes
+    made one edge of the chain's weight, from the odd nodes of components
+    heavier than the best trail found so far."""
     m = edge_a.shape[0]
     if m == 0:
         return 0
@@ -95,12 +98,42 @@ def longest_trail(edge_a, edge_b, edge_w, n_nodes):
         fill[edge_a[e]] += 1
         adj[edge_b[e], fill[edge_b[e]]] = e
         fill[edge_b[e]] += 1
+    # the chains: from each end of degree other than 2 through the nodes of degree 2
+    # (a cycle of such nodes alone is an even component, done above)
+    ca = np.empty(m, np.int64)
+    cb = np.empty(m, np.int64)
+    cw = np.empty(m, np.int64)
     used = np.zeros(m, np.bool_)
-    stack_node = np.empty(m + 1, np.int64)
-    stack_ptr = np.empty(m + 1, np.int64)
-    stack_edge = np.empty(m + 1, np.int64)
+    k = 0
+    for e in range(m):
+        if used[e]:
+            continue
+        u = edge_a[e] if deg[edge_a[e]] != 2 else edge_b[e]
+        if deg[u] == 2:
+            continue
+        used[e] = True
+        w = edge_w[e]
+        f = e
+        v = edge_b[e] if edge_a[e] == u else edge_a[e]
+        while deg[v] == 2:
+            f = adj[v, 0] if adj[v, 0] != f else adj[v, 1]
+            used[f] = True
+            w += edge_w[f]
+            v = edge_b[f] if edge_a[f] == v else edge_a[f]
+        ca[k], cb[k], cw[k] = u, v, w
+        k += 1
+    fill[:] = 0                          # the chains' adjacency: a node keeps its degree
+    for e in range(k):
+        adj[ca[e], fill[ca[e]]] = e
+        fill[ca[e]] += 1
+        adj[cb[e], fill[cb[e]]] = e
+        fill[cb[e]] += 1
+    used[:k] = False
+    stack_node = np.empty(k + 1, np.int64)
+    stack_ptr = np.empty(k + 1, np.int64)
+    stack_edge = np.empty(k + 1, np.int64)
     for start in range(n_nodes):
-        if deg[start] % 2 == 0:
+        if deg[start] % 2 == 0 or comp_weight[uf_find(comp, start)] <= best:
             continue
         depth = 0
         stack_node[0] = start
@@ -109,16 +142,16 @@ def longest_trail(edge_a, edge_b, edge_w, n_nodes):
         while depth >= 0:
             u = stack_node[depth]
             advanced = False
-            while stack_ptr[depth] < deg[u]:
+            while stack_ptr[depth] < fill[u]:
                 e = adj[u, stack_ptr[depth]]
                 stack_ptr[depth] += 1
                 if not used[e]:
                     used[e] = True
                     stack_edge[depth] = e
-                    cur += edge_w[e]
+                    cur += cw[e]
                     if cur > best:
                         best = cur
-                    v = edge_b[e] if edge_a[e] == u else edge_a[e]
+                    v = cb[e] if ca[e] == u else ca[e]
                     depth += 1
                     stack_node[depth] = v
                     stack_ptr[depth] = 0
@@ -129,7 +162,7 @@ def longest_trail(edge_a, edge_b, edge_w, n_nodes):
                 if depth >= 0:
                     e = stack_edge[depth]
                     used[e] = False
-                    cur -= edge_w[e]
+                    cur -= cw[e]
     return best
 
 
