@@ -24,13 +24,14 @@ from numba.extending import intrinsic
 
 from ttrsim.core.actions import legal_buffer
 from ttrsim.core.board import build_board
-from ttrsim.core.engine import apply_action, is_legal, reset_game
+from ttrsim.core.engine import apply_action, is_legal, legal_at, legal_count, reset_game
+from ttrsim.core.rng import rand_below
 from ttrsim.core.scoring import final_scoring
 from ttrsim.core.state import M_ACTIONS, M_PHASE, M_PLAYER, PH_OVER, allocate_state
 from ttrsim.data.rules import get_rules
 from ttrsim.jit.record import borrowed
 from ttrsim.strategies import param_row, strategy_id
-from ttrsim.strategies.kit.dispatch import kernels_for, legal_for, pick
+from ttrsim.strategies.kit.dispatch import RANDOM, kernels_for, legal_for, pick
 from ttrsim.strategies.kit.memory import allocate_memory, reset_memory
 
 PARTS = ("setup", "legal list", "strategy", "legality check", "apply", "scoring")
@@ -57,7 +58,8 @@ def empty_bracket(n):
 
 @njit
 def timed_games(kernels, b, s, m, seeds, ids, params, legal, acc):
-    """Play the games of ``seeds``; ``acc[part]`` adds cycles, ``acc[6]`` actions."""
+    """Play the games of ``seeds``; ``acc[part]`` adds cycles, ``acc[6]`` actions,
+    ``acc[7]`` random picks (their legal list is two brackets)."""
     legal, params = borrowed(legal), borrowed(params)     # as ttrsim.play.loop does
     for i in range(seeds.shape[0]):
         t0 = cycles()
@@ -65,20 +67,33 @@ def timed_games(kernels, b, s, m, seeds, ids, params, legal, acc):
         reset_memory(m, seeds[i])
         acc[P_SETUP] += cycles() - t0
         while s.meta[M_PHASE] != PH_OVER:
-            sid = ids[s.meta[M_PLAYER]]
-            t0 = cycles()
-            n = legal_for(sid, b, s, legal)
-            t1 = cycles()
-            a = pick(kernels, sid, b, s, m, legal, n, params)
-            t2 = cycles()
+            p = s.meta[M_PLAYER]
+            sid = ids[p]
+            if sid == RANDOM:         # as ttrsim.play.loop: the claims counted, one route's payments listed
+                t0 = cycles()
+                n = legal_count(b, s, legal)
+                tc = cycles()
+                k = rand_below(m.rng, p, n)
+                t1 = cycles()
+                a = legal_at(b, s, k, legal)
+                t2 = cycles()
+                acc[P_LEGAL] += (tc - t0) + (t2 - t1)
+                acc[P_STRATEGY] += t1 - tc
+                acc[7] += 1
+            else:
+                t0 = cycles()
+                n = legal_for(sid, b, s, legal)
+                t1 = cycles()
+                a = pick(kernels, sid, b, s, m, legal, n, params)
+                t2 = cycles()
+                acc[P_LEGAL] += t1 - t0
+                acc[P_STRATEGY] += t2 - t1
             ok = is_legal(b, s, a)
             t3 = cycles()
             apply_action(b, s, a)
             t4 = cycles()
             if not ok:
                 raise ValueError("illegal pick")
-            acc[P_LEGAL] += t1 - t0
-            acc[P_STRATEGY] += t2 - t1
             acc[P_CHECK] += t3 - t2
             acc[P_APPLY] += t4 - t3
         t0 = cycles()
@@ -94,7 +109,7 @@ def breakdown(rules: str, players: int, strategy: str, games: int) -> dict:
     s, m, legal = allocate_state(b, players), allocate_memory(b, players), legal_buffer(b)
     ids = np.full(players, strategy_id(strategy), np.int64)
     params = np.tile(param_row(strategy), (players, 1))
-    acc = np.zeros(7, np.int64)
+    acc = np.zeros(8, np.int64)
     kernels = kernels_for(ids)
     timed_games(kernels, b, s, m, np.arange(20, dtype=np.int64), ids, params, legal, acc)     # compile, warm up
     empty = empty_bracket(100_000)
@@ -103,8 +118,8 @@ def breakdown(rules: str, players: int, strategy: str, games: int) -> dict:
     timed_games(kernels, b, s, m, np.arange(1_000_000, 1_000_000 + games, dtype=np.int64), ids, params, legal, acc)
     ns_per_cycle = (time.perf_counter() - wall) * 1e9 / (int(cycles_now()) - c0)
     actions = int(acc[6])
-    brackets = {P_SETUP: games, P_LEGAL: actions, P_STRATEGY: actions, P_CHECK: actions, P_APPLY: actions - games,
-                P_SCORING: games}
+    brackets = {P_SETUP: games, P_LEGAL: actions + int(acc[7]), P_STRATEGY: actions, P_CHECK: actions,
+                P_APPLY: actions - games, P_SCORING: games}
     ns = {PARTS[k]: max(0.0, (acc[k] - empty * brackets[k]) * ns_per_cycle) for k in range(6)}
     total = sum(ns.values())
     return {"rules": rules, "players": players, "strategy": strategy, "games": games,
