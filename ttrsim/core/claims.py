@@ -17,7 +17,7 @@ from ttrsim.data.ids import GRAY, LOCO, N_COLOURS
 from ttrsim.jit import kernel
 
 from .actions import PAY_LOCOS_ONLY, encode_claim
-from .bitset import lowest, trailing_zeros
+from .bitset import drop_lowest, trailing_zeros
 from .board import RP_LOCK_MAXP
 from .state import M_NPLAYERS
 
@@ -73,9 +73,9 @@ def _scan_claims(b, s, p, out, n, mode):
     its hand pays (R4.2-R4.3) and its trains cover (R4.1) and that are free
     are looked at (per colour one precomputed set, ``b.claim_masks``, of the
     routes no longer than the hand's cards of it plus its locomotives, and
-    the set of free routes); then whether each is open (R4.5, looked up only
-    for the routes with a parallel track: ``b.paired_routes``) and its ferry
-    locomotives held (R8.2). ``mode``
+    the set of free routes, less those a parallel track closes: looked up
+    only for the routes that have one, ``b.paired_routes``, R4.5); then
+    whether each one's ferry locomotives are held (R8.2). ``mode``
     CLAIM_FLAGS sets ``out[r]`` (cleared first) and counts, CLAIM_LIST appends
     the payments to ``out`` from ``n``, CLAIM_ANY returns 1 at the first one,
     CLAIM_COUNT adds the number of payments to ``n`` without writing them
@@ -104,12 +104,11 @@ def _scan_claims(b, s, p, out, n, mode):
         for c in range(N_COLOURS):
             word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
         word &= _free_word(owner, w)
+        word &= ~_closed_word(owner, group_routes, group, word & paired[w], w, p, lock_all)
         while word:
-            bit = lowest(word)
             r = w * 64 + trailing_zeros(word)
-            word ^= bit
-            if ferry[r] > locos or (paired[w] & bit and parallel_closed(owner, group_routes, group[r], r, p,
-                                                                          lock_all)):
+            word = drop_lowest(word)
+            if ferry[r] > locos:
                 continue
             if mode == CLAIM_LIST:
                 n = _route_payments(hand, p, r, np.int64(route_len[r]), np.int64(route_colour[r]),
@@ -138,6 +137,27 @@ def _scan_claims(b, s, p, out, n, mode):
                 out[r] = True
                 n += 1
     return n
+
+
+@kernel(inline="always")
+def _closed_word(owner, group_routes, group, routes, w, p, lock_all):
+    """The routes of ``routes`` (word ``w`` of a route set) a parallel track
+    closes to seat ``p`` (:func:`parallel_closed`), as a word: each route's
+    test without a branch (whether a route is closed is as often yes as no
+    in a game, a branch on it mispredicted)."""
+    closed = np.uint64(0)
+    while routes:
+        i = trailing_zeros(routes)
+        routes = drop_lowest(routes)
+        r = w * 64 + i
+        g = group[r]
+        shut = False
+        for j in range(group_routes.shape[1]):
+            other = np.int64(group_routes[g, j])
+            o = np.int64(owner[max(other, 0)])
+            shut |= (other >= 0) & (other != r) & ((o == p) | ((o >= 0) & lock_all))
+        closed |= np.uint64(shut) << np.uint64(i)
+    return closed
 
 
 @kernel(inline="always")
