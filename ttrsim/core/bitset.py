@@ -7,24 +7,18 @@ instruction compiled: :mod:`ttrsim.jit.intrinsics`).
 >>> trailing_zeros(np.uint64(0b10100))
 2
 >>> w = np.uint64(0b10100)
->>> int(drop_lowest(w)), int(lowest(w))
-(16, 4)
+>>> int(drop_lowest(w))
+16
 """
 import numpy as np
 
 from ttrsim.jit import kernel
 from ttrsim.jit.intrinsics import trailing_zeros
 
-__all__ = ["drop_lowest", "lowest", "trailing_zeros"]
+__all__ = ["drop_lowest", "trailing_zeros"]
 
 
 @kernel
 def drop_lowest(word):
     """``word`` without its lowest set bit."""
     return word & (word - np.uint64(1))
-
-
-@kernel
-def lowest(word):
-    """``word``'s lowest set bit alone (0 if none)."""
-    return word & (np.uint64(0) - word)

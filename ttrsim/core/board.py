@@ -79,6 +79,19 @@ def paired_routes(group_routes: np.ndarray, n_routes: int) -> np.ndarray:
     return words
 
 
+def route_parallels(group_routes: np.ndarray, route_group: np.ndarray) -> np.ndarray:
+    """``Board.route_parallels``: ``[r]`` the other routes of route ``r``'s group, -1 padded.
+
+    >>> route_parallels(np.array([[0, 2, -1], [1, -1, -1]]), np.array([0, 1, 0])).tolist()
+    [[2, -1], [-1, -1], [0, -1]]
+    """
+    out = np.full((len(route_group), MAX_PARALLEL - 1), -1, np.int16)
+    for r, g in enumerate(route_group):
+        others = [int(o) for o in group_routes[g] if o >= 0 and o != r]
+        out[r, :len(others)] = others
+    return out
+
+
 BOARD_FIELDS = (
     "rp",             # int32[N_RP] rule parameters (RP_* indices)
     "card_counts",    # int16[9] cards of each kind in the train deck (colours 0..7, loco 8)
@@ -114,6 +127,7 @@ BOARD_FIELDS = (
                       #   union over colours of one set each (ttrsim.core.claims._scan_claims)
     "route_map_id",   # int16[R] each route's id in the map file (differs once remove_routes left some out, R9.2)
     "paired_routes",  # uint64[W] route bit set: the routes with a parallel track (R4.5)
+    "route_parallels",  # int16[R, 2] the other routes of each route's group, -1 padded
 )
 Board = define_record("Board", BOARD_FIELDS, __name__, borrowed=True)
 
@@ -251,4 +265,5 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         n_nodes=m.n_nodes, n_cities=int((~m.location_is_country).sum()), long_tickets=long_tickets.astype(np.int16),
         station_cost=np.array(rules.station_costs, np.int16), claim_masks=route_masks(m.route_len, m.route_colour),
         route_map_id=m.file_route_ids, paired_routes=paired_routes(group_routes, m.n_routes),
+        route_parallels=route_parallels(group_routes, m.route_group),
     )

@@ -87,10 +87,9 @@ def _scan_claims(b, s, p, out, n, mode):
     counts a reference to ``out``)."""
     if mode == CLAIM_FLAGS:
         out[:] = False
-    elif mode == CLAIM_COUNT:
-        out[out.shape[0] - 1] = 0
+    records = 0                          # CLAIM_COUNT: routes recorded
     owner, hand, masks, paired = s.route_owner, s.hand, b.claim_masks, b.paired_routes
-    group, group_routes, ferry = b.route_group, b.group_routes, b.route_ferry
+    parallels, ferry = b.route_parallels, b.route_ferry
     route_len, route_colour = b.route_len, b.route_colour
     lock_all = locks_all_tracks(b, s)
     locos = np.int64(hand[p, LOCO])
@@ -104,7 +103,7 @@ def _scan_claims(b, s, p, out, n, mode):
         for c in range(N_COLOURS):
             word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
         word &= _free_word(owner, w)
-        word &= ~_closed_word(owner, group_routes, group, word & paired[w], w, p, lock_all)
+        word &= ~_closed_word(owner, parallels, word & paired[w], w, p, lock_all)
         while word:
             r = w * 64 + trailing_zeros(word)
             word = drop_lowest(word)
@@ -129,33 +128,35 @@ def _scan_claims(b, s, p, out, n, mode):
                     cnt = _payment_count(hand, p, length, col, np.int64(ferry[r]))
                 if cnt > 0:
                     n += cnt
-                    at = out.shape[0] - 3 - 2 * out[out.shape[0] - 1]
+                    at = out.shape[0] - 3 - 2 * records
                     out[at + 1] = r
                     out[at] = n
-                    out[out.shape[0] - 1] += 1
+                    records += 1
             else:
                 out[r] = True
                 n += 1
+    if mode == CLAIM_COUNT:
+        out[out.shape[0] - 1] = records
     return n
 
 
 @kernel(inline="always")
-def _closed_word(owner, group_routes, group, routes, w, p, lock_all):
+def _closed_word(owner, parallels, routes, w, p, lock_all):
     """The routes of ``routes`` (word ``w`` of a route set) a parallel track
-    closes to seat ``p`` (:func:`parallel_closed`), as a word: each route's
-    test without a branch (whether a route is closed is as often yes as no
-    in a game, a branch on it mispredicted)."""
+    closes to seat ``p`` (:func:`parallel_closed`; ``parallels``:
+    ``Board.route_parallels``), as a word: each route's test without a
+    branch (whether a route is closed is as often yes as no in a game, a
+    branch on it mispredicted)."""
     closed = np.uint64(0)
     while routes:
         i = trailing_zeros(routes)
         routes = drop_lowest(routes)
         r = w * 64 + i
-        g = group[r]
         shut = False
-        for j in range(group_routes.shape[1]):
-            other = np.int64(group_routes[g, j])
+        for j in range(parallels.shape[1]):
+            other = np.int64(parallels[r, j])
             o = np.int64(owner[max(other, 0)])
-            shut |= (other >= 0) & (other != r) & ((o == p) | ((o >= 0) & lock_all))
+            shut |= (other >= 0) & ((o == p) | ((o >= 0) & lock_all))
         closed |= np.uint64(shut) << np.uint64(i)
     return closed
 
