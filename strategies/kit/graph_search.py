@@ -113,9 +113,7 @@ def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
     trains = s.trains[me]
     owner = s.route_owner
     route_len = b.route_len
-    group = b.route_group
-    group_routes = b.group_routes
-    width = group_routes.shape[1]
+    parallels = b.route_parallels
     lock_all = locks_all_tracks(b, s)
     for r in range(route_len.shape[0]):
         o = owner[r]
@@ -126,9 +124,8 @@ def route_cost_for(b, s, me, cost_mode, cost_out, min_len=1, fit_trains=True):
         if o >= 0 or length < min_len or (fit_trains and length > trains):
             cost_out[r] = -1.0
             continue
-        g = group[r]
         # a double or triple: R4.5, as route_open_to
-        if width > 1 and group_routes[g, 1] >= 0 and parallel_closed(owner, group_routes, g, r, me, lock_all):
+        if parallels[r, 0] >= 0 and parallel_closed(owner, parallels, r, me, lock_all):
             cost_out[r] = -1.0
         elif cost_mode == COST_TRAINS:
             cost_out[r] = length

@@ -65,17 +65,16 @@ def route_masks(route_len: np.ndarray, route_colour: np.ndarray) -> np.ndarray:
     return masks
 
 
-def paired_routes(group_routes: np.ndarray, n_routes: int) -> np.ndarray:
-    """``Board.paired_routes``: the route bit set of the routes with a parallel track.
+def paired_routes(parallels: np.ndarray) -> np.ndarray:
+    """``Board.paired_routes``: the route bit set of the routes with a
+    parallel track (``parallels``: ``Board.route_parallels``).
 
-    >>> paired_routes(np.array([[0, 2, -1], [1, -1, -1]]), 3).tolist()
+    >>> paired_routes(np.array([[2, -1], [-1, -1], [0, -1]])).tolist()
     [5]
     """
-    words = np.zeros(route_words(n_routes), np.uint64)
-    for row in group_routes:
-        if (row >= 0).sum() > 1:
-            for r in row[row >= 0]:
-                words[r // 64] |= np.uint64(1 << (int(r) % 64))
+    words = np.zeros(route_words(len(parallels)), np.uint64)
+    for r in np.flatnonzero(parallels[:, 0] >= 0):
+        words[r // 64] |= np.uint64(1 << (int(r) % 64))
     return words
 
 
@@ -247,6 +246,7 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
     rp[RP_OFFER_SEAT] = rules.offer_seat
     rp[RP_OFFER_KEPT] = rules.offer_kept
 
+    parallels = route_parallels(group_routes, m.route_group)
     return Board(
         rp=rp, card_counts=card_counts,
         route_a=m.route_a.astype(np.int16), route_b=m.route_b.astype(np.int16),
@@ -264,6 +264,5 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),
         n_nodes=m.n_nodes, n_cities=int((~m.location_is_country).sum()), long_tickets=long_tickets.astype(np.int16),
         station_cost=np.array(rules.station_costs, np.int16), claim_masks=route_masks(m.route_len, m.route_colour),
-        route_map_id=m.file_route_ids, paired_routes=paired_routes(group_routes, m.n_routes),
-        route_parallels=route_parallels(group_routes, m.route_group),
+        route_map_id=m.file_route_ids, paired_routes=paired_routes(parallels), route_parallels=parallels,
     )

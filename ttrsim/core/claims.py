@@ -22,21 +22,20 @@ from .board import RP_LOCK_MAXP
 from .state import M_NPLAYERS
 
 
-@kernel
-def parallel_closed(owner, group_routes, g, r, p, lock_all):
-    """A parallel track of route ``r`` (group ``g``) closes it to seat ``p``
-    (R4.5): ``p`` owns one, or someone does and ``lock_all`` (few players).
-    Plain arrays (``s.route_owner``, ``b.group_routes``): loops over routes
-    read them into locals once, record field reads in a loop are not hoisted."""
-    for j in range(group_routes.shape[1]):     # index loops: iterating array views is slow in numba
-        other = group_routes[g, j]
-        if other < 0:                          # (a group's routes come first, then -1)
-            break
-        if other != r:
-            o = owner[other]
-            if o == p or (o >= 0 and lock_all):
-                return True
-    return False
+@kernel(inline="always")
+def parallel_closed(owner, parallels, r, p, lock_all):
+    """A parallel track of route ``r`` closes it to seat ``p`` (R4.5): ``p``
+    owns one, or someone does and ``lock_all`` (few players). Plain arrays
+    (``s.route_owner``, ``b.route_parallels``): loops over routes read them
+    into locals once, record field reads in a loop are not hoisted. Without
+    a branch per track: whether a route is closed is as often yes as no in a
+    game, and :func:`_closed_word` tests many in a row."""
+    shut = False
+    for j in range(parallels.shape[1]):         # index loops: iterating array views is slow in numba
+        other = np.int64(parallels[r, j])
+        o = np.int64(owner[max(other, 0)])
+        shut |= (other >= 0) & ((o == p) | ((o >= 0) & lock_all))
+    return shut
 
 
 @kernel
@@ -50,7 +49,7 @@ def route_open_to(b, s, r, p):
     """Route ``r`` is free and not closed to seat ``p`` by a parallel track (R4.5)."""
     if s.route_owner[r] >= 0:
         return False
-    return not parallel_closed(s.route_owner, b.group_routes, b.route_group[r], r, p, locks_all_tracks(b, s))
+    return not parallel_closed(s.route_owner, b.route_parallels, r, p, locks_all_tracks(b, s))
 
 
 @kernel
@@ -143,21 +142,13 @@ def _scan_claims(b, s, p, out, n, mode):
 @kernel(inline="always")
 def _closed_word(owner, parallels, routes, w, p, lock_all):
     """The routes of ``routes`` (word ``w`` of a route set) a parallel track
-    closes to seat ``p`` (:func:`parallel_closed`; ``parallels``:
-    ``Board.route_parallels``), as a word: each route's test without a
-    branch (whether a route is closed is as often yes as no in a game, a
-    branch on it mispredicted)."""
+    closes to seat ``p`` (:func:`parallel_closed`), as a word: no branch on
+    each route's answer."""
     closed = np.uint64(0)
     while routes:
         i = trailing_zeros(routes)
         routes = drop_lowest(routes)
-        r = w * 64 + i
-        shut = False
-        for j in range(parallels.shape[1]):
-            other = np.int64(parallels[r, j])
-            o = np.int64(owner[max(other, 0)])
-            shut |= (other >= 0) & ((o == p) | ((o >= 0) & lock_all))
-        closed |= np.uint64(shut) << np.uint64(i)
+        closed |= np.uint64(parallel_closed(owner, parallels, w * 64 + i, p, lock_all)) << np.uint64(i)
     return closed
 
 
