@@ -44,6 +44,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from ttrsim.core.actions import A_TICKETS, legal_buffer
+from ttrsim.core.claims import sync_route_open
 from ttrsim.core.state import M_DECK_N, PH_MAIN
 from ttrsim.data.ids import LOCO
 from ttrsim.data.maps import load_map
@@ -171,7 +172,10 @@ def decide(g, name="planner", overrides=None, memory=None):
     every seat) picks for the seat to act in game ``g``, through the compiled
     dispatcher with the list the game loop gives it; checked legal.
     ``memory``: the table's strategy memory, carried from decision to decision
-    by the caller (default: :func:`fresh_memory`)."""
+    by the caller (default: :func:`fresh_memory`). The seats' open routes
+    are set from the route owners first, which tests set by hand
+    (:func:`ttrsim.core.claims.sync_route_open`)."""
+    sync_route_open(g.board, g.state)
     buf = legal_buffer(g.board)
     n = dispatch.legal_for(strategy_id(name), g.board, g.state, buf)
     params = np.tile(param_row(name, overrides), (g.n_players, 1))

@@ -25,7 +25,15 @@ from ttrsim.core.actions import (
     decode_claim,
     encode_claim,
 )
-from ttrsim.core.engine import apply_action, claimable_routes, is_legal, legal_actions, non_claim_actions, payments
+from ttrsim.core.engine import (
+    apply_action,
+    claimable_routes,
+    is_legal,
+    legal_actions,
+    non_claim_actions,
+    payments,
+    sync_route_open,
+)
 from ttrsim.core.rng import rand_below, seed_stream
 from ttrsim.core.state import M_DECK_N, M_PHASE, M_PLAYER, PH_MAIN, PH_OVER
 from ttrsim.data.ids import (
@@ -432,6 +440,23 @@ def test_R4_5_double_route_same_player_never_both_with_2_players():
     g.apply(encode_claim(a, RED, 0))
     pass_turn(g)
     assert b not in claim_routes(g)
+
+
+@pytest.mark.parametrize("rules,n_players", [("usa", 2), ("usa", 4), ("germany", 3), ("europe", 5)])
+def test_R4_5_open_routes_kept_by_the_claims_are_those_the_owners_give(rules, n_players):
+    """R4.5: the seats' sets of open routes the claims keep (``route_open``)
+    are what :func:`sync_route_open` recomputes from the route owners alone,
+    at every point of a random game (a position whose owners are set by hand
+    gets its sets that way)."""
+    g = setup_game(rules, n_players, seed=11)
+    rng = np.random.default_rng(3)
+    while g.state.meta[M_PHASE] != PH_OVER:
+        kept = g.state.route_open.copy()
+        g.state.route_open[:] = 0
+        sync_route_open(g.board, g.state)
+        assert (g.state.route_open == kept).all()
+        g.apply(int(rng.choice(g.legal_actions())))
+    assert (g.state.route_owner >= 0).sum() > 10
 
 
 def test_R4_5_lock_threshold_is_a_rule_parameter():

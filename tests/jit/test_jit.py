@@ -67,7 +67,8 @@ _DEFERRED = """
 import json
 import numpy as np
 from ttrsim.core.board import build_board
-from ttrsim.core.claims import claimable_routes, largest_colour_group, locks_all_tracks
+from ttrsim.core.bitset import drop_lowest
+from ttrsim.core.claims import claimable_routes, largest_colour_group
 from ttrsim.core.state import allocate_state
 from ttrsim.data.rules import get_rules
 from ttrsim.jit import patches
@@ -78,12 +79,12 @@ def deferred(fn):
 b = build_board(get_rules("usa")); s = allocate_state(b, 2)
 s.hand[0, 1] = 2; s.trains[:] = 45
 out = {"n": int(claimable_routes(b, s, 0, np.zeros(100, np.bool_)))}
-out["before"] = [deferred(largest_colour_group), deferred(locks_all_tracks)]
+out["before"] = [deferred(largest_colour_group), deferred(drop_lowest)]
 out["most"] = int(largest_colour_group(s, 0))
-out["after"] = [deferred(largest_colour_group), deferred(locks_all_tracks)]
+out["after"] = [deferred(largest_colour_group), deferred(drop_lowest)]
 if out["before"] == [[], []]:          # loaded from the cache: the other callee called from Python too
-    out["locks"] = bool(locks_all_tracks(b, s))
-    out["after"] = [deferred(largest_colour_group), deferred(locks_all_tracks)]
+    out["low"] = int(drop_lowest(np.uint64(6)))
+    out["after"] = [deferred(largest_colour_group), deferred(drop_lowest)]
 print(json.dumps(out))
 """
 
@@ -107,4 +108,4 @@ def test_callees_get_machine_code_only_when_python_calls_them(tmp_path):
     assert first == {"n": 36, "before": [[True], [True]], "most": 2, "after": [[False], [True]]}
     # the next process loads the caller with machine code, and nothing below it;
     # then the callee with machine code (rewritten in the cache) and the one without
-    assert run() == {"n": 36, "before": [[], []], "most": 2, "locks": True, "after": [[False], [False]]}
+    assert run() == {"n": 36, "before": [[], []], "most": 2, "low": 4, "after": [[False], [False]]}

@@ -7,7 +7,17 @@ from ttrsim.core.engine import reset_game
 from ttrsim.core.state import M_CLAIMS, allocate_state
 from ttrsim.data.rules import get_rules, preset_names
 from ttrsim.play.bench import run_bench
-from ttrsim.play.fuzz import V_CARDS, V_CLAIMS, V_PASSENGERS, V_SCORE, V_TICKETS, V_TRAINS, check_state, run_fuzz
+from ttrsim.play.fuzz import (
+    V_CARDS,
+    V_CLAIMS,
+    V_OPEN,
+    V_PASSENGERS,
+    V_SCORE,
+    V_TICKETS,
+    V_TRAINS,
+    check_state,
+    run_fuzz,
+)
 
 
 def test_random_play_keeps_every_invariant_on_every_rule_set():
@@ -48,6 +58,9 @@ def test_check_state_detects_each_broken_invariant():
     b, s = fresh()
     s.meta[M_CLAIMS] += 1
     assert check_state(b, s, k) == V_CLAIMS
+    b, s = fresh()
+    s.route_open[1, 0] ^= np.uint64(1 << 5)          # a seat's open routes (R4.5) out of step with the owners
+    assert check_state(b, s, k) == V_OPEN
 
 
 def test_bench_reports_games_per_second():

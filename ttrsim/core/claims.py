@@ -72,8 +72,8 @@ def _scan_claims(b, s, p, out, n, mode):
     its hand pays (R4.2-R4.3) and its trains cover (R4.1) and that are free
     are looked at (per colour one precomputed set, ``b.claim_masks``, of the
     routes no longer than the hand's cards of it plus its locomotives, and
-    the set of free routes, less those a parallel track closes: looked up
-    only for the routes that have one, ``b.paired_routes``, R4.5); then
+    the seat's set of routes free and not closed by a parallel track,
+    ``s.route_open``, R4.5); then
     whether each one's ferry locomotives are held (R8.2). ``mode``
     CLAIM_FLAGS sets ``out[r]`` (cleared first) and counts, CLAIM_LIST appends
     the payments to ``out`` from ``n``, CLAIM_ANY returns 1 at the first one,
@@ -87,10 +87,8 @@ def _scan_claims(b, s, p, out, n, mode):
     if mode == CLAIM_FLAGS:
         out[:] = False
     records = 0                          # CLAIM_COUNT: routes recorded
-    owner, hand, masks, paired = s.route_owner, s.hand, b.claim_masks, b.paired_routes
-    parallels, ferry = b.route_parallels, b.route_ferry
+    open_, hand, masks, ferry = s.route_open, s.hand, b.claim_masks, b.route_ferry
     route_len, route_colour = b.route_len, b.route_colour
-    lock_all = locks_all_tracks(b, s)
     locos = np.int64(hand[p, LOCO])
     cap = min(np.int64(s.trains[p]), masks.shape[1] - 1)
     gray_at = min(largest_colour_group(s, p) + locos, cap)
@@ -101,8 +99,7 @@ def _scan_claims(b, s, p, out, n, mode):
         word = masks[GRAY, gray_at, w]
         for c in range(N_COLOURS):
             word |= masks[c, min(np.int64(hand[p, c]) + locos, cap), w]
-        word &= _free_word(owner, w)
-        word &= ~_closed_word(owner, parallels, word & paired[w], w, p, lock_all)
+        word &= open_[p, w]
         while word:
             r = w * 64 + trailing_zeros(word)
             word = drop_lowest(word)
@@ -137,6 +134,51 @@ def _scan_claims(b, s, p, out, n, mode):
     if mode == CLAIM_COUNT:
         out[out.shape[0] - 1] = records
     return n
+
+
+@kernel
+def close_claimed(b, s, p, r):
+    """Seat ``p`` has just claimed route ``r``: it leaves every seat's
+    ``s.route_open``, and its parallel tracks leave ``p``'s (everyone's with
+    few players, R4.5)."""
+    open_ = s.route_open
+    lock_all = locks_all_tracks(b, s)
+    open_[:, r >> 6] &= ~(np.uint64(1) << np.uint64(r & 63))
+    for j in range(b.route_parallels.shape[1]):
+        t = np.int64(b.route_parallels[r, j])
+        if t >= 0:
+            bit = ~(np.uint64(1) << np.uint64(t & 63))
+            if lock_all:
+                open_[:, t >> 6] &= bit
+            else:
+                open_[p, t >> 6] &= bit
+
+
+@kernel
+def sync_route_open(b, s):
+    """Set ``s.route_open`` from ``s.route_owner`` (R4.5): the claims keep
+    it as they happen (:func:`close_claimed`); call this after setting route
+    owners by hand.
+
+    >>> from ttrsim.data.rules import get_rules
+    >>> from ttrsim.core.board import build_board
+    >>> from ttrsim.core.state import allocate_state
+    >>> b = build_board(get_rules("usa")); s = allocate_state(b, 2)
+    >>> s.hand[0, :] = 12; s.trains[:] = 45
+    >>> claimable_routes(b, s, 0, np.zeros(100, np.bool_))
+    100
+    >>> s.route_owner[:50] = 1                       # by hand: the open sets do not know yet
+    >>> claimable_routes(b, s, 0, np.zeros(100, np.bool_))
+    100
+    >>> sync_route_open(b, s); claimable_routes(b, s, 0, np.zeros(100, np.bool_))
+    50
+    """
+    owner, parallels, paired = s.route_owner, b.route_parallels, b.paired_routes
+    lock_all = locks_all_tracks(b, s)
+    for w in range(s.route_open.shape[1]):
+        free = _free_word(owner, w)
+        for p in range(s.route_open.shape[0]):
+            s.route_open[p, w] = free & ~_closed_word(owner, parallels, free & paired[w], w, p, lock_all)
 
 
 @kernel(inline="always")

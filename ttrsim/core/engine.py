@@ -66,11 +66,13 @@ from .claims import (  # noqa: F401  (re-exported: the claim questions are part 
     claim_at,
     claim_count,
     claimable_routes,
+    close_claimed,
     largest_colour_group,
     locks_all_tracks,
     parallel_closed,
     payments,
     route_open_to,
+    sync_route_open,
 )
 from .legality import any_main_action, is_legal  # noqa: F401  (is_legal re-exported)
 from .piles import (
@@ -165,6 +167,7 @@ def reset_game(b, s, seed):
     s.trains[:] = b.rp[RP_TRAINS]
     s.score[:] = 0
     s.route_owner[:] = -1
+    sync_route_open(b, s)
     s.final[:, :] = 0
     s.tunnel_held[:] = 0
     s.tunnel_shown[:] = -1
@@ -510,6 +513,7 @@ def finish_claim(b, s, p, r):
     face-up row refilled, then the passengers (R4.6) or the end of the turn."""
     meta = s.meta
     s.route_owner[r] = p
+    close_claimed(b, s, p, r)
     meta[M_CLAIMS] += 1
     s.trains[p] -= b.route_len[r]
     s.score[p] += b.route_points[r]

@@ -79,6 +79,9 @@ STATE_FIELDS = (
     "trains",         # int16[P] trains left
     "score",          # int32[P] running score: route points so far (R4.4)
     "route_owner",    # int8[R] seat owning the route, -1 free
+    "route_open",     # uint64[P, W] per seat the routes free and not closed to it by a parallel track (R4.5),
+                      #   bit r%64 of word r//64: kept by the claims (ttrsim.core.claims.close_claimed); after
+                      #   setting route_owner by hand, ttrsim.core.claims.sync_route_open
     "tk_buf",         # int16[D, T] ticket piles as ring buffers
     "tk_head",        # int32[D] index of the top ticket of each pile
     "tk_len",         # int32[D] tickets in each pile
@@ -115,6 +118,7 @@ def allocate_state(board: Board, n_players: int) -> GameState:
         faceup=np.full(int(board.rp[RP_FACEUP]), -1, np.int8),
         hand=np.zeros((n_players, N_CARD_KINDS), np.int16), trains=np.zeros(n_players, np.int16),
         score=np.zeros(n_players, np.int32), route_owner=np.full(board.route_len.shape[0], -1, np.int8),
+        route_open=all_routes_open(n_players, board.route_len.shape[0]),
         tk_buf=np.full((n_decks, n_tickets), -1, np.int16), tk_head=np.zeros(n_decks, np.int32),
         tk_len=np.zeros(n_decks, np.int32), ticket_holder=np.full(n_tickets, -1, np.int8),
         offer=np.full((n_players, MAX_OFFER), -1, np.int16), offer_n=np.zeros(n_players, np.int8),
@@ -126,6 +130,12 @@ def allocate_state(board: Board, n_players: int) -> GameState:
         stations_left=np.zeros(n_players, np.int16), station_owner=np.full(int(board.n_cities), -1, np.int8),
         station_route=np.full(int(board.n_cities), -1, np.int16),
     )
+
+
+def all_routes_open(n_players: int, n_routes: int) -> np.ndarray:
+    """``GameState.route_open`` of a board with no route claimed: every route open to every seat."""
+    words = [(1 << min(64, n_routes - lo)) - 1 for lo in range(0, n_routes, 64)]
+    return np.tile(np.array(words, np.uint64), (n_players, 1))
 
 
 def copy_state(s: GameState) -> GameState:
@@ -157,6 +167,7 @@ def copy_state_into(d, s):
     d.trains[:] = s.trains
     d.score[:] = s.score
     d.route_owner[:] = s.route_owner
+    d.route_open[:, :] = s.route_open
     d.tk_buf[:, :] = s.tk_buf
     d.tk_head[:] = s.tk_head
     d.tk_len[:] = s.tk_len

@@ -9,9 +9,10 @@ recount of route points (R4.4); the tickets of the draw piles and the
 passengers are conserved (but for the setup tickets not kept when they go
 back in the box, R2.2), and no long setup ticket (R8.1) is in a pile or
 dealt beyond the setup; every player's stations left plus built make the
-rule set's count (R8.4); the
-board version ``M_CLAIMS`` equals the
-number of claimed routes; the applied action was legal by the independent check :func:`~ttrsim.core.engine.is_legal`
+rule set's count (R8.4); the board version ``M_CLAIMS`` equals the number
+of claimed routes; each seat's set of open routes (``route_open``, kept as
+claims happen) is what the owners give (R4.5,
+:func:`~ttrsim.core.engine.route_open_to`); the applied action was legal by the independent check :func:`~ttrsim.core.engine.is_legal`
 and was in the generated legal list. At the end: the game ended (normal,
 stalled or capped) within the action bound, and the total equals the sum of its
 components (unbuilt stations included, R8.5).
@@ -35,7 +36,7 @@ from ttrsim.core.board import (
     RP_TRAINS,
     build_board,
 )
-from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game
+from ttrsim.core.engine import apply_action, is_legal, legal_actions, reset_game, route_open_to
 from ttrsim.core.rng import mix64
 from ttrsim.core.state import (
     F_GLOBETROTTER,
@@ -62,12 +63,12 @@ from ttrsim.strategies.random_strategy import choose
 
 # violation codes
 (V_CARDS, V_CARD_KIND, V_TRAINS, V_SCORE, V_TICKETS, V_PASSENGERS, V_ILLEGAL, V_NOT_LISTED, V_NO_ACTION,
- V_NO_END, V_TOTAL, V_CLAIMS, V_STATIONS, N_VIOLATIONS) = range(14)
+ V_NO_END, V_TOTAL, V_CLAIMS, V_STATIONS, V_OPEN, N_VIOLATIONS) = range(15)
 VIOLATION_NAMES = ("cards not 110", "card kind count changed", "trains not conserved",
                    "running score != recount", "tickets not conserved", "passengers not conserved",
                    "illegal action applied", "action not in legal list", "no legal action",
                    "game did not end", "total != sum of components", "claimed routes != M_CLAIMS",
-                   "stations not conserved")
+                   "stations not conserved", "route_open != owners (R4.5)")
 MAX_ACTIONS = 20_000
 
 
@@ -143,6 +144,10 @@ def check_state(b, s, kind_count):
                 built += 1
         if s.stations_left[p] < 0 or built + s.stations_left[p] != b.rp[RP_STATIONS]:
             return V_STATIONS
+    for p in range(n_players):
+        for r in range(b.route_len.shape[0]):
+            if ((s.route_open[p, r >> 6] >> np.uint64(r & 63)) & np.uint64(1)) != route_open_to(b, s, r, p):
+                return V_OPEN
     return -1
 
 
