@@ -141,17 +141,16 @@ def close_claimed(b, s, p, r):
     """Seat ``p`` has just claimed route ``r``: it leaves every seat's
     ``s.route_open``, and its parallel tracks leave ``p``'s (everyone's with
     few players, R4.5)."""
-    open_ = s.route_open
+    open_, parallels = s.route_open, b.route_parallels
     lock_all = locks_all_tracks(b, s)
-    open_[:, r >> 6] &= ~(np.uint64(1) << np.uint64(r & 63))
-    for j in range(b.route_parallels.shape[1]):
-        t = np.int64(b.route_parallels[r, j])
+    for q in range(open_.shape[0]):
+        open_[q, r >> 6] &= ~(np.uint64(1) << np.uint64(r & 63))
+    for j in range(parallels.shape[1]):
+        t = np.int64(parallels[r, j])
         if t >= 0:
-            bit = ~(np.uint64(1) << np.uint64(t & 63))
-            if lock_all:
-                open_[:, t >> 6] &= bit
-            else:
-                open_[p, t >> 6] &= bit
+            for q in range(open_.shape[0]):
+                if lock_all or q == p:
+                    open_[q, t >> 6] &= ~(np.uint64(1) << np.uint64(t & 63))
 
 
 @kernel

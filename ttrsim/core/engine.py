@@ -276,9 +276,9 @@ def legal_count(b, s, out):
 def legal_at(b, s, k, out):
     """Action ``k`` (``0 <= k <`` :func:`legal_count`) of :func:`legal_actions`'
     list; ``out`` is the buffer :func:`legal_count` was given in this position.
-    In the main phase only one route's payments are listed."""
+    Outside the main phase :func:`legal_count` listed every action in
+    ``out``; in the main phase only one route's payments are listed."""
     if s.meta[M_PHASE] != PH_MAIN:
-        _list_actions(b, s, out, True)
         return np.int64(out[k])
     p = s.meta[M_PLAYER]
     n = _main_head(b, s, out)
