@@ -57,7 +57,14 @@ from ttrsim.jit.record import borrowed
 
 from ..kit.action_picks import ticket_mix_action
 from ..kit.connectivity import own_components, ticket_joined, unfinished_tickets
-from ..kit.graph_search import COST_TRAINS, INF, all_pairs_distances, location_distance, location_to_routes
+from ..kit.graph_search import (
+    COST_TRAINS,
+    D_INF,
+    INF,
+    all_pairs_distances,
+    location_distance,
+    location_to_routes,
+)
 from ..kit.memory import COST_KEY, WF_PCOST, WF_UNSEEN, WI_PARENT, WI_TICKETS, seat_costs
 from ..kit.network_plans import extend_forest
 from .params import (
@@ -134,7 +141,7 @@ def keep_choice(b, s, m, legal, n_legal, params, me):
     t_left = turns_left(b, s, me, params[me, P_PACE])
     tv = params[me, P_TURN_VALUE]
     by_value = params[me, P_TICKET_EV] > 0 and s.meta[M_PHASE] == PH_KEEP
-    D = np.empty((N, N) if by_value else (1, 1))
+    D = np.empty((N, N) if by_value else (1, 1), np.int32)
     if by_value:
         all_pairs_distances(b, cost, D)
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
@@ -454,7 +461,8 @@ def distance_to_network(b, s, me, cost, in_plan, D, dist):
     for u in range(N):
         if end[u]:
             for v in range(N):
-                dist[v] = min(dist[v], D[u, v])
+                if D[u, v] < D_INF:
+                    dist[v] = min(dist[v], D[u, v])
     return True
 
 
@@ -465,7 +473,7 @@ def draw_value(b, s, me, params, plan, slack):
     :data:`~.plan.MainPlan`: its search costs, routes and search labels) and
     ``slack`` turns of it; ``-BIG`` without a network to extend."""
     cost, in_plan, dist = plan.cost, plan.in_plan, plan.dist
-    D = np.empty((b.n_nodes, b.n_nodes))
+    D = np.empty((b.n_nodes, b.n_nodes), np.int32)
     if not distance_to_network(b, s, me, cost, in_plan, D, dist):
         return -BIG
     own_turn = s.meta[M_TURN] / s.meta[M_NPLAYERS]
