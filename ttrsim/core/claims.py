@@ -195,9 +195,8 @@ def _closed_word(owner, parallels, routes, w, p, lock_all):
 
 @kernel(inline="always")
 def _free_word(owner, w):
-    """Word ``w`` of the set of free routes (no branch per route: an owner
-    test per visited route mispredicted often, most affordable routes being
-    taken late in a game)."""
+    """Word ``w`` of the set of free routes (for :func:`sync_route_open`;
+    no branch per route)."""
     word = np.uint64(0)
     lo = w * 64
     for i in range(min(64, owner.shape[0] - lo)):
