@@ -425,14 +425,21 @@ def score_components(res: Results) -> pl.DataFrame:
     Columns: point, strategy, games, total, routes, tickets_won, tickets_lost
     (positive: the points lost), longest_bonus, globetrotter, passenger_points,
     sd_total. ``total = routes + tickets_won - tickets_lost + longest_bonus +
-    globetrotter + passenger_points``. Highest mean total first.
+    globetrotter + passenger_points``. Highest mean total first. ``sd_total``
+    (null for one game) comes from the exact integer sums of the totals and
+    their squares, so it is the same to the last digit whatever order the
+    rows are read in (a floating-point standard deviation is not).
     """
     res = Results.open(res)
+    x = pl.col("total").cast(pl.Int64)
     df = (res.scan("players").group_by("point", pl.col("strategy").cast(pl.String))
           .agg(pl.len().cast(pl.Int64).alias("games"),
                *[pl.col(c).cast(pl.Float64).mean().alias(c) for c in _COMPONENTS],
-               pl.col("total").cast(pl.Float64).std().alias("sd_total"))
+               x.sum().alias("_s1"), (x * x).sum().alias("_s2"))
           .collect())
+    n, s1, s2 = pl.col("games").cast(pl.Float64), pl.col("_s1").cast(pl.Float64), pl.col("_s2").cast(pl.Float64)
+    df = df.with_columns(pl.when(pl.col("games") > 1).then(((s2 - s1 * s1 / n) / (n - 1)).clip(0.0).sqrt())
+                         .alias("sd_total")).drop("_s1", "_s2")
     return _ranked(res, _with_label(res, df), "total")
 
 
