@@ -65,19 +65,6 @@ def route_masks(route_len: np.ndarray, route_colour: np.ndarray) -> np.ndarray:
     return masks
 
 
-def paired_routes(parallels: np.ndarray) -> np.ndarray:
-    """``Board.paired_routes``: the route bit set of the routes with a
-    parallel track (``parallels``: ``Board.route_parallels``).
-
-    >>> paired_routes(np.array([[2, -1], [-1, -1], [0, -1]])).tolist()
-    [5]
-    """
-    words = np.zeros(route_words(len(parallels)), np.uint64)
-    for r in np.flatnonzero(parallels[:, 0] >= 0):
-        words[r // 64] |= np.uint64(1 << (int(r) % 64))
-    return words
-
-
 def route_parallels(group_routes: np.ndarray, route_group: np.ndarray) -> np.ndarray:
     """``Board.route_parallels``: ``[r]`` the other routes of route ``r``'s group, -1 padded.
 
@@ -125,7 +112,6 @@ BOARD_FIELDS = (
                       #   routes of colour c (8 gray) no longer than L; a hand's claimable routes are the
                       #   union over colours of one set each (ttrsim.core.claims._scan_claims)
     "route_map_id",   # int16[R] each route's id in the map file (differs once remove_routes left some out, R9.2)
-    "paired_routes",  # uint64[W] route bit set: the routes with a parallel track (R4.5)
     "route_parallels",  # int16[R, 2] the other routes of each route's group, -1 padded
 )
 Board = define_record("Board", BOARD_FIELDS, __name__, borrowed=True)
@@ -264,5 +250,5 @@ def build_board(rules: RuleSet, map_data: MapData | None = None) -> Board:
         node_route_start=node_route_start, node_routes=node_routes.astype(np.int16),
         n_nodes=m.n_nodes, n_cities=int((~m.location_is_country).sum()), long_tickets=long_tickets.astype(np.int16),
         station_cost=np.array(rules.station_costs, np.int16), claim_masks=route_masks(m.route_len, m.route_colour),
-        route_map_id=m.file_route_ids, paired_routes=paired_routes(parallels), route_parallels=parallels,
+        route_map_id=m.file_route_ids, route_parallels=parallels,
     )

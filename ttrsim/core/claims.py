@@ -29,7 +29,7 @@ def parallel_closed(owner, parallels, r, p, lock_all):
     (``s.route_owner``, ``b.route_parallels``): loops over routes read them
     into locals once, record field reads in a loop are not hoisted. Without
     a branch per track: whether a route is closed is as often yes as no in a
-    game, and :func:`_closed_word` tests many in a row."""
+    game."""
     shut = False
     for j in range(parallels.shape[1]):         # index loops: iterating array views is slow in numba
         other = np.int64(parallels[r, j])
@@ -172,36 +172,13 @@ def sync_route_open(b, s):
     >>> sync_route_open(b, s); claimable_routes(b, s, 0, np.zeros(100, np.bool_))
     50
     """
-    owner, parallels, paired = s.route_owner, b.route_parallels, b.paired_routes
-    lock_all = locks_all_tracks(b, s)
-    for w in range(s.route_open.shape[1]):
-        free = _free_word(owner, w)
-        for p in range(s.route_open.shape[0]):
-            s.route_open[p, w] = free & ~_closed_word(owner, parallels, free & paired[w], w, p, lock_all)
-
-
-@kernel(inline="always")
-def _closed_word(owner, parallels, routes, w, p, lock_all):
-    """The routes of ``routes`` (word ``w`` of a route set) a parallel track
-    closes to seat ``p`` (:func:`parallel_closed`), as a word: no branch on
-    each route's answer."""
-    closed = np.uint64(0)
-    while routes:
-        i = trailing_zeros(routes)
-        routes = drop_lowest(routes)
-        closed |= np.uint64(parallel_closed(owner, parallels, w * 64 + i, p, lock_all)) << np.uint64(i)
-    return closed
-
-
-@kernel(inline="always")
-def _free_word(owner, w):
-    """Word ``w`` of the set of free routes (for :func:`sync_route_open`;
-    no branch per route)."""
-    word = np.uint64(0)
-    lo = w * 64
-    for i in range(min(64, owner.shape[0] - lo)):
-        word |= np.uint64(owner[lo + i] < 0) << np.uint64(i)
-    return word
+    open_ = s.route_open
+    for p in range(open_.shape[0]):
+        for w in range(open_.shape[1]):
+            open_[p, w] = 0
+        for r in range(b.route_len.shape[0]):
+            if route_open_to(b, s, r, p):
+                open_[p, r >> 6] |= np.uint64(1) << np.uint64(r & 63)
 
 
 @kernel
