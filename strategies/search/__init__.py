@@ -48,7 +48,11 @@ policy's pick, at no cost.
 * Rollouts seat the policy ``rollout`` (a policy id of
   :data:`ttrsim.strategies.search.rollout.POLICY_NAMES`, 0 = ``planner``) with its
   default parameters at every seat (``opp_rollout`` >= 0: that policy at the
-  other seats), each seat with a fresh memory; the planner (and the
+  other seats), each seat with a fresh memory (``share_plans``, the default: in the
+  main phase the planner seats make their plans on each deal once, and every
+  candidate's rollout starts with them remembered; the planner makes a plan
+  again where it no longer holds, e.g. where the candidate took one of its
+  routes); the planner (and the
   candidates it ranks) with the ``rollout_<key>`` values (:data:`ROLLOUT_KEYS`),
   which are by default the planner's fitted set for the rule set and player
   count (:func:`ttrsim.strategies.fitted.fitted_for`).
@@ -186,6 +190,10 @@ SPEC = StrategySpec(
                                   "least this many of the planner's best claims (its ranking of every payable claim)",
               *COUNT),
         Param("last_trains", 6.0, "last_claims also once some seat has at most this many trains", *TRAINS),
+        Param("share_plans", 1.0, "main phase: the planner seats make their plans once on each deal, before its "
+                                  "candidates, and every candidate's rollout starts from them (a seat plans again "
+                                  "where its plan no longer holds); 0: every rollout starts from an empty memory",
+              *BOOL),
         Param("ticket_gate", 6.0, "a ticket draw is also a candidate whenever the planner values it (margin points, "
                                   "planner.ticket_draw_value; it draws above 0) above -ticket_gate; 0: only as the "
                                   "policy's pick (or with middle 1, 2)", "float", 0, 100),
@@ -220,6 +228,7 @@ P_BLOCK_DEALS = SPEC.index("block_deals")
 P_LAST_CLAIMS = SPEC.index("last_claims")
 P_LAST_TRAINS = SPEC.index("last_trains")
 P_TICKET_GATE = SPEC.index("ticket_gate")
+P_SHARE_PLANS = SPEC.index("share_plans")
 ROLLOUT_COLUMNS = np.array([SPEC.index(f"rollout_{k}") for k in ROLLOUT_KEYS], np.int64)
 _PLANNER_P = np.array([planner.SPEC.index(k) for k in ROLLOUT_KEYS], np.int64)
 # defaults by the player count: a parameter left negative (its default) takes its value for the table's
@@ -229,8 +238,39 @@ _BY_PLAYERS_P = np.array([SPEC.index(k) for k in BY_PLAYERS], np.int64)
 _BY_PLAYERS_V = np.array(list(BY_PLAYERS.values()), np.float64)
 
 # what a search's deals are played with (built by choose): the seats' rollout policies and parameters, the
-# search parameters, the rollouts' memory, legal buffer and stream, and the outcomes vals[c, i] (candidate c, deal i)
-Rollouts = namedtuple("Rollouts", ("policies", "rparams", "params", "rm", "legal", "stream", "vals"))
+# search parameters, the rollouts' memory, legal buffer and stream, the outcomes vals[c, i] (candidate c, deal i)
+# and the seats' memory rows every candidate of a deal starts from (share_plans)
+Rollouts = namedtuple("Rollouts", ("policies", "rparams", "params", "rm", "legal", "stream", "vals", "saved"))
+
+
+@kernel
+def rollouts(m, legal, policies, rparams, params, n_cands, n_deals):
+    """A :data:`Rollouts` record for ``n_cands`` candidates and up to
+    ``n_deals`` deals: fresh memories (the rollouts' and the plans a deal's
+    candidates share) beside the table's memory ``m``, a legal buffer like
+    ``legal``."""
+    return Rollouts(policies, rparams, params, new_memory(m), np.empty_like(legal), np.zeros(1, np.uint64),
+                    np.zeros((n_cands, n_deals)), new_memory(m))
+
+
+@kernel
+def copy_seat(src, dst, p):
+    """Copy what seat ``p`` keeps between decisions (its rows of ``numbers``,
+    ``route_numbers``, ``route_sets``, ``costs``) from memory ``src`` to ``dst``."""
+    dst.numbers[p] = src.numbers[p]
+    dst.route_numbers[p] = src.route_numbers[p]
+    dst.route_sets[p] = src.route_sets[p]
+    dst.costs[p] = src.costs[p]
+
+
+@kernel
+def save_seats(src, dst):
+    """Copy what the seats keep between decisions (``numbers``,
+    ``route_numbers``, ``route_sets``, ``costs``) from memory ``src`` to ``dst``."""
+    dst.numbers[:, :] = src.numbers
+    dst.route_numbers[:, :, :] = src.route_numbers
+    dst.route_sets[:, :, :] = src.route_sets
+    dst.costs[:, :] = src.costs
 
 
 @kernel
@@ -406,17 +446,30 @@ def _play_deal(b, s, m, me, cands, alive, ro, deal):
     """Draw one determinization and play the policy's pick and the
     alternatives ``alive`` out from it with the same streams; their outcomes
     into column ``deal`` of ``ro.vals`` (``ro``: :data:`Rollouts`)."""
-    policies, rparams, params, rm, legal, stream, vals = ro
+    policies, rparams, params, rm, legal, stream, vals, saved = ro
     det, work = m.scratch
     stream[0] = next_u64(m.rng, me)
     determinize(b, s, me, det, stream, params[me, P_INFER])
     setup_keeps(b, det, me, policies, rm, rparams, legal)
     seed = next_u64(stream, 0)
     win = params[me, P_OUTCOME] > 0
+    shared = params[me, P_SHARE_PLANS] > 0 and det.meta[M_PHASE] == PH_MAIN
+    if shared:
+        clear_seats(rm)
+        for p in range(s.meta[M_NPLAYERS]):
+            if policies[p] == PLANNER:
+                if p == me:         # its plan of this decision (the policy's pick), in the table's memory
+                    copy_seat(m, rm, me)
+                else:
+                    planner.main_phase_plan(b, det, rm, rparams, p)
+        save_seats(rm, saved)
     for j in range(alive.shape[0] + 1):
         c = 0 if j == 0 else alive[j - 1]
         copy_state_into(work, det)
-        clear_seats(rm)
+        if shared:
+            save_seats(saved, rm)
+        else:
+            clear_seats(rm)
         for p in range(s.meta[M_NPLAYERS]):
             seed_into(rm.rng, p, seed, p)
         apply_action(b, work, cands[c])
@@ -513,7 +566,6 @@ def choose(b, s, m, legal, n_legal, params):
             budget *= 1.0 + params[me, P_GROWTH] * (1.0 - left)
     elif phase == PH_KEEP or phase == PH_SETUP_KEEP:
         budget *= params[me, P_KEEP_FACTOR]
-    ro = Rollouts(policies, rparams, params, new_memory(m), np.empty_like(legal), np.zeros(1, np.uint64),
-                  np.zeros((n, int(budget) + 1)))
+    ro = rollouts(m, legal, policies, rparams, params, n, int(budget) + 1)
     best = paired_search(b, s, m, me, cands[:n], int(budget), z, ro)
     return cands[best]

@@ -178,6 +178,42 @@ def test_search_tables_are_the_same_on_one_or_two_workers_and_any_chunks(tmp_pat
     assert_same_tables(one.path, two.path)
 
 
+def deal_outcomes(g, cands, overrides, seed):
+    """One deal of ``search`` (``_play_deal``) for the seat to act in ``g``:
+    the :data:`~ttrsim.strategies.search.Rollouts` record with the
+    outcomes of ``cands`` (planner rollouts, parameters ``overrides``), the
+    deal drawn from stream state ``seed``."""
+    b, s = g.board, g.state
+    me = int(s.meta[M_PLAYER])
+    m = fresh_memory(g)
+    m.rng[me] = seed
+    params = search.by_players(np.tile(param_row("search", overrides), (g.n_players, 1)), me, g.n_players)
+    policies = np.full(g.n_players, PLANNER, np.int64)
+    ro = search.Rollouts(policies, search.rollout_params(policies, params, me), params, fresh_memory(g),
+                         legal_buffer(b), np.zeros(1, np.uint64), np.zeros((len(cands), 1)), fresh_memory(g))
+    search._play_deal(b, s, m, me, np.array(cands, np.int64), np.arange(1, len(cands)), ro, 0)
+    return ro
+
+
+def test_a_deals_candidates_start_from_the_plans_made_once_on_the_deal():
+    """``share_plans`` (the default): on a main-phase deal every planner seat
+    makes its plan once (the rows each candidate's rollout starts from hold a
+    plan for every seat; without it, nothing), and the rollouts stay paired:
+    one candidate played three times scores the same three times, shared or
+    not, on every deal."""
+    g = setup_game("usa", 4, seed=5)
+    m = fresh_memory(g)
+    for _ in range(30):
+        g.apply(decide(g, "planner", memory=m))
+    assert g.phase == "main"
+    a = decide(g, "planner", memory=m)
+    for share in (1, 0):
+        for seed in (7, 8, 9):
+            ro = deal_outcomes(g, [a, a, a], {"share_plans": share}, seed)
+            assert ro.vals[0, 0] == ro.vals[1, 0] == ro.vals[2, 0]
+            assert (ro.saved.numbers[:, 0] == share).all()        # a remembered plan's key starts with 1
+
+
 def search_candidates(g, overrides):
     """``search``'s candidates for the seat to act in ``g`` (the policy's pick
     first), with the player-count defaults applied as ``search.choose`` does."""
