@@ -33,6 +33,7 @@ the rule set's tie-breaks; still tied = a shared win.
 """
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 from pathlib import Path
@@ -410,3 +411,13 @@ def assert_same_tables(a, b):
     ta, tb = tables(a), tables(b)
     for n in ta:
         assert ta[n].equals(tb[n]), n
+
+
+def benchmark_script(name):
+    """``benchmarks/<name>.py`` loaded as a module (the benchmarks are
+    scripts, not package modules)."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

@@ -5,6 +5,8 @@ import polars as pl
 from ttrsim.experiment.runner import run_experiment
 from ttrsim.report import head_to_head
 
+from helpers import benchmark_script
+
 
 def test_head_to_head_pairs_are_complementary_and_match_the_games(tmp_path):
     r = run_experiment({"name": "h2h", "rules": "usa", "players": 2, "seating": "round_robin",
@@ -23,23 +25,12 @@ def test_head_to_head_pairs_are_complementary_and_match_the_games(tmp_path):
         assert abs(mine["win_share"].mean() - row["ahead_rate"]) < 1e-6
 
 
-def _script():
-    """benchmarks/head_to_head.py as a module (it is a script, not a package module)."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "head_to_head.py"
-    spec = importlib.util.spec_from_file_location("bench_head_to_head", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_paired_runs_play_the_same_deals_and_difference_block_by_block(tmp_path, monkeypatch, capsys):
     """benchmarks/head_to_head.py: the per-block shares average to the rate;
     a setting paired with itself differs by exactly 0; --baseline-params and
     --save / --paired-with print the same paired difference."""
     import numpy as np
-    h = _script()
+    h = benchmark_script("head_to_head")
     mean, lo, hi, cpu, block = h.head_to_head("long_route", "greedy", "usa", 2, 12, 5, {"min_len": 2}, blocks=True)
     assert block.shape == (12,) and abs(block.mean() - mean) < 1e-12 and lo <= mean <= hi
     assert (block >= 0).all() and (block <= 1).all()

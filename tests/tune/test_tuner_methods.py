@@ -1,21 +1,16 @@
 """benchmarks/tuner_methods.py (docs/tune.md, "Which search method"): the
 planted oracle at a tiny budget gives every method a quality, the shipped
 tuner is the one driven, and the same arguments give the same numbers."""
-import importlib.util
 import math
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tuner_methods.py"
+from helpers import benchmark_script
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("tuner_methods", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return benchmark_script("tuner_methods")
 
 
 def test_every_method_gets_a_quality_within_the_budget(bench, capsys):
