@@ -178,14 +178,13 @@ def test_search_tables_are_the_same_on_one_or_two_workers_and_any_chunks(tmp_pat
     assert_same_tables(one.path, two.path)
 
 
-def deal_outcomes(g, cands, overrides, seed):
-    """One deal of ``search`` (``_play_deal``) for the seat to act in ``g``:
-    the :data:`~ttrsim.strategies.search.Rollouts` record with the
-    outcomes of ``cands`` (planner rollouts, parameters ``overrides``), the
-    deal drawn from stream state ``seed``."""
+def deal_outcomes(g, m, cands, overrides, seed):
+    """One deal of ``search`` (``_play_deal``) for the seat to act in ``g``,
+    with table memory ``m``: the :data:`~ttrsim.strategies.search.Rollouts`
+    record with the outcomes of ``cands`` (planner rollouts, parameters
+    ``overrides``), the deal drawn from stream state ``seed``."""
     b, s = g.board, g.state
     me = int(s.meta[M_PLAYER])
-    m = fresh_memory(g)
     m.rng[me] = seed
     params = search.by_players(np.tile(param_row("search", overrides), (g.n_players, 1)), me, g.n_players)
     policies = np.full(g.n_players, PLANNER, np.int64)
@@ -196,22 +195,26 @@ def deal_outcomes(g, cands, overrides, seed):
 
 
 def test_a_deals_candidates_start_from_the_plans_made_once_on_the_deal():
-    """``share_plans`` (the default): on a main-phase deal every planner seat
-    makes its plan once (the rows each candidate's rollout starts from hold a
-    plan for every seat; without it, nothing), and the rollouts stay paired:
-    one candidate played three times scores the same three times, shared or
-    not, on every deal."""
+    """``share_plans`` (the default): on a main-phase deal the other planner
+    seats make their plans once and the searching seat brings the plan of
+    this decision from the table's memory (the rows each candidate's rollout
+    starts from hold a plan for every seat; without it, nothing), and the
+    rollouts stay paired: one candidate played three times scores the same
+    three times, shared or not, on every deal."""
     g = setup_game("usa", 4, seed=5)
     m = fresh_memory(g)
     for _ in range(30):
         g.apply(decide(g, "planner", memory=m))
     assert g.phase == "main"
-    a = decide(g, "planner", memory=m)
+    me = int(g.state.meta[M_PLAYER])
+    a = decide(g, "planner", memory=m)          # the seat's plan of this decision, in m
     for share in (1, 0):
         for seed in (7, 8, 9):
-            ro = deal_outcomes(g, [a, a, a], {"share_plans": share}, seed)
+            ro = deal_outcomes(g, m, [a, a, a], {"share_plans": share}, seed)
             assert ro.vals[0, 0] == ro.vals[1, 0] == ro.vals[2, 0]
             assert (ro.saved.numbers[:, 0] == share).all()        # a remembered plan's key starts with 1
+            if share:
+                assert np.array_equal(ro.saved.route_numbers[me], m.route_numbers[me])
 
 
 def search_candidates(g, overrides):
