@@ -49,10 +49,10 @@ policy's pick, at no cost.
   :data:`ttrsim.strategies.search.rollout.POLICY_NAMES`, 0 = ``planner``) with its
   default parameters at every seat (``opp_rollout`` >= 0: that policy at the
   other seats), each seat with a fresh memory (``share_plans``, the default: in the
-  main phase the planner seats make their plans on each deal once, and every
-  candidate's rollout starts with them remembered; the planner makes a plan
-  again where it no longer holds, e.g. where the candidate took one of its
-  routes); the planner (and the
+  main phase the other planner seats make their plans on each deal once, the
+  searching seat brings its plan of this decision, and every candidate's
+  rollout starts with them remembered; the planner makes a plan again where
+  it no longer holds, e.g. where the candidate took one of its routes); the planner (and the
   candidates it ranks) with the ``rollout_<key>`` values (:data:`ROLLOUT_KEYS`),
   which are by default the planner's fitted set for the rule set and player
   count (:func:`ttrsim.strategies.fitted.fitted_for`).
@@ -190,9 +190,10 @@ SPEC = StrategySpec(
                                   "least this many of the planner's best claims (its ranking of every payable claim)",
               *COUNT),
         Param("last_trains", 6.0, "last_claims also once some seat has at most this many trains", *TRAINS),
-        Param("share_plans", 1.0, "main phase: the planner seats make their plans once on each deal, before its "
-                                  "candidates, and every candidate's rollout starts from them (a seat plans again "
-                                  "where its plan no longer holds); 0: every rollout starts from an empty memory",
+        Param("share_plans", 1.0, "main phase: the other planner seats make their plans once on each deal, before "
+                                  "its candidates (the searching seat brings its plan of this decision), and every "
+                                  "candidate's rollout starts from them (a seat plans again where its plan no longer "
+                                  "holds); 0: every rollout starts from an empty memory",
               *BOOL),
         Param("ticket_gate", 6.0, "a ticket draw is also a candidate whenever the planner values it (margin points, "
                                   "planner.ticket_draw_value; it draws above 0) above -ticket_gate; 0: only as the "
@@ -264,13 +265,10 @@ def copy_seat(src, dst, p):
 
 
 @kernel
-def save_seats(src, dst):
-    """Copy what the seats keep between decisions (``numbers``,
-    ``route_numbers``, ``route_sets``, ``costs``) from memory ``src`` to ``dst``."""
-    dst.numbers[:, :] = src.numbers
-    dst.route_numbers[:, :, :] = src.route_numbers
-    dst.route_sets[:, :, :] = src.route_sets
-    dst.costs[:, :] = src.costs
+def copy_seats(src, dst):
+    """:func:`copy_seat` for every seat."""
+    for p in range(src.numbers.shape[0]):
+        copy_seat(src, dst, p)
 
 
 @kernel
@@ -462,12 +460,12 @@ def _play_deal(b, s, m, me, cands, alive, ro, deal):
                     copy_seat(m, rm, me)
                 else:
                     planner.main_phase_plan(b, det, rm, rparams, p)
-        save_seats(rm, saved)
+        copy_seats(rm, saved)
     for j in range(alive.shape[0] + 1):
         c = 0 if j == 0 else alive[j - 1]
         copy_state_into(work, det)
         if shared:
-            save_seats(saved, rm)
+            copy_seats(saved, rm)
         else:
             clear_seats(rm)
         for p in range(s.meta[M_NPLAYERS]):
