@@ -186,6 +186,25 @@ def clear_seats(m):
 
 
 @kernel
+def copy_seat(src, dst, p):
+    """Copy what seat ``p`` keeps between decisions (its rows of ``numbers``,
+    ``route_numbers``, ``route_sets`` and the ``costs`` kept under them) from
+    memory ``src`` to ``dst``: a search's deal so starts every candidate's
+    rollout from the same remembered plans."""
+    dst.numbers[p] = src.numbers[p]
+    dst.route_numbers[p] = src.route_numbers[p]
+    dst.route_sets[p] = src.route_sets[p]
+    dst.costs[p] = src.costs[p]
+
+
+@kernel
+def copy_seats(src, dst):
+    """:func:`copy_seat` for every seat."""
+    for p in range(src.numbers.shape[0]):
+        copy_seat(src, dst, p)
+
+
+@kernel
 def reset_memory(m, seed):
     """Start game ``seed``: seed every seat's stream (lane ``LANE_STRATEGY +
     seat``) and zero the rest."""

@@ -114,7 +114,7 @@ from ttrsim.jit import kernel
 from .. import planner
 from ..fitted import fitted_keys
 from ..kit.action_picks import legal_list
-from ..kit.memory import clear_seats, new_memory
+from ..kit.memory import clear_seats, copy_seat, copy_seats, new_memory
 from ..planner import ranked_claims, ticket_draw_value, valued_draw
 from ..planner.claims import route_exposure
 from ..planner.plan import min_trains_any
@@ -252,23 +252,6 @@ def rollouts(m, legal, policies, rparams, params, n_cands, n_deals):
     ``legal``."""
     return Rollouts(policies, rparams, params, new_memory(m), np.empty_like(legal), np.zeros(1, np.uint64),
                     np.zeros((n_cands, n_deals)), new_memory(m))
-
-
-@kernel
-def copy_seat(src, dst, p):
-    """Copy what seat ``p`` keeps between decisions (its rows of ``numbers``,
-    ``route_numbers``, ``route_sets``, ``costs``) from memory ``src`` to ``dst``."""
-    dst.numbers[p] = src.numbers[p]
-    dst.route_numbers[p] = src.route_numbers[p]
-    dst.route_sets[p] = src.route_sets[p]
-    dst.costs[p] = src.costs[p]
-
-
-@kernel
-def copy_seats(src, dst):
-    """:func:`copy_seat` for every seat."""
-    for p in range(src.numbers.shape[0]):
-        copy_seat(src, dst, p)
 
 
 @kernel
